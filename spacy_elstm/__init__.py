@@ -1,0 +1,5 @@
+"""spacy-elstm: extended LSTM (ELSTM) and dependent bidirectional RNN encoders for spaCy."""
+from .about import __version__
+from .architectures import build_dbrnn_encoder, build_recurrent_encoder
+
+__all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder"]

@@ -1,0 +1,13 @@
+"""The spacy-elstm command line."""
+import typer
+
+app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_args_is_help=True)
+
+
+@app.command()
+def info() -> None:
+    """Print the version and the registered architectures."""
+    from .. import __version__
+    from ..architectures import DBRNN_ENCODER, RECURRENT_ENCODER
+
+    typer.echo(f"spacy-elstm {__version__}: {RECURRENT_ENCODER}, {DBRNN_ENCODER}")

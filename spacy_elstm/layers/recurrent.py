@@ -1,0 +1,79 @@
+"""A thinc layer running a pure-PyTorch sequence encoder over a list of docs."""
+from typing import Callable, List, Tuple
+
+import torch
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.types import Floats2d
+
+
+def with_padded_torch(
+    module: torch.nn.Module, *, input_width: int, width: int, name: str
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """Wrap ``module(x, lengths) -> y`` (x: (batch, seq_len, input_width),
+    y: (batch, seq_len, width)) as a layer from a list of (n_tokens, input_width)
+    arrays to a list of (n_tokens, width) arrays. The lengths travel with the
+    batch, so the module never reads padding. Empty docs give (0, width) arrays.
+    """
+    wrapped = PyTorchWrapper_v2(
+        module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs
+    )
+    return Model(
+        name,
+        _forward,
+        init=_init,
+        layers=[wrapped],
+        dims={"nI": input_width, "nO": width},
+    )
+
+
+def _init(model: Model, X=None, Y=None) -> None:
+    if X is not None:
+        _check_width(model, X)
+
+
+def _check_width(model: Model, Xs: List[Floats2d]) -> None:
+    n_in = model.get_dim("nI")
+    for X in Xs:
+        if X.ndim != 2 or X.shape[1] != n_in:
+            raise ValueError(
+                f"{model.name} expects arrays of shape (n_tokens, {n_in}), got {tuple(X.shape)}: "
+                f"the embedding's width must equal the encoder's input width."
+            )
+
+
+def _forward(
+    model: Model, Xs: List[Floats2d], is_train: bool
+) -> Tuple[List[Floats2d], Callable]:
+    _check_width(model, Xs)
+    n_out = model.get_dim("nO")
+    if sum(len(X) for X in Xs) == 0:
+        # nothing to run: every doc is empty, and so is its gradient
+        Ys = [model.ops.alloc2f(0, n_out) for _ in Xs]
+        return Ys, lambda dYs: [model.ops.alloc2f(0, model.get_dim("nI")) for _ in Xs]
+    return model.layers[0](Xs, is_train)
+
+
+def _convert_inputs(model: Model, Xs: List[Floats2d], is_train: bool):
+    lengths = [len(X) for X in Xs]
+    padded = model.ops.pad(Xs)
+    args = ArgsKwargs(
+        args=(xp2torch(padded, requires_grad=is_train), torch.tensor(lengths, dtype=torch.int64)),
+        kwargs={},
+    )
+
+    def backprop(d_args: ArgsKwargs) -> List[Floats2d]:
+        return model.ops.unpad(torch2xp(d_args.args[0]), lengths)
+
+    return args, backprop
+
+
+def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    (Xs, y) = inputs_outputs
+    lengths = [len(X) for X in Xs]
+    Ys = model.ops.unpad(torch2xp(y), lengths)
+
+    def backprop(dYs: List[Floats2d]) -> ArgsKwargs:
+        dy = xp2torch(model.ops.pad(dYs))
+        return ArgsKwargs(args=(y,), kwargs={"grad_tensors": dy})
+
+    return Ys, backprop

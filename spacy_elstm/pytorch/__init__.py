@@ -1,0 +1,8 @@
+"""Pure PyTorch recurrent modules: no thinc or spaCy imports below this point."""
+from .cells import CELLS, GATE_MODES, check_cell
+from .dbrnn import DBRNN
+from .encoder import BiLayer, RecurrentEncoder
+from .recurrence import Recurrence, reverse_padded
+
+__all__ = ["CELLS", "GATE_MODES", "check_cell", "DBRNN", "BiLayer", "RecurrentEncoder",
+           "Recurrence", "reverse_padded"]

@@ -1,0 +1,57 @@
+"""Stacked uni- or bidirectional recurrent encoders (RNN, BRNN, deep BRNN)."""
+from typing import List
+
+import torch
+from torch import Tensor, nn
+
+from .recurrence import Recurrence
+
+
+class BiLayer(nn.Module):
+    """One layer of one or two directions; outputs concatenated [forward, backward]."""
+
+    def __init__(self, *, cell: str, input_width: int, hidden_width: int, period: int,
+                 gates: str, bidirectional: bool):
+        super().__init__()
+        directions = (False, True) if bidirectional else (False,)
+        self.directions = nn.ModuleList(
+            Recurrence(cell=cell, input_width=input_width, hidden_width=hidden_width,
+                       period=period, gates=gates, reverse=reverse)
+            for reverse in directions
+        )
+
+    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
+        """x: (batch, seq_len, input_width) -> (batch, seq_len, directions * hidden_width)."""
+        outputs: List[Tensor] = [d(x, lengths) for d in self.directions]
+        return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
+
+
+class RecurrentEncoder(nn.Module):
+    """``depth`` stacked layers; each bidirectional layer gives each direction
+    ``width // 2`` units so that every layer outputs ``width`` features.
+    Dropout is applied to the output of every layer while training.
+    """
+
+    def __init__(self, *, cell: str, input_width: int, width: int, depth: int = 1,
+                 bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
+                 dropout: float = 0.0):
+        super().__init__()
+        if bidirectional and width % 2:
+            raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}.")
+        hidden = width // 2 if bidirectional else width
+        self.layers = nn.ModuleList(
+            BiLayer(cell=cell, input_width=input_width if i == 0 else width,
+                    hidden_width=hidden, period=period, gates=gates,
+                    bidirectional=bidirectional)
+            for i in range(depth)
+        )
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
+        """x: (batch, seq_len, input_width), lengths: (batch,) int64.
+        Returns (batch, seq_len, width), zero at padded positions."""
+        for layer in self.layers:
+            x = self.dropout(layer(x, lengths))
+        return x

@@ -1,0 +1,173 @@
+"""Gradients, padding, the periodic scaling index and long sequences."""
+import pytest
+import torch
+
+from spacy_elstm.pytorch import DBRNN, CELLS, Recurrence, RecurrentEncoder, check_cell, reverse_padded
+
+CELL_GATES = [(c, "recurrent") for c in CELLS] + [(c, "input") for c in ("elstm", "elstm2", "lstm")]
+
+
+def random_inputs(device, lengths=(4, 1, 3), width=3):
+    torch.manual_seed(1)
+    x = torch.randn(len(lengths), max(lengths), width, dtype=torch.float64, device=device)
+    lengths = torch.tensor(lengths)
+    mask = torch.arange(x.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
+    return x * mask.unsqueeze(2).to(x), lengths
+
+
+def perturb(module):
+    """Move every parameter off its initial value so s != 1, b != 0 are checked too."""
+    with torch.no_grad():
+        for p in module.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    return module
+
+
+@pytest.mark.parametrize("cell,gates", CELL_GATES)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_gradcheck_recurrence(cell, gates, reverse, device):
+    rec = perturb(Recurrence(cell=cell, input_width=3, hidden_width=2, period=2, gates=gates,
+                             reverse=reverse).double().to(device))
+    x, lengths = random_inputs(device)
+    assert torch.autograd.gradcheck(lambda x: rec(x, lengths), (x.requires_grad_(),))
+    # parameters: through torch.func, so every weight's gradient is verified too
+    names = [n for n, _ in rec.named_parameters()]
+    values = tuple(p.detach().clone().requires_grad_() for p in rec.parameters())
+
+    def by_params(*vals):
+        return torch.func.functional_call(rec, dict(zip(names, vals)), (x.detach(), lengths))
+
+    assert torch.autograd.gradcheck(by_params, values)
+
+
+@pytest.mark.parametrize("gates", ["recurrent", "input"])
+def test_gradcheck_dbrnn(gates, device):
+    model = perturb(DBRNN(cell="elstm", input_width=3, width=4, period=2, gates=gates)).double().to(device)
+    x, lengths = random_inputs(device)
+    assert torch.autograd.gradcheck(lambda x: model(x, lengths), (x.requires_grad_(),))
+    names = [n for n, _ in model.named_parameters()]
+    values = tuple(p.detach().clone().requires_grad_() for p in model.parameters())
+
+    def by_params(*vals):
+        return torch.func.functional_call(model, dict(zip(names, vals)), (x.detach(), lengths))
+
+    assert torch.autograd.gradcheck(by_params, values)
+
+
+def test_gradcheck_stacked_encoder(device):
+    model = perturb(RecurrentEncoder(cell="elstm2", input_width=3, width=4, depth=2, period=3))
+    model = model.double().to(device)
+    x, lengths = random_inputs(device)
+    assert torch.autograd.gradcheck(lambda x: model(x, lengths), (x.requires_grad_(),))
+
+
+@pytest.mark.parametrize("cell,gates", CELL_GATES)
+def test_batch_invariance(cell, gates, device):
+    """A sequence's output is the same alone and among longer and shorter ones,
+    in both directions, and however the padding is filled."""
+    torch.manual_seed(2)
+    model = perturb(RecurrentEncoder(cell=cell, input_width=4, width=6, gates=gates, period=3))
+    model = model.to(device).eval()
+    alone = torch.randn(1, 5, 4, device=device)
+    batch = torch.randn(4, 9, 4, device=device) * 3  # padding filled with garbage
+    batch[2, :5] = alone[0]
+    lengths = torch.tensor([9, 2, 5, 7])
+    y_alone = model(alone, torch.tensor([5]))
+    y_batch = model(batch, lengths)
+    torch.testing.assert_close(y_batch[2, :5], y_alone[0], rtol=1e-5, atol=1e-6)
+    assert torch.all(y_batch[2, 5:] == 0)
+    # garbage in the padding changes nothing
+    batch[2, 5:] = 100.0
+    torch.testing.assert_close(model(batch, lengths), y_batch, rtol=0, atol=0)
+
+
+def test_batch_invariance_dbrnn(device):
+    torch.manual_seed(3)
+    model = perturb(DBRNN(cell="elstm", input_width=4, width=6, period=3)).to(device).eval()
+    alone = torch.randn(1, 6, 4, device=device)
+    batch = torch.randn(3, 10, 4, device=device)
+    batch[1, :6] = alone[0]
+    y_batch = model(batch, torch.tensor([10, 6, 2]))
+    torch.testing.assert_close(y_batch[1, :6], model(alone, torch.tensor([6]))[0],
+                               rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("cell", ["elstm", "elstm2"])
+def test_periodic_scaling_index(cell, reverse):
+    """Changing row r of s (0-based) first moves step t = r, counted in the
+    direction of processing: from each sequence's own last token backwards
+    for the backward direction."""
+    torch.manual_seed(4)
+    period, seq_len = 3, 8
+    rec = perturb(Recurrence(cell=cell, input_width=2, hidden_width=3, period=period,
+                             gates="input", reverse=reverse)).double()
+    x = torch.randn(1, seq_len, 2, dtype=torch.float64)
+    lengths = torch.tensor([seq_len])
+    row = 1
+    before = rec(x, lengths)
+    with torch.no_grad():
+        rec.scale[row] += 0.5
+    after = rec(x, lengths)
+    changed = (before - after).abs().amax(dim=2)[0] > 0
+    if reverse:  # step t of the backward direction is position seq_len - 1 - t
+        changed = changed.flip(0)
+    assert changed.tolist() == (torch.arange(seq_len) >= row).tolist()
+
+
+def test_periodic_scaling_exact_steps():
+    """With the forget gate closed to an identity (ELSTM-II, gates="input"),
+    c_t - c_(t-1) = s_ts * i_t * g_t: the increments change exactly at the steps
+    with t mod Ts == r, and nowhere else."""
+    torch.manual_seed(5)
+    rec = Recurrence(cell="elstm2", input_width=2, hidden_width=3, period=3, gates="input").double()
+    x = torch.randn(1, 8, 2, dtype=torch.float64)
+
+    def increments():
+        o_gate = rec.weight_x[6:9] @ x[0].t() + rec.bias[6:9, None]  # (N, T)
+        h = rec(x, torch.tensor([8]))[0].t()  # (N, T)
+        c = torch.atanh(h / torch.sigmoid(o_gate)) - rec.state_bias[:, None]
+        return torch.diff(torch.cat([torch.zeros(3, 1, dtype=c.dtype), c], dim=1), dim=1)
+
+    before = increments()
+    with torch.no_grad():
+        rec.scale[2] = 2.0
+    after = increments()
+    moved = ((after - before).abs().amax(dim=0) > 1e-9).tolist()
+    assert moved == [t % 3 == 2 for t in range(8)]
+    # and there they doubled
+    idx = [2, 5]
+    torch.testing.assert_close(after[:, idx], 2 * before[:, idx])
+
+
+@pytest.mark.parametrize("cell", CELLS)
+def test_long_sequence_is_finite(cell):
+    torch.manual_seed(6)
+    rec = RecurrentEncoder(cell=cell, input_width=8, width=8, period=100).eval()
+    x = torch.randn(1, 10_000, 8)
+    with torch.no_grad():
+        y = rec(x, torch.tensor([10_000]))
+    assert torch.isfinite(y).all()
+
+
+def test_reverse_padded_roundtrip():
+    x = torch.arange(12.0).view(2, 3, 2)
+    lengths = torch.tensor([2, 3])
+    r = reverse_padded(x, lengths)
+    assert r[0, :, 0].tolist() == [2.0, 0.0, 4.0]
+    assert torch.equal(reverse_padded(r, lengths), x)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"cell": "lstn"}, "'lstn'.*'elstm', 'elstm2', 'lstm', 'gru', 'srn'"),
+        ({"cell": "gru", "gates": "input"}, "'gru' has no gates='input'"),
+        ({"cell": "srn", "gates": "input"}, "'srn' has no gates='input'"),
+        ({"cell": "lstm", "gates": "both"}, "'both'.*'recurrent', 'input'"),
+        ({"cell": "elstm", "period": 0}, "period must be an integer >= 1, got 0"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        check_cell(**kwargs)
