@@ -1,0 +1,107 @@
+"""The registered architectures: config resolution, errors, dropout, entry points."""
+import json
+import subprocess
+import sys
+from importlib.metadata import entry_points
+
+import numpy
+import pytest
+import srsly
+from spacy.util import registry
+from thinc.api import Config
+
+import spacy_elstm  # noqa: F401  registers the decorators
+from spacy_elstm.architectures import DBRNN_ENCODER, RECURRENT_ENCODER
+
+LAYER_CONFIGS = {
+    RECURRENT_ENCODER: {"width": 8, "depth": 2, "cell": "elstm", "period": 4, "dropout": 0.5},
+    DBRNN_ENCODER: {"width": 8, "cell": "elstm2", "period": 4, "dropout": 0.5},
+}
+
+
+def resolve(name, **args):
+    config = Config({"model": {"@architectures": name, **args}})
+    return registry.resolve(config)["model"]
+
+
+def inputs(width=8):
+    rng = numpy.random.default_rng(0)
+    return [rng.standard_normal((n, width)).astype("f") for n in (5, 0, 2, 7)]
+
+
+@pytest.mark.parametrize("name", list(LAYER_CONFIGS))
+def test_layer(name):
+    """thinc's generic layer checks: fill, serialise, resolve, init, forward, backprop."""
+    config = Config({"model": {"@architectures": name, **LAYER_CONFIGS[name]}})
+    filled = registry.fill(config)
+    assert json.loads(srsly.json_dumps(filled))  # JSON-serialisable
+    model = registry.resolve(filled)["model"]
+    Xs = inputs()
+    model.initialize(X=Xs)
+    assert model.get_dim("nO") == 8
+    Ys, backprop = model.begin_update(Xs)
+    assert [Y.shape for Y in Ys] == [(len(X), 8) for X in Xs]
+    dXs = backprop([numpy.ones_like(Y) for Y in Ys])
+    assert [dX.shape for dX in dXs] == [X.shape for X in Xs]
+    assert any(numpy.abs(dX).sum() > 0 for dX in dXs)
+    # prediction applies no dropout: it is deterministic, training is not
+    p1, p2 = model.predict(Xs), model.predict(Xs)
+    for a, b in zip(p1, p2):
+        numpy.testing.assert_array_equal(a, b)
+    train_out = model.begin_update(Xs)[0]
+    assert any(not numpy.allclose(a, b) for a, b in zip(train_out, p1) if len(a))
+
+
+@pytest.mark.parametrize(
+    "name,args,message",
+    [
+        (RECURRENT_ENCODER, {"width": 8, "cell": "elstm3"}, "'elstm3'.*'elstm', 'elstm2', 'lstm', 'gru', 'srn'"),
+        (DBRNN_ENCODER, {"width": 8, "cell": "bilstm"}, "'bilstm'.*'elstm', 'elstm2'"),
+        (RECURRENT_ENCODER, {"width": 9}, "width 9 is odd"),
+        (RECURRENT_ENCODER, {"width": 9, "bidirectional": False, "period": 0}, "period must be an integer >= 1, got 0"),
+        (DBRNN_ENCODER, {"width": 7}, "width 7 is odd"),
+        (RECURRENT_ENCODER, {"width": 8, "cell": "gru", "gates": "input"}, "'gru' has no gates='input'"),
+        (RECURRENT_ENCODER, {"width": 8, "gates": "inputs"}, "'inputs'.*'recurrent', 'input'"),
+        (RECURRENT_ENCODER, {"width": 8, "depth": 0}, "depth must be an integer >= 1, got 0"),
+        (RECURRENT_ENCODER, {"width": 8, "dropout": 1.5}, "dropout must be in"),
+    ],
+)
+def test_bad_arguments_fail_at_config_time(name, args, message):
+    with pytest.raises(ValueError, match=message) as err:
+        resolve(name, **args)
+    assert name in str(err.value)
+
+
+def test_odd_width_is_fine_for_one_direction():
+    model = resolve(RECURRENT_ENCODER, width=9, bidirectional=False)
+    model.initialize(X=inputs(9))
+
+
+def test_mismatched_width_is_named():
+    model = resolve(RECURRENT_ENCODER, width=8)
+    with pytest.raises(ValueError, match=r"shape \(n_tokens, 8\), got \(5, 6\)"):
+        model.predict(inputs(6))
+
+
+def test_entry_points_resolve_without_import():
+    """A packaged pipeline finds the architectures through entry points only."""
+    code = (
+        "import sys\n"
+        "from spacy.util import registry\n"
+        "names = sys.argv[1:]\n"
+        "assert 'spacy_elstm' not in sys.modules\n"
+        "for name in names:\n"
+        "    f = registry.architectures.get(name)\n"
+        "    m = f(width=8)\n"
+        "    assert m.get_dim('nO') == 8, name\n"
+        "print('resolved', len(names))\n"
+    )
+    names = [RECURRENT_ENCODER, DBRNN_ENCODER]
+    result = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "resolved 2" in result.stdout
+    # every name the decorators register has an entry point of the identical name
+    registered = {n for n in registry.architectures.get_all() if n.startswith("spacy-elstm.")}
+    declared = {ep.name for ep in entry_points(group="spacy_architectures")
+                if ep.value.startswith("spacy_elstm")}
+    assert registered == declared == set(names)

@@ -1,0 +1,52 @@
+"""Encoders inside real spaCy pipelines: training, serialisation, bad input."""
+import numpy
+import pytest
+import spacy
+
+from pipeline_utils import ENCODERS, TRAIN, make_examples, make_nlp, trained_nlp
+
+
+def predictions(nlp, texts):
+    docs = list(nlp.pipe(texts))
+    return [[(t.tag_, t.head.i, t.dep_) for t in doc] for doc in docs]
+
+
+@pytest.mark.parametrize("name", list(ENCODERS))
+def test_trains_and_round_trips(name, tmp_path):
+    nlp, history = trained_nlp(name)
+    assert history[-1] < 0.5 * history[0], history
+    texts = [" ".join(words) for words, *_ in TRAIN]
+    before = predictions(nlp, texts)
+    nlp.to_disk(tmp_path)
+    fresh = make_nlp(name)
+    fresh.initialize(lambda: make_examples(fresh))  # untrained: different predictions
+    assert predictions(fresh, texts) != before
+    loaded = spacy.load(tmp_path)
+    assert predictions(loaded, texts) == before
+    v1 = nlp.get_pipe("tok2vec").predict([nlp.make_doc(texts[0])])[0]
+    v2 = loaded.get_pipe("tok2vec").predict([loaded.make_doc(texts[0])])[0]
+    numpy.testing.assert_array_equal(v1, v2)
+
+
+@pytest.fixture(scope="module")
+def elstm_nlp():
+    return trained_nlp("elstm", n_iter=3)[0]
+
+
+def test_bad_input_docs(elstm_nlp):
+    texts = ["", "   \n\t ", "Hello", "word " * 5000, "A short one ."]
+    docs = list(elstm_nlp.pipe(texts, batch_size=8))
+    assert [len(d) for d in docs] == [0, 1, 1, 5000, 4]
+    for doc in docs:
+        assert all(t.tag_ for t in doc)
+    # the tok2vec output has the right shape even for the empty doc
+    assert docs[0].tensor.shape[0] == 0
+
+
+def test_doc_encoding_does_not_depend_on_its_batch(elstm_nlp):
+    tok2vec = elstm_nlp.get_pipe("tok2vec")
+    make = elstm_nlp.make_doc
+    target = "the cat sat on the mat"
+    alone = tok2vec.predict([make(target)])[0]
+    batch = tok2vec.predict([make("a much longer sentence " * 5), make(target), make("hi")])[1]
+    numpy.testing.assert_allclose(alone, batch, rtol=1e-5, atol=1e-6)
