@@ -25,9 +25,11 @@ def perturb(module):
 
 @pytest.mark.parametrize("cell,gates", CELL_GATES)
 @pytest.mark.parametrize("reverse", [False, True])
-def test_gradcheck_recurrence(cell, gates, reverse, device):
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_gradcheck_recurrence(cell, gates, reverse, fast, device):
     rec = perturb(Recurrence(cell=cell, input_width=3, hidden_width=2, period=2, gates=gates,
                              reverse=reverse).double().to(device))
+    rec.fast = fast
     x, lengths = random_inputs(device)
     assert torch.autograd.gradcheck(lambda x: rec(x, lengths), (x.requires_grad_(),))
     # parameters: through torch.func, so every weight's gradient is verified too
@@ -171,3 +173,22 @@ def test_reverse_padded_roundtrip():
 def test_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         check_cell(**kwargs)
+
+
+@pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_fast_path_equals_reference(cell, gates, reverse, device):
+    """The hand-written backward through time against autograd through cells.step."""
+    rec = perturb(Recurrence(cell=cell, input_width=5, hidden_width=4, period=3, gates=gates,
+                             reverse=reverse).double().to(device))
+    x, lengths = random_inputs(device, lengths=(6, 2, 9, 9, 1, 0), width=5)
+    grads = {}
+    for fast in (True, False):
+        rec.fast = fast
+        rec.zero_grad()
+        xg = x.clone().requires_grad_()
+        y = rec(xg, lengths)
+        (y * torch.linspace(-1, 1, y.numel(), dtype=y.dtype, device=device).view_as(y)).sum().backward()
+        grads[fast] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
+    for a, b in zip(grads[True], grads[False]):
+        torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-12)

@@ -6,6 +6,7 @@ import torch
 from torch import Tensor, nn
 
 from .cells import HAS_CELL_STATE, N_GATES, SCALED, check_cell, step
+from .fused import CellStateRecurrence
 
 
 def reverse_padded(x: Tensor, lengths: Tensor) -> Tensor:
@@ -38,7 +39,13 @@ class Recurrence(nn.Module):
     as sequences end, so no step ever reads a padded position. A ``reverse``
     layer reverses every sequence within its own length, so it starts at that
     sequence's last token and its scaling index t_s counts from there.
+
+    Cells with a cell state run on ``fused.CellStateRecurrence``, whose
+    backward is written by hand; set ``fast = False`` for the reference loop
+    of ``cells.step`` under autograd (the tests compare the two).
     """
+
+    fast: bool = True
 
     def __init__(
         self,
@@ -112,10 +119,28 @@ class Recurrence(nn.Module):
         sizes = batch_sizes(lengths)
         if not sizes:  # every sequence is empty
             return x.new_zeros(out_shape)
+        x = x[:, : len(sizes)]  # nothing past the longest sequence
         # all input projections in one product; time-major for contiguous steps
         proj = torch.addmm(self.bias, x.reshape(-1, x.shape[-1]), self.weight_x.t())
-        proj = proj.view(batch, seq_len, -1).transpose(0, 1)
-        h = x.new_zeros(sizes[0], self.hidden_width)
+        proj = proj.view(batch, len(sizes), -1).transpose(0, 1).contiguous()
+        if self.fast and self.cell in HAS_CELL_STATE:
+            y = CellStateRecurrence.apply(proj, self.weight_h, self.scale, self.state_bias,
+                                          sizes, self.cell != "elstm2")
+        else:
+            y = self._loop(proj, sizes)
+        y = y.transpose(0, 1)
+        if y.shape[1] < seq_len:
+            y = nn.functional.pad(y, (0, 0, 0, seq_len - y.shape[1]))
+        if self.reverse:
+            y = reverse_padded(y, lengths)
+        return y[torch.argsort(order).to(y.device)]
+
+    def _loop(self, proj: Tensor, sizes: List[int]) -> Tensor:
+        """The reference recurrence, one ``cells.step`` at a time under autograd.
+        proj: (seq_len, batch, n_gates * hidden_width), sorted by decreasing length.
+        Returns (seq_len, batch, hidden_width), zero at padding."""
+        batch = proj.shape[1]
+        h = proj.new_zeros(sizes[0], self.hidden_width)
         c = h if self.cell in HAS_CELL_STATE else None
         outputs = []
         for t, k in enumerate(sizes):
@@ -131,9 +156,4 @@ class Recurrence(nn.Module):
                 bias_hn=self.bias_hn,
             )
             outputs.append(nn.functional.pad(h, (0, 0, 0, batch - k)))
-        y = torch.stack(outputs, dim=1)
-        if y.shape[1] < seq_len:
-            y = nn.functional.pad(y, (0, 0, 0, seq_len - y.shape[1]))
-        if self.reverse:
-            y = reverse_padded(y, lengths)
-        return y[torch.argsort(order).to(y.device)]
+        return torch.stack(outputs)
