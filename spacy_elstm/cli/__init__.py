@@ -1,7 +1,10 @@
-"""The spacy-elstm command line."""
+"""The spacy-elstm command line: `spacy-elstm --help`."""
 import typer
 
+from .benchmark import benchmark_app
+
 app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_args_is_help=True)
+app.add_typer(benchmark_app, name="benchmark")
 
 
 @app.command()

@@ -1,0 +1,79 @@
+"""Layer benchmark: forward+backward tokens/second of every cell and gate mode
+against torch.nn.LSTM and torch.nn.GRU of the same sizes, in the same run."""
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+import torch
+
+from ..pytorch.cells import CELLS, INPUT_GATED
+from ..pytorch.recurrence import Recurrence
+from .timing import cuda_peak_bytes, median_seconds, peak_rss_increase
+
+SHAPES: Tuple[Tuple[int, int, int], ...] = ((32, 25, 128), (64, 50, 256), (16, 200, 256))
+REFERENCES = ("torch.nn.LSTM", "torch.nn.GRU")
+
+
+def candidates() -> List[str]:
+    """Names like "elstm/recurrent", plus the torch references."""
+    ours = [f"{c}/recurrent" for c in CELLS] + [f"{c}/input" for c in INPUT_GATED]
+    return list(REFERENCES) + ours
+
+
+def make_step(name: str, batch: int, length: int, width: int,
+              device: str = "cpu") -> Callable[[], Any]:
+    """A closure running one forward+backward pass of ``name`` on random data.
+    One direction, input width = hidden width = ``width``, every sequence full length."""
+    torch.manual_seed(0)
+    dev = torch.device(device)
+    x = torch.randn(batch, length, width, device=dev, requires_grad=True)
+    if name in REFERENCES:
+        module = getattr(torch.nn, name.rsplit(".", 1)[1])(width, width, batch_first=True).to(dev)
+
+        def run():
+            y, _ = module(x)
+            y.sum().backward()
+    else:
+        cell, gates = name.split("/")
+        module = Recurrence(cell=cell, input_width=width, hidden_width=width, period=100,
+                            gates=gates).to(dev)
+        lengths = torch.full((batch,), length, dtype=torch.int64)
+
+        def run():
+            module(x, lengths).sum().backward()
+    return run
+
+
+def run_layer_benchmark(*, device: str = "cpu", shapes: Sequence[Tuple[int, int, int]] = SHAPES,
+                        names: Sequence[str] = (), repeats: int = 5,
+                        memory: bool = True, progress: Callable[[str], None] = print
+                        ) -> List[Dict[str, Any]]:
+    """Returns one row per (shape, candidate) with tokens/s, ratios and peak memory."""
+    names = list(names) or candidates()
+    for ref in REFERENCES:  # ratios need the references in the same run
+        if ref not in names:
+            names.insert(0, ref)
+    dev = torch.device(device)
+    rows: List[Dict[str, Any]] = []
+    for batch, length, width in shapes:
+        shape_rows = []
+        for name in names:
+            progress(f"  {device} {name} (batch {batch}, length {length}, width {width})")
+            step = make_step(name, batch, length, width, device)
+            seconds = median_seconds(step, device=dev, repeats=repeats)
+            if not memory:
+                mem = None
+            elif dev.type == "cuda":
+                mem = cuda_peak_bytes(step, dev)
+            else:
+                mem = peak_rss_increase(make_step, name=name, batch=batch, length=length,
+                                        width=width)
+            shape_rows.append({"device": device, "batch": batch, "length": length,
+                               "width": width, "name": name, "seconds": seconds,
+                               "tokens_per_second": batch * length / seconds,
+                               "peak_memory_bytes": mem})
+        by_name = {r["name"]: r for r in shape_rows}
+        for row in shape_rows:
+            for ref in REFERENCES:
+                key = "vs_" + ref.rsplit(".", 1)[1]
+                row[key] = by_name[ref]["seconds"] / row["seconds"]
+        rows.extend(shape_rows)
+    return rows

@@ -1,0 +1,121 @@
+"""Pipeline benchmark: training and inference words/second of tagger+parser
+pipelines that differ only in their tok2vec encoder, in the same run."""
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import minibatch
+from thinc.api import Config, fix_random_seed
+
+from ..corpus import read_conllu
+from .timing import peak_rss_increase
+
+ENCODERS: Dict[str, Dict[str, Any]] = {
+    "elstm": {"@architectures": "spacy-elstm.RecurrentEncoder.v1", "cell": "elstm", "period": 100},
+    "dbrnn-elstm": {"@architectures": "spacy-elstm.DBRNNEncoder.v1", "cell": "elstm", "period": 100},
+    "elstm-input": {"@architectures": "spacy-elstm.RecurrentEncoder.v1", "cell": "elstm",
+                    "gates": "input", "period": 100},
+    "spacy-bilstm": {"@architectures": "spacy.TorchBiLSTMEncoder.v1", "depth": 1, "dropout": 0.0},
+    "spacy-cnn": {"@architectures": "spacy.MaxoutWindowEncoder.v2", "window_size": 1,
+                  "maxout_pieces": 3, "depth": 4},
+}
+
+
+def tagger_parser_config(encoder: Dict[str, Any], width: int) -> Config:
+    """A tok2vec + tagger + parser pipeline whose components listen to one
+    shared tok2vec with the given `encode` block."""
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": width}
+    return Config({
+        "nlp": {"lang": "en", "pipeline": ["tok2vec", "tagger", "parser"]},
+        "components": {
+            "tok2vec": {"factory": "tok2vec", "model": {
+                "@architectures": "spacy.Tok2Vec.v2",
+                "embed": {"@architectures": "spacy.MultiHashEmbed.v2", "width": width,
+                          "attrs": ["NORM", "PREFIX", "SUFFIX", "SHAPE"],
+                          "rows": [5000, 1000, 2500, 2500], "include_static_vectors": False},
+                "encode": {**encoder, "width": width},
+            }},
+            "tagger": {"factory": "tagger", "model": {
+                "@architectures": "spacy.Tagger.v2", "nO": None, "tok2vec": listener}},
+            "parser": {"factory": "parser", "min_action_freq": 1, "model": {
+                "@architectures": "spacy.TransitionBasedParser.v2", "state_type": "parser",
+                "extra_state_tokens": False, "hidden_width": 64, "maxout_pieces": 2,
+                "use_upper": True, "nO": None, "tok2vec": listener}},
+        },
+    })
+
+
+def build(name: str, width: int) -> Language:
+    fix_random_seed(0)
+    return spacy.util.load_model_from_config(tagger_parser_config(ENCODERS[name], width),
+                                             auto_fill=True, validate=True)
+
+
+def load_examples(path: Path, vocab, max_words: Optional[int]) -> List[Example]:
+    examples, words = [], 0
+    for gold in read_conllu(path, vocab):
+        if max_words is not None and words >= max_words:
+            break
+        examples.append(Example(Doc(vocab, words=[t.text for t in gold]), gold))
+        words += len(gold)
+    return examples
+
+
+def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[int],
+             batch_words: int = 1000) -> Callable[[], int]:
+    """A closure doing one pass of `mode` ("train" or "predict") over the data;
+    it returns the number of words processed."""
+    nlp = build(name, width)
+    examples = load_examples(Path(path), nlp.vocab, max_words)
+    nlp.initialize(lambda: examples)
+    n_words = sum(len(e.reference) for e in examples)
+    if mode == "train":
+        optimizer = nlp.resume_training()
+
+        def run() -> int:
+            for batch in minibatch(examples, size=max(1, batch_words // 20)):
+                nlp.update(batch, sgd=optimizer)
+            return n_words
+    else:
+        def run() -> int:
+            docs = [Doc(nlp.vocab, words=[t.text for t in e.reference]) for e in examples]
+            for _ in nlp.pipe(docs, batch_size=256):
+                pass
+            return n_words
+    return run
+
+
+def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int = 128,
+                           max_words: Optional[int] = None, train_words: int = 5000,
+                           memory: bool = True,
+                           progress: Callable[[str], None] = print) -> List[Dict[str, Any]]:
+    names = list(names) or list(ENCODERS)
+    unknown = [n for n in names if n not in ENCODERS]
+    if unknown:
+        raise ValueError(f"Unknown pipeline encoder(s) {unknown}: choose from {list(ENCODERS)}.")
+    rows = []
+    for name in names:
+        for mode in ("train", "predict"):
+            limit = min(train_words, max_words or train_words) if mode == "train" else max_words
+            progress(f"  {name} {mode} ({'all' if limit is None else limit} words)")
+            run = make_run(name, mode, str(path), width, limit)
+            run()  # warm-up
+            start = time.perf_counter()
+            n_words = run()
+            seconds = time.perf_counter() - start
+            mem = (peak_rss_increase(make_run, name=name, mode=mode, path=str(path),
+                                     width=width, max_words=limit) if memory else None)
+            rows.append({"name": name, "mode": mode, "width": width, "words": n_words,
+                         "seconds": seconds, "words_per_second": n_words / seconds,
+                         "peak_memory_bytes": mem})
+    for mode in ("train", "predict"):
+        mode_rows = {r["name"]: r for r in rows if r["mode"] == mode}
+        for row in mode_rows.values():
+            for ref in ("spacy-cnn", "spacy-bilstm"):
+                if ref in mode_rows:
+                    row[f"vs_{ref}"] = row["words_per_second"] / mode_rows[ref]["words_per_second"]
+    return rows

@@ -1,0 +1,73 @@
+"""Timing and peak-memory helpers shared by the benchmarks."""
+import multiprocessing
+import queue as queue_module
+import resource
+import statistics
+import time
+from typing import Any, Callable, Dict
+
+import torch
+
+
+def synchronize(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def median_seconds(fn: Callable[[], Any], *, device: torch.device, repeats: int,
+                   warmup: int = 2) -> float:
+    """Median wall time of ``fn`` over ``repeats`` runs after ``warmup`` runs."""
+    for _ in range(warmup):
+        fn()
+    synchronize(device)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        synchronize(device)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize()
+
+
+def _child(target: Callable[..., Callable[[], Any]], kwargs: Dict[str, Any], queue) -> None:
+    torch.set_num_threads(kwargs.pop("threads"))
+    fn = target(**kwargs)  # build inputs and model first: they are not the run's peak
+    before = _rss_bytes()
+    fn()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    queue.put(max(0, peak - before))
+
+
+def peak_rss_increase(target: Callable[..., Callable[[], Any]], **kwargs: Any) -> int:
+    """Bytes the resident set grew by while running ``target(**kwargs)()`` once,
+    measured in a fresh process so that earlier runs leave no high-water mark.
+    ``target`` must be a module-level function (it is pickled)."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    kwargs = {**kwargs, "threads": torch.get_num_threads()}
+    process = context.Process(target=_child, args=(target, kwargs, queue))
+    process.start()
+    while True:
+        try:
+            result = queue.get(timeout=1.0)
+            break
+        except queue_module.Empty:
+            if not process.is_alive():
+                raise RuntimeError(
+                    f"the memory measurement process died (exit code {process.exitcode})"
+                ) from None
+    process.join()
+    return int(result)
+
+
+def cuda_peak_bytes(fn: Callable[[], Any], device: torch.device) -> int:
+    torch.cuda.reset_peak_memory_stats(device)
+    base = torch.cuda.memory_allocated(device)
+    fn()
+    synchronize(device)
+    return torch.cuda.max_memory_allocated(device) - base

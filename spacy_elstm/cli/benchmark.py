@@ -1,0 +1,103 @@
+"""`spacy-elstm benchmark layers|pipelines`: tables on stdout, JSON on disk."""
+import json
+import platform
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import torch
+import typer
+
+benchmark_app = typer.Typer(help="Speed and memory against references measured in the same run.",
+                            no_args_is_help=True)
+
+
+def _environment(device: str) -> Dict[str, Any]:
+    env = {"torch": torch.__version__, "threads": torch.get_num_threads(),
+           "machine": platform.machine(), "processor": platform.processor(),
+           "python": platform.python_version()}
+    if device.startswith("cuda"):
+        env["gpu"] = torch.cuda.get_device_name(torch.device(device))
+    return env
+
+
+def _write(output: Optional[Path], payload: Dict[str, Any]) -> None:
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(payload, indent=2))
+        typer.echo(f"wrote {output}")
+
+
+def _mib(value: Optional[int]) -> str:
+    return "-" if value is None else f"{value / 2**20:.1f}"
+
+
+def _table(header: List[str], rows: List[List[str]]) -> str:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+@benchmark_app.command("layers")
+def layers(
+    output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
+    device: List[str] = typer.Option([], help="cpu and/or cuda:0; default: cpu, plus cuda:0 when present."),
+    repeats: int = typer.Option(5, min=1, help="Timed runs per measurement (the median is kept)."),
+    name: List[str] = typer.Option([], help="Only these candidates, e.g. elstm/recurrent; default: all."),
+    memory: bool = typer.Option(True, help="Also measure peak memory (a fresh process per row on CPU)."),
+    threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
+) -> None:
+    """Forward+backward tokens/second of every cell and gate mode, with ratios
+    against torch.nn.LSTM and torch.nn.GRU of the same sizes."""
+    from ..benchmarks.layers import run_layer_benchmark
+
+    if threads:
+        torch.set_num_threads(threads)
+    devices = device or (["cpu"] + (["cuda:0"] if torch.cuda.is_available() else []))
+    rows: List[Dict[str, Any]] = []
+    for dev in devices:
+        typer.echo(f"layer benchmark on {dev}:", err=True)
+        rows += run_layer_benchmark(device=dev, repeats=repeats, names=name, memory=memory,
+                                    progress=lambda msg: typer.echo(msg, err=True))
+    table = [[r["device"], f"{r['batch']}x{r['length']}x{r['width']}", r["name"],
+              f"{r['tokens_per_second']:,.0f}", f"{r['vs_LSTM']:.2f}", f"{r['vs_GRU']:.2f}",
+              _mib(r["peak_memory_bytes"])] for r in rows]
+    typer.echo(_table(["device", "BxTxW", "layer", "tokens/s", "x LSTM", "x GRU", "peak MiB"],
+                      table))
+    _write(output, {"benchmark": "layers", "environment": _environment(devices[-1]),
+                    "repeats": repeats, "rows": rows})
+
+
+@benchmark_app.command("pipelines")
+def pipelines(
+    data: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="A CoNLL-U file, e.g. UD English-EWT dev."),
+    output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
+    name: List[str] = typer.Option([], help="Only these encoders; default: all."),
+    width: int = typer.Option(128, min=2, help="The tok2vec width of every pipeline."),
+    train_words: int = typer.Option(5000, min=1, help="Words per timed training pass."),
+    max_words: Optional[int] = typer.Option(None, help="Words per timed inference pass (default: the whole file)."),
+    memory: bool = typer.Option(True, help="Also measure peak RSS (a fresh process per row)."),
+    gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
+) -> None:
+    """Training and inference words/second of tagger+parser pipelines that
+    differ only in their encoder, with ratios against spaCy's CNN and BiLSTM."""
+    import spacy
+
+    from ..benchmarks.pipelines import run_pipeline_benchmark
+
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+        memory = False  # RSS says nothing about GPU memory
+    rows = run_pipeline_benchmark(path=data, names=name, width=width, max_words=max_words,
+                                  train_words=train_words, memory=memory,
+                                  progress=lambda msg: typer.echo(msg, err=True))
+    table = [[r["name"], r["mode"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
+              f"{r.get('vs_spacy-cnn', float('nan')):.2f}",
+              f"{r.get('vs_spacy-bilstm', float('nan')):.2f}", _mib(r["peak_memory_bytes"])]
+             for r in rows]
+    typer.echo(_table(["encoder", "mode", "words", "words/s", "x CNN", "x spaCy BiLSTM",
+                       "peak MiB"], table))
+    _write(output, {"benchmark": "pipelines", "data": data.name, "width": width,
+                    "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
+                    "rows": rows})
