@@ -1,5 +1,6 @@
 """spacy-elstm: extended LSTM (ELSTM) and dependent bidirectional RNN encoders for spaCy."""
 from .about import __version__
 from .architectures import build_dbrnn_encoder, build_recurrent_encoder
+from .logger import training_log
 
-__all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder"]
+__all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "training_log"]

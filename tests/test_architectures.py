@@ -94,14 +94,18 @@ def test_entry_points_resolve_without_import():
         "    f = registry.architectures.get(name)\n"
         "    m = f(width=8)\n"
         "    assert m.get_dim('nO') == 8, name\n"
+        "assert callable(registry.loggers.get('spacy-elstm.TrainingLog.v1')())\n"
         "print('resolved', len(names))\n"
     )
     names = [RECURRENT_ENCODER, DBRNN_ENCODER]
     result = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resolved 2" in result.stdout
-    # every name the decorators register has an entry point of the identical name
-    registered = {n for n in registry.architectures.get_all() if n.startswith("spacy-elstm.")}
-    declared = {ep.name for ep in entry_points(group="spacy_architectures")
-                if ep.value.startswith("spacy_elstm")}
-    assert registered == declared == set(names)
+
+
+@pytest.mark.parametrize("group,table", [("spacy_architectures", "architectures"),
+                                         ("spacy_loggers", "loggers")])
+def test_every_decorator_name_has_an_identical_entry_point(group, table):
+    registered = {n for n in getattr(registry, table).get_all() if n.startswith("spacy-elstm.")}
+    declared = {ep.name for ep in entry_points(group=group) if ep.value.startswith("spacy_elstm")}
+    assert registered and registered == declared

@@ -50,3 +50,25 @@ def test_doc_encoding_does_not_depend_on_its_batch(elstm_nlp):
     alone = tok2vec.predict([make(target)])[0]
     batch = tok2vec.predict([make("a much longer sentence " * 5), make(target), make("hi")])[1]
     numpy.testing.assert_allclose(alone, batch, rtol=1e-5, atol=1e-6)
+
+
+def test_training_log_writes_one_line_per_evaluation(tmp_path, elstm_nlp):
+    import io
+    import json
+
+    from spacy.util import registry
+
+    path = tmp_path / "logs" / "train.jsonl"
+    setup = registry.loggers.get("spacy-elstm.TrainingLog.v1")(output_file=path,
+                                                                progress_bar=None)
+    log_step, finalize = setup(elstm_nlp, io.StringIO(), io.StringIO())
+    info = {"epoch": 0, "step": 200, "score": 0.5, "other_scores": {"tag_acc": 0.9},
+            "losses": {"tok2vec": 1.0, "tagger": 2.0, "parser": 3.0}, "seconds": 12,
+            "words": 3400, "checkpoints": []}
+    log_step(info)
+    log_step(None)  # a step without evaluation writes nothing
+    finalize()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines == [{"epoch": 0, "step": 200, "words": 3400, "seconds": 12, "score": 0.5,
+                      "scores": {"tag_acc": 0.9},
+                      "losses": {"tok2vec": 1.0, "tagger": 2.0, "parser": 3.0}}]
