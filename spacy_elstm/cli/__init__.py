@@ -1,4 +1,8 @@
 """The spacy-elstm command line: `spacy-elstm --help`."""
+import os
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 from .benchmark import benchmark_app
@@ -14,3 +18,23 @@ def info() -> None:
     from ..architectures import DBRNN_ENCODER, RECURRENT_ENCODER
 
     typer.echo(f"spacy-elstm {__version__}: {RECURRENT_ENCODER}, {DBRNN_ENCODER}")
+
+
+@app.command()
+def report(
+    metrics: Path = typer.Option(Path("metrics"), help="Folder of metrics files the project wrote."),
+    readme: Optional[Path] = typer.Option(None, help="Rewrite this file's results section."),
+    plots: Optional[Path] = typer.Option(None, help="Write plots (PNG) into this folder."),
+) -> None:
+    """Tabulate evaluation, training-log and benchmark files as Markdown."""
+    from ..report import render, update_readme
+
+    link = ""
+    if plots is not None and readme is not None:
+        link = os.path.relpath(plots, readme.parent) + "/"
+    section = render(metrics, plots, link)
+    if readme is None:
+        typer.echo(section)
+    else:
+        update_readme(readme, section)
+        typer.echo(f"updated {readme}")
