@@ -26,7 +26,7 @@ def perturb(module):
 @pytest.mark.parametrize("cell,gates", CELL_GATES)
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
-def test_gradcheck_recurrence(cell, gates, reverse, fast, device):
+def test_gradcheck_recurrence(cell, gates, reverse, fast, kernels, device):
     rec = perturb(Recurrence(cell=cell, input_width=3, hidden_width=2, period=2, gates=gates,
                              reverse=reverse).double().to(device))
     rec.fast = fast
@@ -177,7 +177,7 @@ def test_bad_arguments(kwargs, message):
 
 @pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
 @pytest.mark.parametrize("reverse", [False, True])
-def test_fast_path_equals_reference(cell, gates, reverse, device):
+def test_fast_path_equals_reference(cell, gates, reverse, kernels, device):
     """The hand-written backward through time against autograd through cells.step."""
     rec = perturb(Recurrence(cell=cell, input_width=5, hidden_width=4, period=3, gates=gates,
                              reverse=reverse).double().to(device))

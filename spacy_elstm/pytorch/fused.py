@@ -17,6 +17,8 @@ from typing import List, Optional, Tuple
 import torch
 from torch import Tensor
 
+from . import extension
+
 
 def gate_slices(n: int, has_forget: bool) -> Tuple[slice, Optional[slice], slice, slice]:
     """(i, f, g, o) column slices of the projection; f is None for ELSTM-II."""
@@ -53,6 +55,15 @@ class CellStateRecurrence(torch.autograd.Function):
     @staticmethod
     def forward(ctx, proj: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
                 state_bias: Optional[Tensor], sizes: List[int], has_forget: bool) -> Tensor:
+        ctx.sizes, ctx.has_forget = sizes, has_forget
+        kernels = extension.get() if proj.device.type == "cpu" else None
+        ctx.kernels = kernels
+        if kernels is not None:
+            scales = None if scale is None else _scale_rows(scale, proj.shape[0]).squeeze(1)
+            hs, cs, tcs, acts = kernels.forward(proj, weight_h, scales, state_bias, sizes,
+                                                has_forget)
+            ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
+            return hs
         seq_len, batch, width = proj.shape
         n = width // (4 if has_forget else 3)
         i, f, g, o = gate_slices(n, has_forget)
@@ -98,7 +109,6 @@ class CellStateRecurrence(torch.autograd.Function):
                 else:
                     torch.add(c, state_bias, out=tc).tanh_()
                 torch.mul(act[:, o], tc, out=hs[t, :k])
-        ctx.sizes, ctx.has_forget = sizes, has_forget
         ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
         return hs
 
@@ -109,6 +119,12 @@ class CellStateRecurrence(torch.autograd.Function):
         seq_len, batch, n = cs.shape
         i, f, g, o = gate_slices(n, has_forget)
         scales = None if scale is None else _scale_rows(scale, seq_len)
+        if ctx.kernels is not None:
+            d_pre, d_cs, d_tc_pre = ctx.kernels.backward(
+                d_hs, acts, cs, tcs, weight_h, None if scales is None else scales.squeeze(1),
+                sizes, has_forget)
+            return _parameter_grads(ctx, d_pre, d_cs, d_tc_pre, acts, hs, weight_h, scale,
+                                    state_bias, i, g)
         d_hs = d_hs * _mask(sizes, batch, d_hs)
         deriv = _derivatives(acts, g)
         c_prev = torch.cat([cs.new_zeros(1, batch, n), cs[:-1]])
@@ -166,16 +182,26 @@ class CellStateRecurrence(torch.autograd.Function):
             if has_forget:
                 d_act[..., f] = d_cs * c_prev
             d_pre = d_act * deriv
-        d_weight_h = d_scale = d_state_bias = None
-        if weight_h is not None and ctx.needs_input_grad[1]:
-            d_weight_h = d_pre[1:].reshape(-1, d_pre.shape[-1]).t() @ hs[:-1].reshape(-1, n)
-        if scale is not None and ctx.needs_input_grad[2]:
-            per_step = (d_cs * acts[..., i] * acts[..., g]).sum(1)
-            index = torch.arange(seq_len, device=scale.device) % scale.shape[0]
-            d_scale = torch.zeros_like(scale).index_add_(0, index, per_step)
-        if state_bias is not None and ctx.needs_input_grad[3]:
-            d_state_bias = d_tc_pre.sum((0, 1))
-        return d_pre, d_weight_h, d_scale, d_state_bias, None, None
+        return _parameter_grads(ctx, d_pre, d_cs, d_tc_pre, acts, hs, weight_h, scale,
+                                state_bias, i, g)
+
+
+def _parameter_grads(ctx, d_pre: Tensor, d_cs: Tensor, d_tc_pre: Tensor, acts: Tensor,
+                     hs: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
+                     state_bias: Optional[Tensor], i: slice, g: slice):
+    """Gradients of all inputs of CellStateRecurrence.forward, from the
+    per-step gradients: each parameter's is one reduction over all steps."""
+    seq_len, n = d_cs.shape[0], d_cs.shape[2]
+    d_weight_h = d_scale = d_state_bias = None
+    if weight_h is not None and ctx.needs_input_grad[1]:
+        d_weight_h = d_pre[1:].reshape(-1, d_pre.shape[-1]).t() @ hs[:-1].reshape(-1, n)
+    if scale is not None and ctx.needs_input_grad[2]:
+        per_step = (d_cs * acts[..., i] * acts[..., g]).sum(1)
+        index = torch.arange(seq_len, device=scale.device) % scale.shape[0]
+        d_scale = torch.zeros_like(scale).index_add_(0, index, per_step)
+    if state_bias is not None and ctx.needs_input_grad[3]:
+        d_state_bias = d_tc_pre.sum((0, 1))
+    return d_pre, d_weight_h, d_scale, d_state_bias, None, None
 
 
 def _gate_grads(d_act: Tensor, acts: Tensor, d_c: Tensor, scales: Optional[Tensor],

@@ -1,0 +1,32 @@
+"""The optional C++ kernels of csrc/cell_state.cpp, compiled on first use.
+
+Compiling needs a C++ compiler and ninja; where either is missing, or the
+environment sets SPACY_ELSTM_NO_EXTENSION=1, ``get()`` returns None and the
+cells run on the pure-PyTorch path, which computes the same thing.
+"""
+import os
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
+_module: Optional[ModuleType] = None
+_tried = False
+
+
+def get() -> Optional[ModuleType]:
+    global _module, _tried
+    if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
+        return None
+    if not _tried:
+        _tried = True
+        try:
+            from torch.utils.cpp_extension import load
+
+            _module = load(name="spacy_elstm_cell_state", sources=[str(SOURCE)],
+                           extra_cflags=["-O3"], verbose=False)
+        except Exception as err:  # no compiler, no ninja, a failed build: all fall back
+            warnings.warn(f"spacy-elstm: C++ kernels unavailable, using PyTorch ops ({err})")
+            _module = None
+    return _module
