@@ -153,10 +153,11 @@ def test_long_sequence_is_finite(cell):
 
 
 def test_reverse_padded_roundtrip():
-    x = torch.arange(12.0).view(2, 3, 2)
+    x = torch.arange(12.0).view(2, 3, 2).transpose(0, 1)  # time-major
     lengths = torch.tensor([2, 3])
     r = reverse_padded(x, lengths)
-    assert r[0, :, 0].tolist() == [2.0, 0.0, 4.0]
+    assert r[:, 0, 0].tolist() == [2.0, 0.0, 4.0]
+    assert r[:, 1, 0].tolist() == [10.0, 8.0, 6.0]
     assert torch.equal(reverse_padded(r, lengths), x)
 
 

@@ -5,6 +5,7 @@ import torch
 from torch import Tensor, nn
 
 from .encoder import BiLayer
+from .padding import run_batch_first
 from .recurrence import Recurrence
 
 
@@ -35,12 +36,22 @@ class DBRNN(nn.Module):
         """Returns (p, p^f, p^b), each (batch, seq_len, width); x is
         (batch, seq_len, input_width). The heads are what a DBRNN tagger
         trains with its forward and backward objectives."""
-        h = self.dropout(self.lower(x, lengths))
-        forward = self.upper_forward(h, lengths)
-        backward = self.upper_backward(h, lengths)
+        width = self.weight_forward.shape[0]
+        stacked = run_batch_first(lambda xt, lens: torch.cat(self._heads(xt, lens), -1),
+                                  x, lengths, 3 * width)
+        return tuple(stacked.split(width, dim=-1))
+
+    def _heads(self, x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+        h = self.dropout(self.lower.run(x, lengths))
+        forward = self.upper_forward.run(h, lengths)
+        backward = self.upper_backward.run(h, lengths)
         combined = self.weight_forward * forward + self.weight_backward * backward
         return combined, forward, backward
 
     def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
         """x: (batch, seq_len, input_width) -> (batch, seq_len, width)."""
-        return self.dropout(self.heads(x, lengths)[0])
+        return run_batch_first(self.run, x, lengths, self.weight_forward.shape[0])
+
+    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
+        """Time-major and sorted, as ``Recurrence.run``."""
+        return self.dropout(self._heads(x, lengths)[0])

@@ -4,6 +4,7 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
+from .padding import run_batch_first
 from .recurrence import Recurrence
 
 
@@ -22,7 +23,15 @@ class BiLayer(nn.Module):
 
     def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
         """x: (batch, seq_len, input_width) -> (batch, seq_len, directions * hidden_width)."""
-        outputs: List[Tensor] = [d(x, lengths) for d in self.directions]
+        return run_batch_first(self.run, x, lengths, self.output_width)
+
+    @property
+    def output_width(self) -> int:
+        return sum(d.hidden_width for d in self.directions)
+
+    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
+        """Time-major and sorted, as ``Recurrence.run``."""
+        outputs: List[Tensor] = [d.run(x, lengths) for d in self.directions]
         return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
 
 
@@ -52,6 +61,10 @@ class RecurrentEncoder(nn.Module):
     def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
         """x: (batch, seq_len, input_width), lengths: (batch,) int64.
         Returns (batch, seq_len, width), zero at padded positions."""
+        return run_batch_first(self.run, x, lengths, self.layers[-1].output_width)
+
+    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
         for layer in self.layers:
-            x = self.dropout(layer(x, lengths))
+            x = self.dropout(layer.run(x, lengths))
         return x
+

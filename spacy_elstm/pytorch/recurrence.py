@@ -7,29 +7,7 @@ from torch import Tensor, nn
 
 from .cells import HAS_CELL_STATE, N_GATES, SCALED, check_cell, step
 from .fused import CellStateRecurrence
-
-
-def reverse_padded(x: Tensor, lengths: Tensor) -> Tensor:
-    """Reverse each sequence within its own length; padding stays where it is.
-
-    x: shape (batch, seq_len, width). lengths: shape (batch,), int64.
-    Applying it twice gives x back.
-    """
-    batch, seq_len = x.shape[:2]
-    t = torch.arange(seq_len, device=x.device).unsqueeze(0)
-    lens = lengths.to(x.device).unsqueeze(1)
-    index = torch.where(t < lens, lens - 1 - t, t)
-    return x.gather(1, index.unsqueeze(2).expand(batch, seq_len, x.shape[2]))
-
-
-def batch_sizes(lengths: Tensor) -> List[int]:
-    """How many sequences are still running at each step, for lengths sorted
-    in decreasing order. lengths: shape (batch,), int64 on any device."""
-    lengths = lengths.cpu()
-    seq_len = int(lengths.max()) if lengths.numel() else 0
-    counts = torch.bincount(lengths, minlength=seq_len + 1)
-    # number of sequences longer than t, for t = 0 .. seq_len-1
-    return counts.flip(0).cumsum(0).flip(0)[1:].tolist()
+from .padding import batch_sizes, reverse_padded, run_batch_first
 
 
 class Recurrence(nn.Module):
@@ -102,38 +80,29 @@ class Recurrence(nn.Module):
         lengths: shape (batch,), int64, any order.
         Returns shape (batch, seq_len, hidden_width), zero at padded positions.
         """
+        return run_batch_first(self.run, x, lengths, self.hidden_width)
+
+    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
+        """The layer on the internal layout: x is time-major, (max_length, batch,
+        input_width), sorted by decreasing length (lengths: (batch,), int64, CPU).
+        Returns (max_length, batch, hidden_width), zero at padded positions."""
         if x.shape[-1] != self.input_width:
             raise ValueError(
                 f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
             )
-        batch, seq_len = x.shape[:2]
-        out_shape = (batch, seq_len, self.hidden_width)
-        if batch == 0 or seq_len == 0:
-            return x.new_zeros(out_shape)
-        lengths = lengths.to(torch.int64).cpu()
-        order = torch.argsort(lengths, descending=True, stable=True)
-        lengths = lengths[order]
-        x = x[order.to(x.device)]
         if self.reverse:
             x = reverse_padded(x, lengths)
         sizes = batch_sizes(lengths)
-        if not sizes:  # every sequence is empty
-            return x.new_zeros(out_shape)
-        x = x[:, : len(sizes)]  # nothing past the longest sequence
-        # all input projections in one product; time-major for contiguous steps
+        seq_len, batch = x.shape[:2]
+        # all input projections in one product
         proj = torch.addmm(self.bias, x.reshape(-1, x.shape[-1]), self.weight_x.t())
-        proj = proj.view(batch, len(sizes), -1).transpose(0, 1).contiguous()
+        proj = proj.view(seq_len, batch, -1)
         if self.fast and self.cell in HAS_CELL_STATE:
             y = CellStateRecurrence.apply(proj, self.weight_h, self.scale, self.state_bias,
                                           sizes, self.cell != "elstm2")
         else:
             y = self._loop(proj, sizes)
-        y = y.transpose(0, 1)
-        if y.shape[1] < seq_len:
-            y = nn.functional.pad(y, (0, 0, 0, seq_len - y.shape[1]))
-        if self.reverse:
-            y = reverse_padded(y, lengths)
-        return y[torch.argsort(order).to(y.device)]
+        return reverse_padded(y, lengths) if self.reverse else y
 
     def _loop(self, proj: Tensor, sizes: List[int]) -> Tensor:
         """The reference recurrence, one ``cells.step`` at a time under autograd.

@@ -21,40 +21,22 @@ inline int64_t grain(int64_t width) {
   return std::max<int64_t>(1, 16384 / std::max<int64_t>(1, width));
 }
 
+// c = f * c_prev + s * i * g on activated gates; writes c and c + b (tanh comes after,
+// vectorised by ATen: scalar exp and tanh here would dominate the step).
 template <typename T>
-void forward_step(const T* a, const T* c_prev, const T* scale, const T* bias, T* act, T* c,
-                  T* tc, T* h, int64_t rows, int64_t n, bool has_forget) {
+void cell_step(const T* act, const T* c_prev, const T* scale, const T* bias, T* c, T* pre_tc,
+               int64_t rows, int64_t n, bool has_forget) {
   const int64_t gates = has_forget ? 4 : 3;
-  const int64_t gi = 0, gf = n, gg = has_forget ? 2 * n : n, go = has_forget ? 3 * n : 2 * n;
+  const int64_t gf = n, gg = has_forget ? 2 * n : n;
   at::parallel_for(0, rows, grain(n), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
-      const T* ar = a + r * gates * n;
-      T* actr = act + r * gates * n;
+      const T* actr = act + r * gates * n;
       for (int64_t j = 0; j < n; ++j) {
-        const T i = sigmoid(ar[gi + j]);
-        const T g = std::tanh(ar[gg + j]);
-        const T o = sigmoid(ar[go + j]);
-        T u = i * g;
-        if (scale) u *= scale[j];
-        T cv = u;
-        if (c_prev) {
-          if (has_forget) {
-            const T f = sigmoid(ar[gf + j]);
-            actr[gf + j] = f;
-            cv += f * c_prev[r * n + j];
-          } else {
-            cv += c_prev[r * n + j];
-          }
-        } else if (has_forget) {
-          actr[gf + j] = sigmoid(ar[gf + j]);
-        }
-        const T t = std::tanh(bias ? cv + bias[j] : cv);
-        actr[gi + j] = i;
-        actr[gg + j] = g;
-        actr[go + j] = o;
+        T cv = actr[j] * actr[gg + j];
+        if (scale) cv *= scale[j];
+        if (c_prev) cv += has_forget ? actr[gf + j] * c_prev[r * n + j] : c_prev[r * n + j];
         c[r * n + j] = cv;
-        tc[r * n + j] = t;
-        h[r * n + j] = o * t;
+        pre_tc[r * n + j] = bias ? cv + bias[j] : cv;
       }
     }
   });
@@ -98,6 +80,14 @@ void backward_step(const T* d_h_out, const T* d_h_rec, int64_t rows_rec, const T
 
 }  // namespace
 
+// Activated gates [sigmoid, tanh for g] of pre-activations a, written into act.
+void activate(const torch::Tensor& a, torch::Tensor act, int64_t n, bool has_forget) {
+  const int64_t gg = has_forget ? 2 * n : n;
+  at::sigmoid_out(act, a);
+  auto g = act.narrow(-1, gg, n);
+  at::tanh_out(g, a.narrow(-1, gg, n));
+}
+
 // Returns {h, c, tanh(c + b), activated gates}, each (T, B, .), zero at padding.
 std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj, c10::optional<torch::Tensor> weight_h,
                                               c10::optional<torch::Tensor> scale_rows,
@@ -106,27 +96,48 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj, c10::optional<
   proj = proj.contiguous();
   const int64_t steps = proj.size(0), batch = proj.size(1), width = proj.size(2);
   const int64_t n = width / (has_forget ? 4 : 3);
+  const int64_t go = has_forget ? 3 * n : 2 * n;
   auto hs = torch::zeros({steps, batch, n}, proj.options());
   auto cs = torch::zeros_like(hs);
   auto tcs = torch::zeros_like(hs);
   auto acts = torch::zeros_like(proj);
   torch::Tensor w_t, scale, bias;
-  if (weight_h) w_t = weight_h->t();
+  const bool recurrent = weight_h.has_value();
+  if (recurrent) w_t = weight_h->t();
   if (scale_rows) scale = scale_rows->contiguous();
   if (state_bias) bias = state_bias->contiguous();
+  if (!recurrent) activate(proj, acts, n, has_forget);  // every gate known up front
   AT_DISPATCH_FLOATING_TYPES(proj.scalar_type(), "cell_state_forward", [&] {
     for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
       const int64_t k = sizes[t];
-      torch::Tensor a = proj[t].narrow(0, 0, k);
-      if (w_t.defined() && t > 0) a = torch::addmm(a, hs[t - 1].narrow(0, 0, k), w_t);
-      a = a.contiguous();
-      forward_step<scalar_t>(a.data_ptr<scalar_t>(), t > 0 ? cs[t - 1].data_ptr<scalar_t>() : nullptr,
-                             scale.defined() ? scale[t].data_ptr<scalar_t>() : nullptr,
-                             bias.defined() ? bias.data_ptr<scalar_t>() : nullptr,
-                             acts[t].data_ptr<scalar_t>(), cs[t].data_ptr<scalar_t>(),
-                             tcs[t].data_ptr<scalar_t>(), hs[t].data_ptr<scalar_t>(), k, n, has_forget);
+      auto act = acts[t].narrow(0, 0, k);
+      if (recurrent) {
+        auto a = proj[t].narrow(0, 0, k);
+        if (t > 0) a = torch::addmm(a, hs[t - 1].narrow(0, 0, k), w_t);
+        activate(a, act, n, has_forget);
+      }
+      cell_step<scalar_t>(act.data_ptr<scalar_t>(), t > 0 ? cs[t - 1].data_ptr<scalar_t>() : nullptr,
+                          scale.defined() ? scale[t].data_ptr<scalar_t>() : nullptr,
+                          bias.defined() ? bias.data_ptr<scalar_t>() : nullptr,
+                          cs[t].data_ptr<scalar_t>(), tcs[t].data_ptr<scalar_t>(), k, n, has_forget);
+      if (recurrent) {
+        auto tc = tcs[t].narrow(0, 0, k);
+        tc.tanh_();
+        auto h = hs[t].narrow(0, 0, k);
+        at::mul_out(h, act.narrow(-1, go, n), tc);
+      }
     }
   });
+  if (!recurrent) {  // tanh and output gate for all steps at once, then clear padding
+    tcs.tanh_();
+    at::mul_out(hs, acts.narrow(-1, go, n), tcs);
+    for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
+      if (sizes[t] < batch) {
+        hs[t].narrow(0, sizes[t], batch - sizes[t]).zero_();
+        tcs[t].narrow(0, sizes[t], batch - sizes[t]).zero_();
+      }
+    }
+  }
   return {hs, cs, tcs, acts};
 }
 
