@@ -5,14 +5,26 @@ environment sets SPACY_ELSTM_NO_EXTENSION=1, ``get()`` returns None and the
 cells run on the pure-PyTorch path, which computes the same thing.
 """
 import os
+import platform
 import warnings
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
+from typing import List, Optional
 
 SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
 _module: Optional[ModuleType] = None
 _tried = False
+
+
+def _simd_flags() -> List[str]:
+    """AVX2/FMA where this machine has them: the build is per machine anyway."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return []
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return []
+    return ["-mavx2", "-mfma"] if " avx2" in flags and " fma" in flags else []
 
 
 def get() -> Optional[ModuleType]:
@@ -25,7 +37,7 @@ def get() -> Optional[ModuleType]:
             from torch.utils.cpp_extension import load
 
             _module = load(name="spacy_elstm_cell_state", sources=[str(SOURCE)],
-                           extra_cflags=["-O3"], verbose=False)
+                           extra_cflags=["-O3", *_simd_flags()], verbose=False)
         except Exception as err:  # no compiler, no ninja, a failed build: all fall back
             warnings.warn(f"spacy-elstm: C++ kernels unavailable, using PyTorch ops ({err})")
             _module = None

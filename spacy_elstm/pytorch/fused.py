@@ -120,11 +120,10 @@ class CellStateRecurrence(torch.autograd.Function):
         i, f, g, o = gate_slices(n, has_forget)
         scales = None if scale is None else _scale_rows(scale, seq_len)
         if ctx.kernels is not None:
-            d_pre, d_cs, d_tc_pre = ctx.kernels.backward(
+            d_pre, d_su, d_tc_pre = ctx.kernels.backward(
                 d_hs, acts, cs, tcs, weight_h, None if scales is None else scales.squeeze(1),
                 sizes, has_forget)
-            return _parameter_grads(ctx, d_pre, d_cs, d_tc_pre, acts, hs, weight_h, scale,
-                                    state_bias, i, g)
+            return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
         d_hs = d_hs * _mask(sizes, batch, d_hs)
         deriv = _derivatives(acts, g)
         c_prev = torch.cat([cs.new_zeros(1, batch, n), cs[:-1]])
@@ -182,21 +181,22 @@ class CellStateRecurrence(torch.autograd.Function):
             if has_forget:
                 d_act[..., f] = d_cs * c_prev
             d_pre = d_act * deriv
-        return _parameter_grads(ctx, d_pre, d_cs, d_tc_pre, acts, hs, weight_h, scale,
-                                state_bias, i, g)
+        d_su = None if scale is None else d_cs * acts[..., i] * acts[..., g]
+        return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
 
 
-def _parameter_grads(ctx, d_pre: Tensor, d_cs: Tensor, d_tc_pre: Tensor, acts: Tensor,
-                     hs: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
-                     state_bias: Optional[Tensor], i: slice, g: slice):
-    """Gradients of all inputs of CellStateRecurrence.forward, from the
-    per-step gradients: each parameter's is one reduction over all steps."""
-    seq_len, n = d_cs.shape[0], d_cs.shape[2]
+def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tensor, hs: Tensor,
+                     weight_h: Optional[Tensor], scale: Optional[Tensor],
+                     state_bias: Optional[Tensor]):
+    """Gradients of all inputs of CellStateRecurrence.forward from the per-step
+    gradients (d_pre: pre-activations; d_su: dc * i * g, the gradient of s_ts per
+    step and row; d_tc_pre: of c + b), each parameter's one reduction over steps."""
+    seq_len, n = hs.shape[0], hs.shape[2]
     d_weight_h = d_scale = d_state_bias = None
     if weight_h is not None and ctx.needs_input_grad[1]:
         d_weight_h = d_pre[1:].reshape(-1, d_pre.shape[-1]).t() @ hs[:-1].reshape(-1, n)
     if scale is not None and ctx.needs_input_grad[2]:
-        per_step = (d_cs * acts[..., i] * acts[..., g]).sum(1)
+        per_step = d_su.sum(1)
         index = torch.arange(seq_len, device=scale.device) % scale.shape[0]
         d_scale = torch.zeros_like(scale).index_add_(0, index, per_step)
     if state_bias is not None and ctx.needs_input_grad[3]:
