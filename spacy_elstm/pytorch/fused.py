@@ -9,6 +9,10 @@ With ``gates="input"`` every gate is known before the loop starts, so gates,
 nonlinearities and all parameter gradients are computed for all steps at once,
 and only the linear recurrence c_t = f_t * c_(t-1) + u_t runs step by step.
 
+On the CPU the steps run in the C++ kernels of ``csrc/cell_state.cpp`` (see
+``extension``): one matrix product and one fused loop per step. Elsewhere, or
+where they cannot be built, the same steps run as PyTorch ops below.
+
 All tensors are time-major and sorted by decreasing length: at step t the
 first ``sizes[t]`` rows are running, the rest are padding and never read.
 """
