@@ -1,7 +1,6 @@
 """Timing and peak-memory helpers shared by the benchmarks."""
 import multiprocessing
 import queue as queue_module
-import resource
 import statistics
 import time
 from typing import Any, Callable, Dict
@@ -29,18 +28,25 @@ def median_seconds(fn: Callable[[], Any], *, device: torch.device, repeats: int,
     return statistics.median(times)
 
 
-def _rss_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * resource.getpagesize()
+def _status_bytes(field: str) -> int:
+    """VmRSS or VmHWM of this process, from /proc (Linux)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no {field} in /proc/self/status")
 
 
 def _child(target: Callable[..., Callable[[], Any]], kwargs: Dict[str, Any], queue) -> None:
     torch.set_num_threads(kwargs.pop("threads"))
     fn = target(**kwargs)  # build inputs and model first: they are not the run's peak
-    before = _rss_bytes()
+    # getrusage's ru_maxrss would carry the parent's peak across fork and exec;
+    # the high-water mark of this process's own memory, reset here, does not
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    before = _status_bytes("VmRSS")
     fn()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    queue.put(max(0, peak - before))
+    queue.put(max(0, _status_bytes("VmHWM") - before))
 
 
 def peak_rss_increase(target: Callable[..., Callable[[], Any]], **kwargs: Any) -> int:
