@@ -43,7 +43,7 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
         rows.append([match["config"], match["split"]]
                     + [f"{100 * scores[k]:.2f}" if k in scores else "-" for k, _ in SCORES]
                     + [str(last.get("step", "-")), f"{last['words']:,}" if last else "-",
-                       f"{last['seconds'] / 60:.0f}" if last else "-",
+                       f"{last['seconds'] / 60:.1f}" if last else "-",
                        str(best.get("step", "-"))])
     if not rows:
         return "_No evaluation files yet._"
@@ -111,11 +111,25 @@ def plot_training(metrics: Path, output: Path, prefix: str = "") -> Optional[Pat
 
 
 def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> str:
-    parts = ["### Accuracy (UD English-EWT, gold tokenisation, one seed)", "",
-             accuracy_section(metrics)]
-    if plots is not None and plot_training(metrics, plots / "training.png"):
-        parts += ["", f"![dev score against training time]({plot_link}training.png)"]
-    parts += ["", "### Layer speed (CPU)", "", layers_section(metrics / "bench-layers.json"),
+    """The results section: one accuracy table (and plot) per folder of
+    evaluation files (``metrics/`` itself and each folder in it), then the
+    benchmarks."""
+    parts = []
+    folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
+    for folder in folders:
+        if not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json")):
+            continue
+        name = "" if folder == metrics else folder.name
+        parts += [f"### Accuracy{f' ({name})' if name else ''}: UD English-EWT, gold "
+                  "tokenisation, one seed", "", f"From `{folder.as_posix()}/`.", "",
+                  accuracy_section(folder)]
+        image = f"training-{name or 'metrics'}.png"
+        if plots is not None and plot_training(folder, plots / image):
+            parts += ["", f"![dev score against training time, {name}]({plot_link}{image})"]
+        parts.append("")
+    if not parts:
+        parts = ["_No evaluation files yet._", ""]
+    parts += ["### Layer speed (CPU)", "", layers_section(metrics / "bench-layers.json"),
               "", "### Pipeline speed", "", pipelines_section(metrics / "bench-pipelines.json")]
     return "\n".join(parts)
 

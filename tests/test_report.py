@@ -17,8 +17,8 @@ def test_report_from_metrics_files(tmp_path):
     ]))
     section = render(metrics, tmp_path / "docs", "docs/")
     row = next(line for line in section.splitlines() if line.startswith("| elstm_brnn"))
-    assert row == "| elstm_brnn | dev | 91.23 | 90.00 | 80.00 | 75.00 | 70.00 | 400 | 8,000 | 3 | 400 |"
-    assert (tmp_path / "docs" / "training.png").stat().st_size > 0
+    assert row == "| elstm_brnn | dev | 91.23 | 90.00 | 80.00 | 75.00 | 70.00 | 400 | 8,000 | 3.0 | 400 |"
+    assert (tmp_path / "docs" / "training-metrics.png").stat().st_size > 0
     assert "_No layer benchmark yet._" in section
 
     readme = tmp_path / "README.md"
