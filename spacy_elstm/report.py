@@ -77,8 +77,10 @@ def pipelines_section(path: Path) -> str:
              "-" if r.get("peak_memory_bytes") is None else f"{r['peak_memory_bytes'] / 2**20:.0f}"]
             for r in data["rows"]]
     env = data["environment"]
-    note = (f"tok2vec + tagger + parser, width {data['width']}, on `{data['data']}`; "
-            f"torch {env['torch']}, {env['threads']} threads.")
+    repeats = data["rows"][0].get("repeats", 1) if data["rows"] else 1
+    note = (f"tok2vec + tagger + parser, width {data['width']}, untrained weights, on "
+            f"`{data['data']}`; median of {repeats} passes; torch {env['torch']}, "
+            f"{env['threads']} threads.")
     return note + "\n\n" + _table(["encoder", "mode", "words", "words/s", "× spaCy CNN",
                                    "× spaCy BiLSTM", "peak MiB"], rows)
 

@@ -1,10 +1,10 @@
 """Pipeline benchmark: training and inference words/second of tagger+parser
 pipelines that differ only in their tok2vec encoder, in the same run."""
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import spacy
+import torch
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -12,7 +12,7 @@ from spacy.util import minibatch
 from thinc.api import Config, fix_random_seed
 
 from ..corpus import read_conllu
-from .timing import peak_rss_increase
+from .timing import median_seconds, peak_rss_increase
 
 ENCODERS: Dict[str, Dict[str, Any]] = {
     "elstm": {"@architectures": "spacy-elstm.RecurrentEncoder.v1", "cell": "elstm", "period": 100},
@@ -91,7 +91,7 @@ def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[in
 
 def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int = 128,
                            max_words: Optional[int] = None, train_words: int = 5000,
-                           memory: bool = True,
+                           repeats: int = 3, memory: bool = True,
                            progress: Callable[[str], None] = print) -> List[Dict[str, Any]]:
     names = list(names) or list(ENCODERS)
     unknown = [n for n in names if n not in ENCODERS]
@@ -103,13 +103,13 @@ def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int 
             limit = min(train_words, max_words or train_words) if mode == "train" else max_words
             progress(f"  {name} {mode} ({'all' if limit is None else limit} words)")
             run = make_run(name, mode, str(path), width, limit)
-            run()  # warm-up
-            start = time.perf_counter()
-            n_words = run()
-            seconds = time.perf_counter() - start
+            n_words = run()  # warm-up
+            seconds = median_seconds(run, device=torch.device("cpu"), repeats=repeats,
+                                     warmup=0)
             mem = (peak_rss_increase(make_run, name=name, mode=mode, path=str(path),
                                      width=width, max_words=limit) if memory else None)
             rows.append({"name": name, "mode": mode, "width": width, "words": n_words,
+                         "repeats": repeats,
                          "seconds": seconds, "words_per_second": n_words / seconds,
                          "peak_memory_bytes": mem})
     for mode in ("train", "predict"):

@@ -77,6 +77,7 @@ def pipelines(
     width: int = typer.Option(128, min=2, help="The tok2vec width of every pipeline."),
     train_words: int = typer.Option(5000, min=1, help="Words per timed training pass."),
     max_words: Optional[int] = typer.Option(None, help="Words per timed inference pass (default: the whole file)."),
+    repeats: int = typer.Option(3, min=1, help="Timed passes per measurement (the median is kept)."),
     memory: bool = typer.Option(True, help="Also measure peak RSS (a fresh process per row)."),
     gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
 ) -> None:
@@ -90,7 +91,7 @@ def pipelines(
         spacy.require_gpu(gpu_id)
         memory = False  # RSS says nothing about GPU memory
     rows = run_pipeline_benchmark(path=data, names=name, width=width, max_words=max_words,
-                                  train_words=train_words, memory=memory,
+                                  train_words=train_words, repeats=repeats, memory=memory,
                                   progress=lambda msg: typer.echo(msg, err=True))
     table = [[r["name"], r["mode"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
               f"{r.get('vs_spacy-cnn', float('nan')):.2f}",
