@@ -193,3 +193,16 @@ def test_fast_path_equals_reference(cell, gates, reverse, kernels, device):
         grads[fast] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
     for a, b in zip(grads[True], grads[False]):
         torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_dbrnn_heads_combine_as_weighted_sum():
+    """p = w_f * p^f + w_b * p^b (Eq. 42), and forward() returns p."""
+    torch.manual_seed(7)
+    model = perturb(DBRNN(cell="elstm", input_width=3, width=4, period=2)).double().eval()
+    x, lengths = random_inputs("cpu")
+    combined, fwd, bwd = model.heads(x, lengths)
+    assert combined.shape == fwd.shape == bwd.shape == (3, 4, 4)
+    torch.testing.assert_close(combined, model.weight_forward * fwd + model.weight_backward * bwd)
+    torch.testing.assert_close(model(x, lengths), combined)
+    # both heads leave the padding of the one-token sequence at zero
+    assert torch.all(fwd[1, 1:] == 0) and torch.all(bwd[1, 1:] == 0)
