@@ -44,10 +44,14 @@ def _derivatives(acts: Tensor, g: slice) -> Tensor:
     return deriv
 
 
+def _scale_index(scale: Tensor, seq_len: int) -> Tensor:
+    """t_s - 1 = t mod Ts for the steps t = 0..seq_len-1."""
+    return torch.arange(seq_len, device=scale.device) % scale.shape[0]
+
+
 def _scale_rows(scale: Tensor, seq_len: int) -> Tensor:
     """s_ts for t = 0..seq_len-1, shape (seq_len, 1, N)."""
-    index = torch.arange(seq_len, device=scale.device) % scale.shape[0]
-    return scale[index].unsqueeze(1)
+    return scale[_scale_index(scale, seq_len)].unsqueeze(1)
 
 
 class CellStateRecurrence(torch.autograd.Function):
@@ -130,9 +134,8 @@ class CellStateRecurrence(torch.autograd.Function):
             return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
         d_hs = d_hs * _mask(sizes, batch, d_hs)
         deriv = _derivatives(acts, g)
-        c_prev = torch.cat([cs.new_zeros(1, batch, n), cs[:-1]])
+        d_act = torch.zeros_like(acts)
         if weight_h is None:
-            d_act = torch.zeros_like(acts)
             d_act[..., o] = d_hs * tcs
             d_cz = d_hs * acts[..., o] * (1 - tcs**2)  # through h_t only
             d_cs = torch.zeros_like(cs)
@@ -147,8 +150,13 @@ class CellStateRecurrence(torch.autograd.Function):
                     else:
                         d_cs[t, :k1].add_(nxt)
             d_tc_pre = d_cz
+            # every gate's gradient, all steps at once
+            _gate_grads(d_act, acts, d_cs, scales, i, g)
+            if has_forget:
+                c_prev = torch.cat([cs.new_zeros(1, batch, n), cs[:-1]])
+                d_act[..., f] = d_cs * c_prev
+            d_pre = d_act * deriv
         else:
-            d_act = torch.zeros_like(acts)
             d_cs = torch.zeros_like(cs)
             d_tc_pre = torch.zeros_like(cs)
             d_pre = torch.zeros_like(acts)
@@ -156,14 +164,12 @@ class CellStateRecurrence(torch.autograd.Function):
             for t in range(len(sizes) - 1, -1, -1):
                 k = sizes[t]
                 dh = d_hs[t, :k].clone()
+                # rows that ran at t+1 carry f_(t+1) * dc_(t+1) in d_c; rows
+                # that ended at t were never written and are still zero
+                dc = d_c[:k]
                 if t + 1 < len(sizes):
                     k1 = sizes[t + 1]
                     dh[:k1].addmm_(d_pre[t + 1, :k1], weight_h)
-                    dc = d_c[:k]
-                    dc[k1:] = 0
-                else:
-                    dc = d_c[:k]
-                    dc.zero_()
                 act = acts[t, :k]
                 tc = tcs[t, :k]
                 da = d_act[t, :k]
@@ -179,12 +185,6 @@ class CellStateRecurrence(torch.autograd.Function):
                         torch.mul(dc, cs[t - 1, :k], out=da[:, f])
                     dc.mul_(act[:, f])
                 torch.mul(da, deriv[t, :k], out=d_pre[t, :k])
-            d_act = None
-        if d_act is not None:  # gates="input": the gate gradients, all steps at once
-            _gate_grads(d_act, acts, d_cs, scales, i, g)
-            if has_forget:
-                d_act[..., f] = d_cs * c_prev
-            d_pre = d_act * deriv
         d_su = None if scale is None else d_cs * acts[..., i] * acts[..., g]
         return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
 
@@ -201,8 +201,7 @@ def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tenso
         d_weight_h = d_pre[1:].reshape(-1, d_pre.shape[-1]).t() @ hs[:-1].reshape(-1, n)
     if scale is not None and ctx.needs_input_grad[2]:
         per_step = d_su.sum(1)
-        index = torch.arange(seq_len, device=scale.device) % scale.shape[0]
-        d_scale = torch.zeros_like(scale).index_add_(0, index, per_step)
+        d_scale = torch.zeros_like(scale).index_add_(0, _scale_index(scale, seq_len), per_step)
     if state_bias is not None and ctx.needs_input_grad[3]:
         d_state_bias = d_tc_pre.sum((0, 1))
     return d_pre, d_weight_h, d_scale, d_state_bias, None, None

@@ -2,13 +2,13 @@
 any order, and the internal one: time-major and sorted by decreasing length, so
 that step t runs the first ``batch_sizes(lengths)[t]`` rows and no step reads
 padding."""
-from typing import Callable, List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import torch
 from torch import Tensor
 
 
-def sort_time_major(x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+def sort_time_major(x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
     """x: (batch, seq_len, width), lengths: (batch,). Returns x as
     (max_length, batch, width) sorted by decreasing length, the sorted lengths
     (int64, on the CPU) and the order used (None where x was already sorted)."""
@@ -23,7 +23,7 @@ def sort_time_major(x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Tensor]
     return x.transpose(0, 1), lengths, order
 
 
-def restore_batch_first(y: Tensor, order, seq_len: int) -> Tensor:
+def restore_batch_first(y: Tensor, order: Optional[Tensor], seq_len: int) -> Tensor:
     """The inverse of ``sort_time_major`` for an output y: (max_length, batch, width);
     returns (batch, seq_len, width), zero-padded."""
     y = y.transpose(0, 1)
