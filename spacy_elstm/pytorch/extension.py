@@ -14,17 +14,26 @@ from typing import List, Optional
 SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
 _module: Optional[ModuleType] = None
 _tried = False
+AVX512 = ("avx512f", "avx512bw", "avx512vl", "avx512dq")  # what ATen's AVX512 kernels need
 
 
 def _simd_flags() -> List[str]:
-    """AVX2/FMA where this machine has them: the build is per machine anyway."""
+    """AVX-512 or AVX2/FMA where this machine has them (the build is per machine
+    anyway), with the macros that select ATen's matching ``Vectorized``; else its
+    portable one."""
+    portable = ["-DCPU_CAPABILITY=DEFAULT"]
     if platform.machine() not in ("x86_64", "AMD64"):
-        return []
+        return portable
     try:
         flags = Path("/proc/cpuinfo").read_text()
     except OSError:
-        return []
-    return ["-mavx2", "-mfma"] if " avx2" in flags and " fma" in flags else []
+        return portable
+    if all(f" {f}" in flags for f in AVX512):
+        return [f"-m{f}" for f in AVX512] + ["-mfma", "-DCPU_CAPABILITY=AVX512",
+                                             "-DCPU_CAPABILITY_AVX512"]
+    if " avx2" in flags and " fma" in flags:
+        return ["-mavx2", "-mfma", "-DCPU_CAPABILITY=AVX2", "-DCPU_CAPABILITY_AVX2"]
+    return portable
 
 
 def get() -> Optional[ModuleType]:

@@ -21,7 +21,7 @@ from typing import List, Optional, Tuple
 import torch
 from torch import Tensor
 
-from . import extension
+from . import extension, onednn
 
 
 def gate_slices(n: int, has_forget: bool) -> Tuple[slice, Optional[slice], slice, slice]:
@@ -68,8 +68,8 @@ class CellStateRecurrence(torch.autograd.Function):
         ctx.kernels = kernels
         if kernels is not None:
             scales = None if scale is None else _scale_rows(scale, proj.shape[0]).squeeze(1)
-            hs, cs, tcs, acts = kernels.forward(proj, weight_h, scales, state_bias, sizes,
-                                                has_forget)
+            hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes[0]),
+                                                scales, state_bias, sizes, has_forget)
             ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
             return hs
         seq_len, batch, width = proj.shape
@@ -128,9 +128,10 @@ class CellStateRecurrence(torch.autograd.Function):
         i, f, g, o = gate_slices(n, has_forget)
         scales = None if scale is None else _scale_rows(scale, seq_len)
         if ctx.kernels is not None:
+            packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes[0])
             d_pre, d_su, d_tc_pre = ctx.kernels.backward(
-                d_hs, acts, cs, tcs, weight_h, None if scales is None else scales.squeeze(1),
-                sizes, has_forget)
+                d_hs, acts, cs, tcs, weight_h, packed_t,
+                None if scales is None else scales.squeeze(1), sizes, has_forget)
             return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
         d_hs = d_hs * _mask(sizes, batch, d_hs)
         deriv = _derivatives(acts, g)
@@ -198,7 +199,7 @@ def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tenso
     seq_len, n = hs.shape[0], hs.shape[2]
     d_weight_h = d_scale = d_state_bias = None
     if weight_h is not None and ctx.needs_input_grad[1]:
-        d_weight_h = d_pre[1:].reshape(-1, d_pre.shape[-1]).t() @ hs[:-1].reshape(-1, n)
+        d_weight_h = onednn.weight_grad(d_pre[1:].reshape(-1, d_pre.shape[-1]), hs[:-1].reshape(-1, n))
     if scale is not None and ctx.needs_input_grad[2]:
         per_step = d_su.sum(1)
         d_scale = torch.zeros_like(scale).index_add_(0, _scale_index(scale, seq_len), per_step)

@@ -6,6 +6,7 @@ import torch
 from torch import Tensor, nn
 
 from .cells import HAS_CELL_STATE, N_GATES, SCALED, check_cell, step
+from . import onednn
 from .fused import CellStateRecurrence
 from .padding import batch_sizes, reverse_padded, run_batch_first
 
@@ -95,7 +96,7 @@ class Recurrence(nn.Module):
         sizes = batch_sizes(lengths)
         seq_len, batch = x.shape[:2]
         # all input projections in one product
-        proj = torch.addmm(self.bias, x.reshape(-1, x.shape[-1]), self.weight_x.t())
+        proj = onednn.Linear.apply(x.reshape(-1, x.shape[-1]), self.weight_x, self.bias)
         proj = proj.view(seq_len, batch, -1)
         if self.fast and self.cell in HAS_CELL_STATE:
             y = CellStateRecurrence.apply(proj, self.weight_h, self.scale, self.state_bias,
