@@ -206,3 +206,32 @@ def test_dbrnn_heads_combine_as_weighted_sum():
     torch.testing.assert_close(model(x, lengths), combined)
     # both heads leave the padding of the one-token sequence at zero
     assert torch.all(fwd[1, 1:] == 0) and torch.all(bwd[1, 1:] == 0)
+
+
+@pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
+@pytest.mark.parametrize("onednn", [True, False], ids=["onednn", "torch-mm"])
+@pytest.mark.parametrize("hidden", [19, 32])
+def test_float32_fast_path_matches_float64_reference(cell, gates, onednn, hidden, kernels,
+                                                     monkeypatch):
+    """float32 takes its own paths (oneDNN products, vectorised float kernels with
+    a ragged tail when the width is not a multiple of the vector width); they
+    must agree with the float64 reference to float32 precision."""
+    if not onednn:
+        monkeypatch.setenv("SPACY_ELSTM_NO_ONEDNN", "1")
+    rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=hidden, period=3,
+                             gates=gates))
+    torch.manual_seed(3)
+    x = torch.randn(5, 11, 24)
+    lengths = torch.tensor([11, 4, 7, 1, 11])
+    x = x * (torch.arange(11).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2)
+    results = {}
+    for dtype, fast in ((torch.float32, True), (torch.float64, False)):
+        rec.to(dtype).zero_grad()
+        rec.fast = fast
+        xg = x.to(dtype).clone().requires_grad_()
+        y = rec(xg, lengths)
+        weights = torch.linspace(-1, 1, y.numel(), dtype=dtype).view_as(y)
+        (y * weights).sum().backward()
+        results[dtype] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
+    for a, b in zip(results[torch.float32], results[torch.float64]):
+        torch.testing.assert_close(a.double(), b, rtol=1e-4, atol=1e-5)
