@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from spacy_elstm.pytorch import DBRNN, CELLS, Recurrence, RecurrentEncoder, check_cell, reverse_padded
+from spacy_elstm.pytorch import DBRNN, CELLS, Recurrence, RecurrentEncoder, check_cell, Packing
 
 CELL_GATES = [(c, "recurrent") for c in CELLS] + [(c, "input") for c in ("elstm", "elstm2", "lstm")]
 
@@ -152,13 +152,37 @@ def test_long_sequence_is_finite(cell):
     assert torch.isfinite(y).all()
 
 
-def test_reverse_padded_roundtrip():
-    x = torch.arange(12.0).view(2, 3, 2).transpose(0, 1)  # time-major
-    lengths = torch.tensor([2, 3])
-    r = reverse_padded(x, lengths)
-    assert r[:, 0, 0].tolist() == [2.0, 0.0, 4.0]
-    assert r[:, 1, 0].tolist() == [10.0, 8.0, 6.0]
-    assert torch.equal(reverse_padded(r, lengths), x)
+def test_packing_layout_and_roundtrips():
+    """Packed: time-major, longest first, no padding; in and out of both layouts."""
+    lengths = torch.tensor([2, 0, 3, 1])
+    packing = Packing(lengths, torch.device("cpu"))
+    assert packing.sizes == [3, 2, 1] and packing.offsets == [0, 3, 5, 6]
+    # token j of sequence b carries the value 10 * b + j
+    padded = torch.tensor([[10.0 * b + j for j in range(3)] for b in range(4)]).unsqueeze(2)
+    padded = padded * (torch.arange(3).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2)
+    packed = packing.from_padded(padded)
+    assert packed.squeeze(1).tolist() == [20.0, 0.0, 30.0, 21.0, 1.0, 22.0]
+    assert torch.equal(packing.to_padded(packed, 3), padded)
+    flat = torch.tensor([0.0, 1.0, 20.0, 21.0, 22.0, 30.0]).unsqueeze(1)  # docs in order
+    assert torch.equal(packing.from_flat(flat), packed)
+    assert torch.equal(packing.to_flat(packed), flat)
+    reversed_ = packing.reverse(packed)
+    assert reversed_.squeeze(1).tolist() == [22.0, 1.0, 30.0, 21.0, 0.0, 20.0]
+    assert torch.equal(packing.reverse(reversed_), packed)
+
+
+def test_flat_and_padded_inputs_agree():
+    torch.manual_seed(4)
+    enc = RecurrentEncoder(cell="elstm", input_width=3, width=4, depth=2).double()
+    x, lengths = random_inputs("cpu", lengths=(4, 0, 1, 3))
+    mask = torch.arange(x.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
+    y_padded = enc(x, lengths)
+    y_flat = enc(x[mask], lengths, flat=True)
+    assert torch.equal(y_flat, y_padded[mask])
+    with pytest.raises(ValueError, match="Expected 8 rows"):
+        enc(x[mask][:-1], lengths, flat=True)
+    with pytest.raises(ValueError, match="do not fit"):
+        enc(x, torch.tensor([4, 0, 1, 5]))
 
 
 @pytest.mark.parametrize(

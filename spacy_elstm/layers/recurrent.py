@@ -9,10 +9,11 @@ from thinc.types import Floats2d
 def with_padded_torch(
     module: torch.nn.Module, *, input_width: int, width: int, name: str
 ) -> Model[List[Floats2d], List[Floats2d]]:
-    """Wrap ``module(x, lengths) -> y`` (x: (batch, seq_len, input_width),
-    y: (batch, seq_len, width)) as a layer from a list of (n_tokens, input_width)
-    arrays to a list of (n_tokens, width) arrays. The lengths travel with the
-    batch, so the module never reads padding. Empty docs give (0, width) arrays.
+    """Wrap ``module(x, lengths, flat=True) -> y`` (x: (n_tokens, input_width),
+    the docs one after another; y: (n_tokens, width)) as a layer from a list of
+    (n_tokens, input_width) arrays to a list of (n_tokens, width) arrays. The
+    lengths travel with the batch, so nothing is padded. Empty docs give
+    (0, width) arrays.
     """
     wrapped = PyTorchWrapper_v2(
         module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs
@@ -55,14 +56,14 @@ def _forward(
 
 def _convert_inputs(model: Model, Xs: List[Floats2d], is_train: bool):
     lengths = [len(X) for X in Xs]
-    padded = model.ops.pad(Xs)
+    flat = model.ops.flatten(Xs)
     args = ArgsKwargs(
-        args=(xp2torch(padded, requires_grad=is_train), torch.tensor(lengths, dtype=torch.int64)),
-        kwargs={},
+        args=(xp2torch(flat, requires_grad=is_train), torch.tensor(lengths, dtype=torch.int64)),
+        kwargs={"flat": True},
     )
 
     def backprop(d_args: ArgsKwargs) -> List[Floats2d]:
-        return model.ops.unpad(torch2xp(d_args.args[0]), lengths)
+        return model.ops.unflatten(torch2xp(d_args.args[0]), lengths)
 
     return args, backprop
 
@@ -70,10 +71,10 @@ def _convert_inputs(model: Model, Xs: List[Floats2d], is_train: bool):
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
     (Xs, y) = inputs_outputs
     lengths = [len(X) for X in Xs]
-    Ys = model.ops.unpad(torch2xp(y), lengths)
+    Ys = model.ops.unflatten(torch2xp(y), lengths)
 
     def backprop(dYs: List[Floats2d]) -> ArgsKwargs:
-        dy = xp2torch(model.ops.pad(dYs))
+        dy = xp2torch(model.ops.flatten(dYs))
         return ArgsKwargs(args=(y,), kwargs={"grad_tensors": dy})
 
     return Ys, backprop

@@ -2,8 +2,8 @@
 from .cells import CELLS, GATE_MODES, check_cell
 from .dbrnn import DBRNN
 from .encoder import BiLayer, RecurrentEncoder
-from .padding import reverse_padded
+from .padding import Packing
 from .recurrence import Recurrence
 
 __all__ = ["CELLS", "GATE_MODES", "check_cell", "DBRNN", "BiLayer", "RecurrentEncoder",
-           "Recurrence", "reverse_padded"]
+           "Recurrence", "Packing"]

@@ -5,7 +5,7 @@ import torch
 from torch import Tensor, nn
 
 from .encoder import BiLayer
-from .padding import run_batch_first
+from .padding import Packing, run_padded
 from .recurrence import Recurrence
 
 
@@ -37,21 +37,22 @@ class DBRNN(nn.Module):
         (batch, seq_len, input_width). The heads are what a DBRNN tagger
         trains with its forward and backward objectives."""
         width = self.weight_forward.shape[0]
-        stacked = run_batch_first(lambda xt, lens: torch.cat(self._heads(xt, lens), -1),
-                                  x, lengths, 3 * width)
+        stacked = run_padded(lambda xp, packing: torch.cat(self._heads(xp, packing), -1),
+                             x, lengths, 3 * width)
         return tuple(stacked.split(width, dim=-1))
 
-    def _heads(self, x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
-        h = self.dropout(self.lower.run(x, lengths))
-        forward = self.upper_forward.run(h, lengths)
-        backward = self.upper_backward.run(h, lengths)
+    def _heads(self, x: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
+        h = self.dropout(self.lower.run(x, packing))
+        forward = self.upper_forward.run(h, packing)
+        backward = self.upper_backward.run(h, packing)
         combined = self.weight_forward * forward + self.weight_backward * backward
         return combined, forward, backward
 
-    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """x: (batch, seq_len, input_width) -> (batch, seq_len, width)."""
-        return run_batch_first(self.run, x, lengths, self.weight_forward.shape[0])
+    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
+        """x: (batch, seq_len, input_width) -> (batch, seq_len, width); with
+        ``flat``, (n_tokens, input_width) -> (n_tokens, width)."""
+        return run_padded(self.run, x, lengths, self.weight_forward.shape[0], flat)
 
-    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """Time-major and sorted, as ``Recurrence.run``."""
-        return self.dropout(self._heads(x, lengths)[0])
+    def run(self, x: Tensor, packing: Packing) -> Tensor:
+        """On the packed layout, as ``Recurrence.run``."""
+        return self.dropout(self._heads(x, packing)[0])

@@ -4,7 +4,7 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
-from .padding import run_batch_first
+from .padding import Packing, run_padded
 from .recurrence import Recurrence
 
 
@@ -21,17 +21,18 @@ class BiLayer(nn.Module):
             for reverse in directions
         )
 
-    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """x: (batch, seq_len, input_width) -> (batch, seq_len, directions * hidden_width)."""
-        return run_batch_first(self.run, x, lengths, self.output_width)
+    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
+        """x: (batch, seq_len, input_width) -> (batch, seq_len, directions * hidden_width);
+        with ``flat``, (n_tokens, input_width) -> (n_tokens, directions * hidden_width)."""
+        return run_padded(self.run, x, lengths, self.output_width, flat)
 
     @property
     def output_width(self) -> int:
         return sum(d.hidden_width for d in self.directions)
 
-    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """Time-major and sorted, as ``Recurrence.run``."""
-        outputs: List[Tensor] = [d.run(x, lengths) for d in self.directions]
+    def run(self, x: Tensor, packing: Packing) -> Tensor:
+        """On the packed layout, as ``Recurrence.run``."""
+        outputs: List[Tensor] = [d.run(x, packing) for d in self.directions]
         return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
 
 
@@ -58,13 +59,15 @@ class RecurrentEncoder(nn.Module):
         )
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
+    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
         """x: (batch, seq_len, input_width), lengths: (batch,) int64.
-        Returns (batch, seq_len, width), zero at padded positions."""
-        return run_batch_first(self.run, x, lengths, self.layers[-1].output_width)
+        Returns (batch, seq_len, width), zero at padded positions. With ``flat``,
+        x is (n_tokens, input_width), the sequences one after another, and so is
+        the result."""
+        return run_padded(self.run, x, lengths, self.layers[-1].output_width, flat)
 
-    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
+    def run(self, x: Tensor, packing: Packing) -> Tensor:
         for layer in self.layers:
-            x = self.dropout(layer.run(x, lengths))
+            x = self.dropout(layer.run(x, packing))
         return x
 

@@ -13,8 +13,8 @@ On the CPU the steps run in the C++ kernels of ``csrc/cell_state.cpp`` (see
 ``extension``): one matrix product and one fused loop per step. Elsewhere, or
 where they cannot be built, the same steps run as PyTorch ops below.
 
-All tensors are time-major and sorted by decreasing length: at step t the
-first ``sizes[t]`` rows are running, the rest are padding and never read.
+All tensors are packed (see ``padding``): step t owns ``sizes[t]`` rows,
+right after those of step t - 1; padding is never stored or read.
 """
 from typing import List, Optional, Tuple
 
@@ -50,15 +50,38 @@ def _scale_index(scale: Tensor, seq_len: int) -> Tensor:
 
 
 def _scale_rows(scale: Tensor, seq_len: int) -> Tensor:
-    """s_ts for t = 0..seq_len-1, shape (seq_len, 1, N)."""
-    return scale[_scale_index(scale, seq_len)].unsqueeze(1)
+    """s_ts for t = 0..seq_len-1, shape (seq_len, N)."""
+    return scale[_scale_index(scale, seq_len)]
+
+
+def _step_index(sizes: List[int], device: torch.device) -> Tensor:
+    """The step t of every packed row."""
+    return torch.repeat_interleave(torch.arange(len(sizes), device=device),
+                                   torch.tensor(sizes, device=device))
+
+
+def _previous_rows(sizes: List[int], device: torch.device) -> Tensor:
+    """For every packed row of the steps t >= 1, the row of the same sequence at t - 1."""
+    starts = [0]
+    for k in sizes:
+        starts.append(starts[-1] + k)
+    return torch.cat([torch.arange(starts[t - 1], starts[t - 1] + k, device=device)
+                      for t, k in enumerate(sizes) if t > 0] or
+                     [torch.zeros(0, dtype=torch.int64, device=device)])
+
+
+def _offsets(sizes: List[int]) -> List[int]:
+    offsets = [0]
+    for k in sizes:
+        offsets.append(offsets[-1] + k)
+    return offsets
 
 
 class CellStateRecurrence(torch.autograd.Function):
-    """proj: (seq_len, batch, n_gates * N), the input projection incl. bias.
+    """proj: (n_tokens, n_gates * N), the packed input projection incl. bias.
     weight_h: (n_gates * N, N) or None (gates="input"). scale: (Ts, N) or None.
     state_bias: (N,) or None. sizes: running sequences per step.
-    Returns h: (seq_len, batch, N), zero at padding."""
+    Returns h: (n_tokens, N), packed."""
 
     @staticmethod
     def forward(ctx, proj: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
@@ -66,57 +89,59 @@ class CellStateRecurrence(torch.autograd.Function):
         ctx.sizes, ctx.has_forget = sizes, has_forget
         kernels = extension.get() if proj.device.type == "cpu" else None
         ctx.kernels = kernels
+        scales = None if scale is None else _scale_rows(scale, len(sizes))
         if kernels is not None:
-            scales = None if scale is None else _scale_rows(scale, proj.shape[0]).squeeze(1)
             hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes[0]),
                                                 scales, state_bias, sizes, has_forget)
             ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
             return hs
-        seq_len, batch, width = proj.shape
-        n = width // (4 if has_forget else 3)
+        n = proj.shape[1] // (4 if has_forget else 3)
         i, f, g, o = gate_slices(n, has_forget)
-        scales = None if scale is None else _scale_rows(scale, seq_len)
-        cs = proj.new_zeros(seq_len, batch, n)
+        offsets = _offsets(sizes)
+        cs = proj.new_empty(proj.shape[0], n)
         if weight_h is None:
             acts = _activate(proj, g)
-            u = acts[..., i] * acts[..., g]
+            u = acts[:, i] * acts[:, g]
             if scales is not None:
-                u.mul_(scales)
+                u.mul_(scales[_step_index(sizes, proj.device)])
             for t, k in enumerate(sizes):
+                c, u_t = cs[offsets[t] : offsets[t] + k], u[offsets[t] : offsets[t] + k]
                 if t == 0:
-                    cs[0, :k] = u[0, :k]
+                    c.copy_(u_t)
                 elif has_forget:
-                    torch.addcmul(u[t, :k], acts[t, :k, f], cs[t - 1, :k], out=cs[t, :k])
+                    f_t = acts[offsets[t] : offsets[t] + k, f]
+                    torch.addcmul(u_t, f_t, cs[offsets[t - 1] : offsets[t - 1] + k], out=c)
                 else:
-                    torch.add(u[t, :k], cs[t - 1, :k], out=cs[t, :k])
+                    torch.add(u_t, cs[offsets[t - 1] : offsets[t - 1] + k], out=c)
             tcs = torch.tanh(cs if state_bias is None else cs + state_bias)
-            hs = acts[..., o] * tcs
-            hs.mul_(_mask(sizes, batch, proj))
+            hs = acts[:, o] * tcs
         else:
-            acts = torch.zeros_like(proj)
-            tcs = proj.new_zeros(seq_len, batch, n)
-            hs = proj.new_zeros(seq_len, batch, n)
+            acts = torch.empty_like(proj)
+            tcs = proj.new_empty(proj.shape[0], n)
+            hs = proj.new_empty(proj.shape[0], n)
             w_t = weight_h.t()
             for t, k in enumerate(sizes):
-                a = proj[t, :k] if t == 0 else torch.addmm(proj[t, :k], hs[t - 1, :k], w_t)
-                act = acts[t, :k]
+                rows = slice(offsets[t], offsets[t] + k)
+                prev = slice(offsets[t - 1], offsets[t - 1] + k) if t > 0 else None
+                a = proj[rows] if t == 0 else torch.addmm(proj[rows], hs[prev], w_t)
+                act = acts[rows]
                 torch.sigmoid(a, out=act)
                 act[:, g] = torch.tanh(a[:, g])
-                c = cs[t, :k]
+                c = cs[rows]
                 torch.mul(act[:, i], act[:, g], out=c)
                 if scales is not None:
                     c.mul_(scales[t])
                 if t > 0:
                     if has_forget:
-                        c.addcmul_(act[:, f], cs[t - 1, :k])
+                        c.addcmul_(act[:, f], cs[prev])
                     else:
-                        c.add_(cs[t - 1, :k])
-                tc = tcs[t, :k]
+                        c.add_(cs[prev])
+                tc = tcs[rows]
                 if state_bias is None:
                     torch.tanh(c, out=tc)
                 else:
                     torch.add(c, state_bias, out=tc).tanh_()
-                torch.mul(act[:, o], tc, out=hs[t, :k])
+                torch.mul(act[:, o], tc, out=hs[rows])
         ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
         return hs
 
@@ -124,87 +149,86 @@ class CellStateRecurrence(torch.autograd.Function):
     def backward(ctx, d_hs: Tensor):
         acts, cs, tcs, hs, weight_h, scale, state_bias = ctx.saved_tensors
         sizes, has_forget = ctx.sizes, ctx.has_forget
-        seq_len, batch, n = cs.shape
+        n = cs.shape[1]
         i, f, g, o = gate_slices(n, has_forget)
-        scales = None if scale is None else _scale_rows(scale, seq_len)
+        scales = None if scale is None else _scale_rows(scale, len(sizes))
+        d_hs = d_hs.contiguous()
         if ctx.kernels is not None:
             packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes[0])
             d_pre, d_su, d_tc_pre = ctx.kernels.backward(
-                d_hs, acts, cs, tcs, weight_h, packed_t,
-                None if scales is None else scales.squeeze(1), sizes, has_forget)
+                d_hs, acts, cs, tcs, weight_h, packed_t, scales, sizes, has_forget)
             return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
-        d_hs = d_hs * _mask(sizes, batch, d_hs)
+        offsets = _offsets(sizes)
         deriv = _derivatives(acts, g)
-        d_act = torch.zeros_like(acts)
+        d_act = torch.empty_like(acts)
+        d_cs = torch.empty_like(cs)
+        d_c = cs.new_zeros(sizes[0], n)  # f_(t+1) * dc_(t+1), per running row
         if weight_h is None:
-            d_act[..., o] = d_hs * tcs
-            d_cz = d_hs * acts[..., o] * (1 - tcs**2)  # through h_t only
-            d_cs = torch.zeros_like(cs)
+            d_act[:, o] = d_hs * tcs
+            d_tc_pre = d_hs * acts[:, o] * (1 - tcs**2)  # through h_t only
             for t in range(len(sizes) - 1, -1, -1):
-                k = sizes[t]
-                d_cs[t, :k] = d_cz[t, :k]
-                if t + 1 < len(sizes):
-                    k1 = sizes[t + 1]
-                    nxt = d_cs[t + 1, :k1]
-                    if has_forget:
-                        d_cs[t, :k1].addcmul_(acts[t + 1, :k1, f], nxt)
-                    else:
-                        d_cs[t, :k1].add_(nxt)
-            d_tc_pre = d_cz
+                k, rows = sizes[t], slice(offsets[t], offsets[t] + sizes[t])
+                k1 = sizes[t + 1] if t + 1 < len(sizes) else 0
+                d_c[k1:k] = 0  # sequences ending at t
+                dc = d_cs[rows]
+                torch.add(d_tc_pre[rows], d_c[:k], out=dc)
+                if has_forget:
+                    torch.mul(dc, acts[rows, f], out=d_c[:k])
+                else:
+                    d_c[:k] = dc
             # every gate's gradient, all steps at once
-            _gate_grads(d_act, acts, d_cs, scales, i, g)
+            step_scales = None if scales is None else scales[_step_index(sizes, cs.device)]
+            _gate_grads(d_act, acts, d_cs, step_scales, i, g)
             if has_forget:
-                c_prev = torch.cat([cs.new_zeros(1, batch, n), cs[:-1]])
-                d_act[..., f] = d_cs * c_prev
+                d_act[: sizes[0], f] = 0
+                d_act[sizes[0] :, f] = d_cs[sizes[0] :] * cs[_previous_rows(sizes, cs.device)]
             d_pre = d_act * deriv
         else:
-            d_cs = torch.zeros_like(cs)
-            d_tc_pre = torch.zeros_like(cs)
-            d_pre = torch.zeros_like(acts)
-            d_c = torch.zeros_like(cs[0])
+            d_tc_pre = torch.empty_like(cs)
+            d_pre = torch.empty_like(acts)
             for t in range(len(sizes) - 1, -1, -1):
-                k = sizes[t]
-                dh = d_hs[t, :k].clone()
-                # rows that ran at t+1 carry f_(t+1) * dc_(t+1) in d_c; rows
-                # that ended at t were never written and are still zero
+                k, rows = sizes[t], slice(offsets[t], offsets[t] + sizes[t])
+                dh = d_hs[rows].clone()
+                k1 = sizes[t + 1] if t + 1 < len(sizes) else 0
+                d_c[k1:k] = 0  # sequences ending at t
+                if k1:
+                    dh[:k1].addmm_(d_pre[offsets[t + 1] : offsets[t + 1] + k1], weight_h)
                 dc = d_c[:k]
-                if t + 1 < len(sizes):
-                    k1 = sizes[t + 1]
-                    dh[:k1].addmm_(d_pre[t + 1, :k1], weight_h)
-                act = acts[t, :k]
-                tc = tcs[t, :k]
-                da = d_act[t, :k]
+                act, tc, da = acts[rows], tcs[rows], d_act[rows]
                 torch.mul(dh, tc, out=da[:, o])
-                dz = d_tc_pre[t, :k]
+                dz = d_tc_pre[rows]
                 torch.mul(dh, act[:, o], out=dz)
                 dz.mul_(1 - tc * tc)
                 dc.add_(dz)
-                d_cs[t, :k] = dc
+                d_cs[rows] = dc
                 _gate_grads(da, act, dc, None if scales is None else scales[t], i, g)
                 if has_forget:
                     if t > 0:
-                        torch.mul(dc, cs[t - 1, :k], out=da[:, f])
+                        torch.mul(dc, cs[offsets[t - 1] : offsets[t - 1] + k], out=da[:, f])
+                    else:
+                        da[:, f] = 0
                     dc.mul_(act[:, f])
-                torch.mul(da, deriv[t, :k], out=d_pre[t, :k])
-        d_su = None if scale is None else d_cs * acts[..., i] * acts[..., g]
+                torch.mul(da, deriv[rows], out=d_pre[rows])
+        d_su = None if scale is None else d_cs * acts[:, i] * acts[:, g]
         return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
 
 
 def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tensor, hs: Tensor,
                      weight_h: Optional[Tensor], scale: Optional[Tensor],
                      state_bias: Optional[Tensor]):
-    """Gradients of all inputs of CellStateRecurrence.forward from the per-step
+    """Gradients of all inputs of CellStateRecurrence.forward from the per-row
     gradients (d_pre: pre-activations; d_su: dc * i * g, the gradient of s_ts per
-    step and row; d_tc_pre: of c + b), each parameter's one reduction over steps."""
-    seq_len, n = hs.shape[0], hs.shape[2]
+    row; d_tc_pre: of c + b), each parameter's one reduction over all rows."""
+    sizes = ctx.sizes
     d_weight_h = d_scale = d_state_bias = None
     if weight_h is not None and ctx.needs_input_grad[1]:
-        d_weight_h = onednn.weight_grad(d_pre[1:].reshape(-1, d_pre.shape[-1]), hs[:-1].reshape(-1, n))
+        h_prev = hs.index_select(0, _previous_rows(sizes, hs.device))
+        d_weight_h = onednn.weight_grad(d_pre[sizes[0] :], h_prev)
     if scale is not None and ctx.needs_input_grad[2]:
-        per_step = d_su.sum(1)
-        d_scale = torch.zeros_like(scale).index_add_(0, _scale_index(scale, seq_len), per_step)
+        steps = _step_index(sizes, d_su.device) % scale.shape[0]
+        d_scale = torch.zeros_like(scale).index_add_(0, steps, d_su)
     if state_bias is not None and ctx.needs_input_grad[3]:
-        d_state_bias = d_tc_pre.sum((0, 1))
+        d_state_bias = d_tc_pre.sum(0)
     return d_pre, d_weight_h, d_scale, d_state_bias, None, None
 
 
@@ -214,9 +238,3 @@ def _gate_grads(d_act: Tensor, acts: Tensor, d_c: Tensor, scales: Optional[Tenso
     d_u = d_c if scales is None else d_c * scales
     torch.mul(d_u, acts[..., g], out=d_act[..., i])
     torch.mul(d_u, acts[..., i], out=d_act[..., g])
-
-
-def _mask(sizes: List[int], batch: int, like: Tensor) -> Tensor:
-    """(seq_len, batch, 1): 1 where a sequence is running, 0 on padding."""
-    counts = torch.tensor(sizes, device=like.device).unsqueeze(1)
-    return (torch.arange(batch, device=like.device).unsqueeze(0) < counts).to(like.dtype).unsqueeze(2)

@@ -1,61 +1,98 @@
-"""Moving padded batches between the public layout (batch, seq_len, width), in
-any order, and the internal one: time-major and sorted by decreasing length, so
-that step t runs the first ``batch_sizes(lengths)[t]`` rows and no step reads
-padding."""
-from typing import Callable, List, Optional, Tuple
+"""The packed layout the recurrences run on, and the way in and out of it.
+
+A batch of sequences is packed time-major and by decreasing length, padding
+left out (as in ``torch.nn.utils.rnn.PackedSequence``): step t owns the rows
+``offsets[t] : offsets[t] + sizes[t]``, one per sequence still running, longest
+sequence first. A step never sees a padded position, and no product or buffer
+is spent on one. Callers hand over either a zero-padded batch, (batch, seq_len,
+width), or the sequences one after another, (n_tokens, width).
+"""
+from typing import Callable, List
 
 import torch
 from torch import Tensor
 
 
-def sort_time_major(x: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
-    """x: (batch, seq_len, width), lengths: (batch,). Returns x as
-    (max_length, batch, width) sorted by decreasing length, the sorted lengths
-    (int64, on the CPU) and the order used (None where x was already sorted)."""
-    lengths = lengths.to(torch.int64).cpu()
-    max_length = int(lengths.max()) if lengths.numel() else 0
-    x = x[:, :max_length]
-    order = None
-    if bool((lengths[:-1] < lengths[1:]).any()):
-        order = torch.argsort(lengths, descending=True, stable=True)
-        lengths = lengths[order]
-        x = x[order.to(x.device)]
-    return x.transpose(0, 1), lengths, order
+class Packing:
+    """Where each token of a batch of sequences with these ``lengths`` (batch,),
+    in any order, lives in the packed layout."""
+
+    def __init__(self, lengths: Tensor, device: torch.device):
+        lengths = lengths.to(torch.int64).cpu()
+        if lengths.numel() and int(lengths.min()) < 0:
+            raise ValueError(f"Sequence lengths must be >= 0, got {lengths.tolist()}.")
+        self.lengths = lengths
+        self.order = torch.argsort(lengths, descending=True, stable=True)
+        sorted_lengths = lengths[self.order]
+        max_length = int(sorted_lengths[0]) if lengths.numel() else 0
+        counts = torch.bincount(sorted_lengths, minlength=max_length + 1)
+        sizes = counts.flip(0).cumsum(0).flip(0)[1:]
+        self.sizes: List[int] = sizes.tolist()
+        offsets = torch.zeros(max_length + 1, dtype=torch.int64)
+        offsets[1:] = sizes.cumsum(0)
+        self.offsets: List[int] = offsets.tolist()
+        self.n_tokens = self.offsets[-1]
+        # for every packed row: its step t, its rank r among the running sequences
+        steps = torch.repeat_interleave(torch.arange(max_length), sizes)
+        rank = torch.arange(self.n_tokens) - offsets[steps]
+        seq = self.order[rank]
+        starts = torch.zeros_like(lengths)
+        starts[1:] = lengths.cumsum(0)[:-1]
+        mirror = sorted_lengths[rank] - 1 - steps
+        self.steps = steps.to(device)
+        self.seq_len = max_length
+        self._seq = seq
+        self._flat_index = (starts[seq] + steps).to(device)
+        self._reverse_index = (offsets[mirror] + rank).to(device)
+        self._flat_inverse = torch.empty_like(self._flat_index)
+        self._flat_inverse[self._flat_index] = torch.arange(self.n_tokens, device=device)
+        self._device = device
+
+    def padded_index(self, seq_len: int) -> Tensor:
+        """The row of each packed row in a padded batch viewed as (batch * seq_len, .)."""
+        return (self._seq * seq_len + self.steps.cpu()).to(self._device)
+
+    def from_padded(self, x: Tensor) -> Tensor:
+        """(batch, seq_len, width) -> (n_tokens, width)."""
+        flat = x.reshape(-1, x.shape[-1])
+        return flat.index_select(0, self.padded_index(x.shape[1]))
+
+    def to_padded(self, y: Tensor, seq_len: int) -> Tensor:
+        """(n_tokens, width) -> (batch, seq_len, width), zero at padding."""
+        out = y.new_zeros(len(self.lengths) * seq_len, y.shape[-1])
+        out = out.index_copy(0, self.padded_index(seq_len), y)
+        return out.view(len(self.lengths), seq_len, y.shape[-1])
+
+    def from_flat(self, x: Tensor) -> Tensor:
+        """The sequences one after another, (n_tokens, width) -> packed."""
+        return x.index_select(0, self._flat_index)
+
+    def to_flat(self, y: Tensor) -> Tensor:
+        """Packed -> the sequences one after another."""
+        return y.index_select(0, self._flat_inverse)
+
+    def reverse(self, y: Tensor) -> Tensor:
+        """Every sequence reversed within its own length, still packed. An involution."""
+        return y.index_select(0, self._reverse_index)
 
 
-def restore_batch_first(y: Tensor, order: Optional[Tensor], seq_len: int) -> Tensor:
-    """The inverse of ``sort_time_major`` for an output y: (max_length, batch, width);
-    returns (batch, seq_len, width), zero-padded."""
-    y = y.transpose(0, 1)
-    if order is not None:
-        y = y[torch.argsort(order).to(y.device)]
-    if y.shape[1] < seq_len:
-        y = torch.nn.functional.pad(y, (0, 0, 0, seq_len - y.shape[1]))
-    return y
-
-
-def reverse_padded(x: Tensor, lengths: Tensor) -> Tensor:
-    """Reverse each sequence within its own length; padding stays where it is.
-    x: time-major, (seq_len, batch, width); lengths: (batch,). An involution."""
-    seq_len, batch = x.shape[:2]
-    t = torch.arange(seq_len, device=x.device).unsqueeze(1)
-    lens = lengths.to(x.device).unsqueeze(0)
-    index = torch.where(t < lens, lens - 1 - t, t)
-    return x.gather(0, index.unsqueeze(2).expand(seq_len, batch, x.shape[2]))
-
-
-def batch_sizes(lengths: Tensor) -> List[int]:
-    """How many sequences are still running at each step, for lengths sorted
-    in decreasing order; one entry per step up to the longest length."""
-    lengths = lengths.cpu()
-    seq_len = int(lengths.max()) if lengths.numel() else 0
-    counts = torch.bincount(lengths, minlength=seq_len + 1)
-    return counts.flip(0).cumsum(0).flip(0)[1:].tolist()
-
-
-def run_batch_first(run: Callable[[Tensor, Tensor], Tensor], x: Tensor, lengths: Tensor, width: int) -> Tensor:
-    """Sort and transpose once, ``run`` on the internal layout, and undo it."""
+def run_padded(run: Callable[[Tensor, Packing], Tensor], x: Tensor, lengths: Tensor,
+               width: int, flat: bool = False) -> Tensor:
+    """``run`` on the packed layout, for x zero-padded, (batch, seq_len, .), or
+    with ``flat``, the sequences one after another, (n_tokens, .). The result
+    comes back in the same layout, ``width`` features wide."""
+    if flat:
+        if x.shape[0] != int(lengths.sum()):
+            raise ValueError(f"Expected {int(lengths.sum())} rows for lengths "
+                             f"{lengths.tolist()}, got {x.shape[0]}.")
+        if x.shape[0] == 0:
+            return x.new_zeros(0, width)
+        packing = Packing(lengths, x.device)
+        return packing.to_flat(run(packing.from_flat(x), packing))
+    if x.shape[0] != len(lengths) or (len(lengths) and int(lengths.max()) > x.shape[1]):
+        raise ValueError(f"Lengths {lengths.tolist()} do not fit a padded batch of shape "
+                         f"{tuple(x.shape)}.")
     if x.shape[0] == 0 or x.shape[1] == 0 or int(lengths.max()) == 0:
         return x.new_zeros(x.shape[0], x.shape[1], width)
-    xt, sorted_lengths, order = sort_time_major(x, lengths)
-    return restore_batch_first(run(xt, sorted_lengths), order, x.shape[1])
+    packing = Packing(lengths, x.device)
+    return packing.to_padded(run(packing.from_padded(x), packing), x.shape[1])

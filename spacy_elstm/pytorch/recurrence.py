@@ -8,14 +8,15 @@ from torch import Tensor, nn
 from .cells import HAS_CELL_STATE, N_GATES, SCALED, check_cell, step
 from . import onednn
 from .fused import CellStateRecurrence
-from .padding import batch_sizes, reverse_padded, run_batch_first
+from .padding import Packing, run_padded
 
 
 class Recurrence(nn.Module):
     """A single-direction recurrent layer of any cell in ``cells.CELLS``.
 
-    Sequences are run in order of decreasing length with a batch that shrinks
-    as sequences end, so no step ever reads a padded position. A ``reverse``
+    Sequences run packed (see ``padding``): in order of decreasing length,
+    with a batch that shrinks as sequences end, so no step ever reads or
+    computes a padded position. A ``reverse``
     layer reverses every sequence within its own length, so it starts at that
     sequence's last token and its scaling index t_s counts from there.
 
@@ -76,40 +77,37 @@ class Recurrence(nn.Module):
                 n = self.hidden_width
                 self.bias[n : 2 * n].fill_(1.0)  # forget gate starts open
 
-    def forward(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """x: zero-padded input, shape (batch, seq_len, input_width).
+    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
+        """x: zero-padded input, shape (batch, seq_len, input_width); or with
+        ``flat``, the sequences one after another, (n_tokens, input_width).
         lengths: shape (batch,), int64, any order.
-        Returns shape (batch, seq_len, hidden_width), zero at padded positions.
+        Returns (batch, seq_len, hidden_width), zero at padded positions; or
+        with ``flat``, (n_tokens, hidden_width).
         """
-        return run_batch_first(self.run, x, lengths, self.hidden_width)
+        return run_padded(self.run, x, lengths, self.hidden_width, flat)
 
-    def run(self, x: Tensor, lengths: Tensor) -> Tensor:
-        """The layer on the internal layout: x is time-major, (max_length, batch,
-        input_width), sorted by decreasing length (lengths: (batch,), int64, CPU).
-        Returns (max_length, batch, hidden_width), zero at padded positions."""
+    def run(self, x: Tensor, packing: Packing) -> Tensor:
+        """The layer on the packed layout (see ``padding``): x is
+        (n_tokens, input_width); returns (n_tokens, hidden_width)."""
         if x.shape[-1] != self.input_width:
             raise ValueError(
                 f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
             )
         if self.reverse:
-            x = reverse_padded(x, lengths)
-        sizes = batch_sizes(lengths)
-        seq_len, batch = x.shape[:2]
+            x = packing.reverse(x)
         # all input projections in one product
-        proj = onednn.Linear.apply(x.reshape(-1, x.shape[-1]), self.weight_x, self.bias)
-        proj = proj.view(seq_len, batch, -1)
+        proj = onednn.Linear.apply(x, self.weight_x, self.bias)
         if self.fast and self.cell in HAS_CELL_STATE:
             y = CellStateRecurrence.apply(proj, self.weight_h, self.scale, self.state_bias,
-                                          sizes, self.cell != "elstm2")
+                                          packing.sizes, self.cell != "elstm2")
         else:
-            y = self._loop(proj, sizes)
-        return reverse_padded(y, lengths) if self.reverse else y
+            y = self._loop(proj, packing)
+        return packing.reverse(y) if self.reverse else y
 
-    def _loop(self, proj: Tensor, sizes: List[int]) -> Tensor:
+    def _loop(self, proj: Tensor, packing: Packing) -> Tensor:
         """The reference recurrence, one ``cells.step`` at a time under autograd.
-        proj: (seq_len, batch, n_gates * hidden_width), sorted by decreasing length.
-        Returns (seq_len, batch, hidden_width), zero at padding."""
-        batch = proj.shape[1]
+        proj: (n_tokens, n_gates * hidden_width), packed. Returns (n_tokens, hidden_width)."""
+        sizes, offsets = packing.sizes, packing.offsets
         h = proj.new_zeros(sizes[0], self.hidden_width)
         c = h if self.cell in HAS_CELL_STATE else None
         outputs = []
@@ -117,7 +115,7 @@ class Recurrence(nn.Module):
             scale = None if self.scale is None else self.scale[t % self.period]
             h, c = step(
                 self.cell,
-                proj[t, :k],
+                proj[offsets[t] : offsets[t] + k],
                 h[:k],
                 None if c is None else c[:k],
                 weight_h=self.weight_h,
@@ -125,5 +123,5 @@ class Recurrence(nn.Module):
                 state_bias=self.state_bias,
                 bias_hn=self.bias_hn,
             )
-            outputs.append(nn.functional.pad(h, (0, 0, 0, batch - k)))
-        return torch.stack(outputs)
+            outputs.append(h)
+        return torch.cat(outputs)

@@ -2,8 +2,9 @@
 // is that of spacy_elstm/pytorch/cells.py; the Python side checks the two
 // against each other.
 //
-// Layout: time-major, sorted by decreasing length; step t runs the first
-// sizes[t] rows; gates are [i, f, g, o] (lstm, elstm) or [i, g, o] (elstm2).
+// Layout: packed (see padding.py): step t owns sizes[t] rows, right after
+// those of step t - 1, longest sequence first; no padding is stored. Gates are
+// [i, f, g, o] (lstm, elstm) or [i, g, o] (elstm2).
 //
 // A step is one pass over each running row that applies the nonlinearities,
 // updates c and computes h, vectorised with ATen's Vectorized<T> (the exp of
@@ -86,7 +87,7 @@ void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, 
 
 // One step back through time of one row. dho: dL/dh_t from above; dhr:
 // W_h^T dA_(t+1) or null; dcb: in, f_(t+1) * dc_(t+1) (zero where the row ended
-// at t); out, f_t * dc_t. Writes d_pre (pre-activations), d_su = dc * i * g
+// at t, as it was never written); out, f_t * dc_t. Writes d_pre (pre-activations), d_su = dc * i * g
 // (for s) and d_z = d tanh(c + b) / d(c + b) * dh * o.
 template <typename T, bool HasForget>
 void backward_row(const T* dho, const T* dhr, const T* act, const T* cp, const T* tc,
@@ -136,20 +137,16 @@ at::Tensor onednn_linear(const at::Tensor& x, const at::Tensor& w, const at::Ten
   return stack[0].toTensor();
 }
 
-// An uninitialised tensor shaped like `like` (T, B, .) whose padded rows are zero.
-torch::Tensor empty_zero_padding(const torch::Tensor& like, const std::vector<int64_t>& sizes) {
-  auto out = torch::empty_like(like, at::MemoryFormat::Contiguous);
-  const int64_t batch = like.size(1);
-  for (int64_t t = 0; t < like.size(0); ++t) {
-    const int64_t k = t < (int64_t)sizes.size() ? sizes[t] : 0;
-    if (k < batch) out[t].narrow(0, k, batch - k).zero_();
-  }
-  return out;
+// The first packed row of every step, and one past the last row.
+std::vector<int64_t> step_offsets(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> offsets(sizes.size() + 1, 0);
+  for (size_t t = 0; t < sizes.size(); ++t) offsets[t + 1] = offsets[t] + sizes[t];
+  return offsets;
 }
 
-// Each row's length, from the running rows per step.
-std::vector<int64_t> row_lengths(const std::vector<int64_t>& sizes, int64_t batch) {
-  std::vector<int64_t> lengths(batch, 0);
+// Each sequence's length, from the running sequences per step.
+std::vector<int64_t> row_lengths(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> lengths(sizes.empty() ? 0 : sizes[0], 0);
   for (int64_t k : sizes)
     for (int64_t r = 0; r < k; ++r) ++lengths[r];
   return lengths;
@@ -162,7 +159,8 @@ const T* ptr_or_null(const torch::Tensor& t) {
 
 }  // namespace
 
-// Returns {h, c, tanh(c + b), activated gates}, each (T, B, .), zero at padding.
+// Returns {h, c, tanh(c + b), activated gates}, each (n_tokens, .), packed:
+// step t owns sizes[t] rows right after those of step t - 1.
 // weight_h: (G*N, N), or none for gates="input"; packed: weight_h packed for
 // oneDNN, or none for torch::addmm; scale_rows: s_ts per step, (T, N), or none.
 std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
@@ -172,59 +170,55 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
                                               c10::optional<torch::Tensor> state_bias,
                                               std::vector<int64_t> sizes, bool has_forget) {
   proj = proj.contiguous();
-  const int64_t batch = proj.size(1), width = proj.size(2);
-  const int64_t gates = has_forget ? 4 : 3, n = width / gates;
-  auto hs = empty_zero_padding(torch::empty({proj.size(0), batch, n}, proj.options()), sizes);
-  auto cs = empty_zero_padding(hs, sizes);
-  auto tcs = empty_zero_padding(hs, sizes);
-  auto acts = empty_zero_padding(proj, sizes);
+  const int64_t tokens = proj.size(0), width = proj.size(1);
+  const int64_t n = width / (has_forget ? 4 : 3);
+  auto hs = torch::empty({tokens, n}, proj.options());
+  auto cs = torch::empty_like(hs), tcs = torch::empty_like(hs), acts = torch::empty_like(proj);
   torch::Tensor scale, bias, w_t;
   if (scale_rows) scale = scale_rows->contiguous();
   if (state_bias) bias = state_bias->contiguous();
   if (weight_h && !packed) w_t = weight_h->t();
+  const auto off = step_offsets(sizes);
   AT_DISPATCH_FLOATING_TYPES(proj.scalar_type(), "cell_state_forward", [&] {
     using T = scalar_t;
     auto row = has_forget ? forward_row<T, true> : forward_row<T, false>;
     const T *s0 = ptr_or_null<T>(scale), *b = ptr_or_null<T>(bias);
     T *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>(), *h0 = hs.data_ptr<T>();
     T* act0 = acts.data_ptr<T>();
-    const int64_t sn = batch * n, sg = batch * width;  // strides of one step
-    if (!weight_h) {  // every row on its own through time
-      const auto lengths = row_lengths(sizes, batch);
+    auto step_row = [&](int64_t t, int64_t r, const T* a) {
+      const int64_t i = off[t] + r;
+      row(a, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr, s0 ? s0 + t * n : nullptr, b,
+          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, n);
+    };
+    if (!weight_h) {  // every sequence on its own through time
+      const auto lengths = row_lengths(sizes);
       const T* a0 = proj.data_ptr<T>();
-      at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+      at::parallel_for(0, (int64_t)lengths.size(), 1, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
-          for (int64_t t = 0; t < lengths[r]; ++t) {
-            const int64_t on = t * sn + r * n, og = t * sg + r * width;
-            row(a0 + og, t > 0 ? c0 + on - sn : nullptr, s0 ? s0 + t * n : nullptr, b,
-                act0 + og, c0 + on, tc0 + on, h0 + on, n);
-          }
+          for (int64_t t = 0; t < lengths[r]; ++t) step_row(t, r, a0 + (off[t] + r) * width);
       });
       return;
     }
     for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
       const int64_t k = sizes[t];
-      torch::Tensor a = proj[t].narrow(0, 0, k);
+      torch::Tensor a = proj.narrow(0, off[t], k);
       if (t > 0) {
-        auto h_prev = hs[t - 1].narrow(0, 0, k);
-        a = packed ? onednn_linear(h_prev, *packed, &a) : torch::addmm(a, h_prev, w_t);
-        a = a.contiguous();
+        auto h_prev = hs.narrow(0, off[t - 1], k);
+        a = (packed ? onednn_linear(h_prev, *packed, &a) : torch::addmm(a, h_prev, w_t))
+                .contiguous();
       }
       const T* ap = a.data_ptr<T>();
       at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-          const int64_t on = t * sn + r * n, og = t * sg + r * width;
-          row(ap + r * width, t > 0 ? c0 + on - sn : nullptr, s0 ? s0 + t * n : nullptr, b,
-              act0 + og, c0 + on, tc0 + on, h0 + on, n);
-        }
+        for (int64_t r = begin; r < end; ++r) step_row(t, r, ap + r * width);
       });
     }
   });
   return {hs, cs, tcs, acts};
 }
 
-// Returns {d pre-activations (T, B, G*N), dc * i * g (T, B, N), d (c + b) (T, B, N)},
-// zero at padding. packed_t: weight_h^T packed for oneDNN, or none for torch::mm.
+// Returns {d pre-activations (n_tokens, G*N), dc * i * g (n_tokens, N),
+// d (c + b) (n_tokens, N)}, packed. packed_t: weight_h^T packed for oneDNN, or
+// none for torch::mm.
 std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor acts,
                                                torch::Tensor cs, torch::Tensor tcs,
                                                c10::optional<torch::Tensor> weight_h,
@@ -232,15 +226,15 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
                                                c10::optional<torch::Tensor> scale_rows,
                                                std::vector<int64_t> sizes, bool has_forget) {
   d_hs = d_hs.contiguous();
-  const int64_t batch = cs.size(1), n = cs.size(2), width = acts.size(2);
-  auto d_pre = empty_zero_padding(acts, sizes);
-  auto d_su = empty_zero_padding(cs, sizes);
-  auto d_zs = empty_zero_padding(cs, sizes);
-  auto d_c_buf = torch::zeros({batch, n}, cs.options());
+  const int64_t n = cs.size(1), width = acts.size(1);
+  auto d_pre = torch::empty_like(acts);
+  auto d_su = torch::empty_like(cs), d_zs = torch::empty_like(cs);
+  auto d_c_buf = torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
   torch::Tensor w, scale;
   if (weight_h && !packed_t) w = weight_h->contiguous();
   if (scale_rows) scale = scale_rows->contiguous();
   const int64_t last = (int64_t)sizes.size() - 1;
+  const auto off = step_offsets(sizes);
   AT_DISPATCH_FLOATING_TYPES(cs.scalar_type(), "cell_state_backward", [&] {
     using T = scalar_t;
     auto row = has_forget ? backward_row<T, true> : backward_row<T, false>;
@@ -248,15 +242,15 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
     const T *act0 = acts.data_ptr<T>(), *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>();
     T *dr0 = d_pre.data_ptr<T>(), *dsu0 = d_su.data_ptr<T>(), *dz0 = d_zs.data_ptr<T>();
     T* dcb0 = d_c_buf.data_ptr<T>();
-    const int64_t sn = batch * n, sg = batch * width;
     auto step_row = [&](int64_t t, int64_t r, const T* dhr) {
-      const int64_t on = t * sn + r * n, og = t * sg + r * width;
-      row(dho0 + on, dhr, act0 + og, t > 0 ? c0 + on - sn : nullptr, tc0 + on,
-          s0 ? s0 + t * n : nullptr, dcb0 + r * n, dr0 + og, dsu0 + on, dz0 + on, n);
+      const int64_t i = off[t] + r;
+      row(dho0 + i * n, dhr, act0 + i * width, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr,
+          tc0 + i * n, s0 ? s0 + t * n : nullptr, dcb0 + r * n, dr0 + i * width, dsu0 + i * n,
+          dz0 + i * n, n);
     };
-    if (!weight_h) {  // every row on its own, back through time
-      const auto lengths = row_lengths(sizes, batch);
-      at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+    if (!weight_h) {  // every sequence on its own, back through time
+      const auto lengths = row_lengths(sizes);
+      at::parallel_for(0, (int64_t)lengths.size(), 1, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
           for (int64_t t = lengths[r] - 1; t >= 0; --t) step_row(t, r, nullptr);
       });
@@ -267,11 +261,10 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
       const int64_t k_next = t < last ? sizes[t + 1] : 0;
       torch::Tensor d_h_rec;
       if (k_next > 0) {
-        auto d_next = d_pre[t + 1].narrow(0, 0, k_next);
+        auto d_next = d_pre.narrow(0, off[t + 1], k_next);
         d_h_rec = (packed_t ? onednn_linear(d_next, *packed_t, nullptr) : torch::mm(d_next, w))
                       .contiguous();
       }
-      if (k_next < k) d_c_buf.narrow(0, k_next, k - k_next).zero_();  // rows ending at t
       const T* dhr0 = d_h_rec.defined() ? d_h_rec.data_ptr<T>() : nullptr;
       at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r) step_row(t, r, r < k_next ? dhr0 + r * n : nullptr);
