@@ -19,13 +19,14 @@ def test_enabled_only_for_float32_cpu(use_onednn):
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 3, 5), (37, 16, 64), (300, 24, 96)])
-def test_products_match_torch(m, k, n, use_onednn):
+def test_products_match_torch(m, k, n, use_onednn, monkeypatch):
+    monkeypatch.setattr(onednn, "PACK_MIN_MACS", 0)
     torch.manual_seed(0)
     x, w, b, d_y = torch.randn(m, k), torch.randn(n, k), torch.randn(n), torch.randn(m, n)
     torch.testing.assert_close(onednn.linear(x, w, b), x @ w.t() + b, rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(onednn.linear(x, w), x @ w.t(), rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(onednn.weight_grad(d_y, x), d_y.t() @ x, rtol=1e-4, atol=1e-4)
-    packed = onednn.packed(w, m)
+    packed = onednn.packed(w, [m])
     assert (packed is not None) == onednn.enabled(w)
     if packed is not None:
         got = torch.ops.mkldnn._linear_pointwise(x, packed, None, "none", [], "")
@@ -47,3 +48,8 @@ def test_linear_function_gradients(use_onednn):
         torch.testing.assert_close(a, t.grad, rtol=1e-4, atol=1e-4)
     x64, w64, b64 = (t.detach().double().requires_grad_() for t in (x, w, b))
     assert torch.autograd.gradcheck(onednn.Linear.apply, (x64, w64, b64))
+
+
+def test_small_products_are_not_packed():
+    w = torch.zeros(8, 4)
+    assert onednn.packed(w, [2, 1]) is None  # too few to repay the reordering

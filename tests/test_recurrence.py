@@ -233,14 +233,19 @@ def test_dbrnn_heads_combine_as_weighted_sum():
 
 
 @pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
-@pytest.mark.parametrize("onednn", [True, False], ids=["onednn", "torch-mm"])
+@pytest.mark.parametrize("products", ["packed", "onednn", "torch-mm"])
 @pytest.mark.parametrize("hidden", [19, 32])
-def test_float32_fast_path_matches_float64_reference(cell, gates, onednn, hidden, kernels,
+def test_float32_fast_path_matches_float64_reference(cell, gates, products, hidden, kernels,
                                                      monkeypatch):
-    """float32 takes its own paths (oneDNN products, vectorised float kernels with
-    a ragged tail when the width is not a multiple of the vector width); they
-    must agree with the float64 reference to float32 precision."""
-    if not onednn:
+    """float32 takes its own paths (oneDNN products, packed weights at every
+    step, vectorised float kernels with a ragged tail when the width is not a
+    multiple of the vector width); they must agree with the float64 reference
+    to float32 precision."""
+    from spacy_elstm.pytorch import onednn
+
+    if products == "packed":
+        monkeypatch.setattr(onednn, "PACK_MIN_MACS", 0)
+    elif products == "torch-mm":
         monkeypatch.setenv("SPACY_ELSTM_NO_ONEDNN", "1")
     rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=hidden, period=3,
                              gates=gates))

@@ -22,6 +22,7 @@ import torch
 from torch import Tensor
 
 from . import extension, onednn
+from .padding import Packing
 
 
 def gate_slices(n: int, has_forget: bool) -> Tuple[slice, Optional[slice], slice, slice]:
@@ -54,56 +55,34 @@ def _scale_rows(scale: Tensor, seq_len: int) -> Tensor:
     return scale[_scale_index(scale, seq_len)]
 
 
-def _step_index(sizes: List[int], device: torch.device) -> Tensor:
-    """The step t of every packed row."""
-    return torch.repeat_interleave(torch.arange(len(sizes), device=device),
-                                   torch.tensor(sizes, device=device))
-
-
-def _previous_rows(sizes: List[int], device: torch.device) -> Tensor:
-    """For every packed row of the steps t >= 1, the row of the same sequence at t - 1."""
-    starts = [0]
-    for k in sizes:
-        starts.append(starts[-1] + k)
-    return torch.cat([torch.arange(starts[t - 1], starts[t - 1] + k, device=device)
-                      for t, k in enumerate(sizes) if t > 0] or
-                     [torch.zeros(0, dtype=torch.int64, device=device)])
-
-
-def _offsets(sizes: List[int]) -> List[int]:
-    offsets = [0]
-    for k in sizes:
-        offsets.append(offsets[-1] + k)
-    return offsets
-
-
 class CellStateRecurrence(torch.autograd.Function):
     """proj: (n_tokens, n_gates * N), the packed input projection incl. bias.
     weight_h: (n_gates * N, N) or None (gates="input"). scale: (Ts, N) or None.
-    state_bias: (N,) or None. sizes: running sequences per step.
+    state_bias: (N,) or None. packing: where each row lives (``padding.Packing``).
     Returns h: (n_tokens, N), packed."""
 
     @staticmethod
     def forward(ctx, proj: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
-                state_bias: Optional[Tensor], sizes: List[int], has_forget: bool) -> Tensor:
-        ctx.sizes, ctx.has_forget = sizes, has_forget
+                state_bias: Optional[Tensor], packing: Packing, has_forget: bool) -> Tensor:
+        ctx.packing, ctx.has_forget = packing, has_forget
+        sizes = packing.sizes
         kernels = extension.get() if proj.device.type == "cpu" else None
         ctx.kernels = kernels
         scales = None if scale is None else _scale_rows(scale, len(sizes))
         if kernels is not None:
-            hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes[0]),
+            hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes),
                                                 scales, state_bias, sizes, has_forget)
             ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
             return hs
         n = proj.shape[1] // (4 if has_forget else 3)
         i, f, g, o = gate_slices(n, has_forget)
-        offsets = _offsets(sizes)
+        offsets = packing.offsets
         cs = proj.new_empty(proj.shape[0], n)
         if weight_h is None:
             acts = _activate(proj, g)
             u = acts[:, i] * acts[:, g]
             if scales is not None:
-                u.mul_(scales[_step_index(sizes, proj.device)])
+                u.mul_(scales[packing.steps])
             for t, k in enumerate(sizes):
                 c, u_t = cs[offsets[t] : offsets[t] + k], u[offsets[t] : offsets[t] + k]
                 if t == 0:
@@ -148,17 +127,18 @@ class CellStateRecurrence(torch.autograd.Function):
     @staticmethod
     def backward(ctx, d_hs: Tensor):
         acts, cs, tcs, hs, weight_h, scale, state_bias = ctx.saved_tensors
-        sizes, has_forget = ctx.sizes, ctx.has_forget
+        packing, has_forget = ctx.packing, ctx.has_forget
+        sizes = packing.sizes
         n = cs.shape[1]
         i, f, g, o = gate_slices(n, has_forget)
         scales = None if scale is None else _scale_rows(scale, len(sizes))
         d_hs = d_hs.contiguous()
         if ctx.kernels is not None:
-            packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes[0])
+            packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes)
             d_pre, d_su, d_tc_pre = ctx.kernels.backward(
                 d_hs, acts, cs, tcs, weight_h, packed_t, scales, sizes, has_forget)
             return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
-        offsets = _offsets(sizes)
+        offsets = packing.offsets
         deriv = _derivatives(acts, g)
         d_act = torch.empty_like(acts)
         d_cs = torch.empty_like(cs)
@@ -177,11 +157,11 @@ class CellStateRecurrence(torch.autograd.Function):
                 else:
                     d_c[:k] = dc
             # every gate's gradient, all steps at once
-            step_scales = None if scales is None else scales[_step_index(sizes, cs.device)]
+            step_scales = None if scales is None else scales[packing.steps]
             _gate_grads(d_act, acts, d_cs, step_scales, i, g)
             if has_forget:
                 d_act[: sizes[0], f] = 0
-                d_act[sizes[0] :, f] = d_cs[sizes[0] :] * cs[_previous_rows(sizes, cs.device)]
+                d_act[sizes[0] :, f] = d_cs[sizes[0] :] * cs[packing.previous]
             d_pre = d_act * deriv
         else:
             d_tc_pre = torch.empty_like(cs)
@@ -219,13 +199,13 @@ def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tenso
     """Gradients of all inputs of CellStateRecurrence.forward from the per-row
     gradients (d_pre: pre-activations; d_su: dc * i * g, the gradient of s_ts per
     row; d_tc_pre: of c + b), each parameter's one reduction over all rows."""
-    sizes = ctx.sizes
+    packing = ctx.packing
     d_weight_h = d_scale = d_state_bias = None
     if weight_h is not None and ctx.needs_input_grad[1]:
-        h_prev = hs.index_select(0, _previous_rows(sizes, hs.device))
-        d_weight_h = onednn.weight_grad(d_pre[sizes[0] :], h_prev)
+        h_prev = hs.index_select(0, packing.previous)
+        d_weight_h = onednn.weight_grad(d_pre[packing.sizes[0] :], h_prev)
     if scale is not None and ctx.needs_input_grad[2]:
-        steps = _step_index(sizes, d_su.device) % scale.shape[0]
+        steps = packing.steps % scale.shape[0]
         d_scale = torch.zeros_like(scale).index_add_(0, steps, d_su)
     if state_bias is not None and ctx.needs_input_grad[3]:
         d_state_bias = d_tc_pre.sum(0)

@@ -9,7 +9,7 @@ oneDNN, or SPACY_ELSTM_NO_ONEDNN=1). Both compute the same product; the tests
 check one against the other.
 """
 import os
-from typing import Optional
+from typing import List, Optional
 
 import torch
 from torch import Tensor
@@ -24,6 +24,10 @@ def _op(name: str):
 
 _LINEAR = _op("_linear_pointwise")
 _PACK = _op("_reorder_linear_weight")
+# multiply-adds below which the per-step products stay on torch.addmm: packing
+# a weight costs a few hundred microseconds; below about 1e8 multiply-adds per
+# layer and direction it did not pay off (measured on 2 cores)
+PACK_MIN_MACS = 100_000_000
 
 
 def enabled(t: Tensor) -> bool:
@@ -45,13 +49,15 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     return torch.addmm(bias, x, weight.t()) if bias is not None else x @ weight.t()
 
 
-def packed(weight: Optional[Tensor], batch: int) -> Optional[Tensor]:
-    """``weight`` (N, K) in oneDNN's own layout for products with ``batch`` rows
-    (for the C++ kernels, which multiply by it at every step), or None where
-    products with it do not run on oneDNN."""
+def packed(weight: Optional[Tensor], sizes: List[int]) -> Optional[Tensor]:
+    """``weight`` (N, K) in oneDNN's own layout, for the C++ kernels that multiply
+    the running rows of every step (``sizes``) by it; None where those products
+    do not run on oneDNN, or where too few to repay the reordering."""
     if weight is None or _PACK is None or not enabled(weight):
         return None
-    return _PACK(weight.detach().contiguous(), batch)
+    if sum(sizes) * weight.shape[0] * weight.shape[1] < PACK_MIN_MACS:
+        return None
+    return _PACK(weight.detach().contiguous(), sizes[0])
 
 
 def weight_grad(d_y: Tensor, x: Tensor) -> Tensor:

@@ -48,6 +48,17 @@ class Packing:
         self._flat_inverse[self._flat_index] = torch.arange(self.n_tokens, device=device)
         self._device = device
 
+    @property
+    def previous(self) -> Tensor:
+        """For every packed row of the steps t >= 1, the row of the same sequence
+        at t - 1: row i of step t follows row i - sizes[t - 1]."""
+        if not hasattr(self, "_previous"):
+            sizes = torch.tensor(self.sizes)
+            back = torch.repeat_interleave(sizes[:-1], sizes[1:])
+            self._previous = (torch.arange(self.sizes[0] if self.sizes else 0, self.n_tokens)
+                              - back).to(self._device)
+        return self._previous
+
     def padded_index(self, seq_len: int) -> Tensor:
         """The row of each packed row in a padded batch viewed as (batch * seq_len, .)."""
         return (self._seq * seq_len + self.steps.cpu()).to(self._device)

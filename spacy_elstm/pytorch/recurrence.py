@@ -99,7 +99,7 @@ class Recurrence(nn.Module):
         proj = onednn.Linear.apply(x, self.weight_x, self.bias)
         if self.fast and self.cell in HAS_CELL_STATE:
             y = CellStateRecurrence.apply(proj, self.weight_h, self.scale, self.state_bias,
-                                          packing.sizes, self.cell != "elstm2")
+                                          packing, self.cell != "elstm2")
         else:
             y = self._loop(proj, packing)
         return packing.reverse(y) if self.reverse else y
