@@ -62,7 +62,8 @@ def layers_section(path: Path) -> str:
             for r in data["rows"]]
     env = data["environment"]
     note = (f"Forward+backward, one direction, input = hidden width, median of {data['repeats']} "
-            f"runs; torch {env['torch']}, {env['threads']} threads.")
+            f"runs; torch {env['torch']}, {env['threads']} threads; allocator: "
+            f"{data.get('allocator', 'default')}. From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["device", "B×T×W", "layer", "tokens/s", "× nn.LSTM",
                                    "× nn.GRU", "peak MiB"], rows)
 
@@ -80,7 +81,8 @@ def pipelines_section(path: Path) -> str:
     repeats = data["rows"][0].get("repeats", 1) if data["rows"] else 1
     note = (f"tok2vec + tagger + parser, width {data['width']}, untrained weights, on "
             f"`{data['data']}`; median of {repeats} passes; torch {env['torch']}, "
-            f"{env['threads']} threads.")
+            f"{env['threads']} threads; allocator: {data.get('allocator', 'default')}. "
+            f"From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["encoder", "mode", "words", "words/s", "× spaCy CNN",
                                    "× spaCy BiLSTM", "peak MiB"], rows)
 
@@ -131,8 +133,12 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         parts.append("")
     if not parts:
         parts = ["_No evaluation files yet._", ""]
-    parts += ["### Layer speed (CPU)", "", layers_section(metrics / "bench-layers.json"),
-              "", "### Pipeline speed", "", pipelines_section(metrics / "bench-pipelines.json")]
+    parts += ["### Layer speed (CPU)", ""]
+    for path in sorted(metrics.glob("bench-layers*.json")) or [metrics / "bench-layers.json"]:
+        parts += [layers_section(path), ""]
+    parts += ["### Pipeline speed", ""]
+    for path in sorted(metrics.glob("bench-pipelines*.json")) or [metrics / "bench-pipelines.json"]:
+        parts += [pipelines_section(path), ""]
     return "\n".join(parts)
 
 

@@ -1,4 +1,5 @@
 """Timing and peak-memory helpers shared by the benchmarks."""
+import ctypes
 import multiprocessing
 import queue as queue_module
 import statistics
@@ -6,6 +7,20 @@ import time
 from typing import Any, Callable, Dict
 
 import torch
+
+
+def keep_freed_memory() -> bool:
+    """Ask glibc's malloc to keep freed memory for reuse instead of handing it
+    back to the OS, so that a timed pass does not pay page faults for buffers
+    the previous pass just freed (what jemalloc or tcmalloc would do). Applies
+    to every candidate of the run alike. Returns False where it is unavailable."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3
+        return bool(libc.mallopt(m_mmap_threshold, 1 << 30)
+                    and libc.mallopt(m_trim_threshold, (1 << 31) - 1))
+    except (OSError, AttributeError):
+        return False
 
 
 def synchronize(device: torch.device) -> None:

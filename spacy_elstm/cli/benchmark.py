@@ -20,6 +20,21 @@ def _environment(device: str) -> Dict[str, Any]:
     return env
 
 
+def _allocator(keep: bool) -> str:
+    """Applies --keep-freed-memory and says which allocator policy the run used."""
+    if not keep:
+        return "default"
+    from ..benchmarks.timing import keep_freed_memory
+
+    if not keep_freed_memory():
+        raise typer.BadParameter("--keep-freed-memory needs glibc (Linux).")
+    return "freed memory kept (glibc mallopt)"
+
+
+KEEP_HELP = ("Keep freed memory in the process (glibc mallopt) so no timed pass pays page "
+             "faults for buffers its predecessor freed; applies to every candidate alike.")
+
+
 def _write(output: Optional[Path], payload: Dict[str, Any]) -> None:
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -42,10 +57,11 @@ def _table(header: List[str], rows: List[List[str]]) -> str:
 def layers(
     output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
     device: List[str] = typer.Option([], help="cpu and/or cuda:0; default: cpu, plus cuda:0 when present."),
-    repeats: int = typer.Option(5, min=1, help="Timed runs per measurement (the median is kept)."),
+    repeats: int = typer.Option(9, min=1, help="Timed runs per measurement (the median is kept)."),
     name: List[str] = typer.Option([], help="Only these candidates, e.g. elstm/recurrent; default: all."),
     memory: bool = typer.Option(True, help="Also measure peak memory (a fresh process per row on CPU)."),
     threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
+    keep_freed_memory: bool = typer.Option(False, help=KEEP_HELP),
 ) -> None:
     """Forward+backward tokens/second of every cell and gate mode, with ratios
     against torch.nn.LSTM and torch.nn.GRU of the same sizes."""
@@ -53,6 +69,7 @@ def layers(
 
     if threads:
         torch.set_num_threads(threads)
+    allocator = _allocator(keep_freed_memory)
     devices = device or (["cpu"] + (["cuda:0"] if torch.cuda.is_available() else []))
     rows: List[Dict[str, Any]] = []
     for dev in devices:
@@ -65,7 +82,7 @@ def layers(
     typer.echo(_table(["device", "BxTxW", "layer", "tokens/s", "x LSTM", "x GRU", "peak MiB"],
                       table))
     _write(output, {"benchmark": "layers", "environment": _environment(devices[-1]),
-                    "repeats": repeats, "rows": rows})
+                    "repeats": repeats, "allocator": allocator, "rows": rows})
 
 
 @benchmark_app.command("pipelines")
@@ -80,6 +97,7 @@ def pipelines(
     repeats: int = typer.Option(3, min=1, help="Timed passes per measurement (the median is kept)."),
     memory: bool = typer.Option(True, help="Also measure peak RSS (a fresh process per row)."),
     gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
+    keep_freed_memory: bool = typer.Option(False, help=KEEP_HELP),
 ) -> None:
     """Training and inference words/second of tagger+parser pipelines that
     differ only in their encoder, with ratios against spaCy's CNN and BiLSTM."""
@@ -87,6 +105,7 @@ def pipelines(
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
 
+    allocator = _allocator(keep_freed_memory)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
         memory = False  # RSS says nothing about GPU memory
@@ -101,4 +120,4 @@ def pipelines(
                        "peak MiB"], table))
     _write(output, {"benchmark": "pipelines", "data": data.name, "width": width,
                     "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
-                    "rows": rows})
+                    "allocator": allocator, "rows": rows})
