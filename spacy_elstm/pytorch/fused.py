@@ -7,7 +7,9 @@ the gradients with ``torch.autograd.gradcheck``.
 
 With ``gates="input"`` every gate is known before the loop starts, so gates,
 nonlinearities and all parameter gradients are computed for all steps at once,
-and only the linear recurrence c_t = f_t * c_(t-1) + u_t runs step by step.
+and only the linear recurrence c_t = f_t * c_(t-1) + u_t remains: the C++
+kernels run it row by row, each thread on its own sequences; the PyTorch ops
+(CUDA, or no compiler) run it as a parallel scan (``scan``).
 
 On the CPU the steps run in the C++ kernels of ``csrc/cell_state.cpp`` (see
 ``extension``): one matrix product and one fused loop per step. Elsewhere, or
@@ -23,6 +25,7 @@ from torch import Tensor
 
 from . import extension, onednn
 from .padding import Packing
+from .scan import linear_scan
 
 
 def gate_slices(n: int, has_forget: bool) -> Tuple[slice, Optional[slice], slice, slice]:
@@ -77,25 +80,20 @@ class CellStateRecurrence(torch.autograd.Function):
         n = proj.shape[1] // (4 if has_forget else 3)
         i, f, g, o = gate_slices(n, has_forget)
         offsets = packing.offsets
-        cs = proj.new_empty(proj.shape[0], n)
         if weight_h is None:
             acts = _activate(proj, g)
             u = acts[:, i] * acts[:, g]
             if scales is not None:
                 u.mul_(scales[packing.steps])
-            for t, k in enumerate(sizes):
-                c, u_t = cs[offsets[t] : offsets[t] + k], u[offsets[t] : offsets[t] + k]
-                if t == 0:
-                    c.copy_(u_t)
-                elif has_forget:
-                    f_t = acts[offsets[t] : offsets[t] + k, f]
-                    torch.addcmul(u_t, f_t, cs[offsets[t - 1] : offsets[t - 1] + k], out=c)
-                else:
-                    torch.add(u_t, cs[offsets[t - 1] : offsets[t - 1] + k], out=c)
+            # c_t = f_t * c_(t-1) + u_t (f = 1 for ELSTM-II), every step at once
+            forget = acts[:, f] if has_forget else torch.ones_like(u)
+            cs = packing.from_time_major(linear_scan(packing.to_time_major(forget),
+                                                     packing.to_time_major(u)))
             tcs = torch.tanh(cs if state_bias is None else cs + state_bias)
             hs = acts[:, o] * tcs
         else:
             acts = torch.empty_like(proj)
+            cs = proj.new_empty(proj.shape[0], n)
             tcs = proj.new_empty(proj.shape[0], n)
             hs = proj.new_empty(proj.shape[0], n)
             w_t = weight_h.t()
@@ -141,21 +139,16 @@ class CellStateRecurrence(torch.autograd.Function):
         offsets = packing.offsets
         deriv = _derivatives(acts, g)
         d_act = torch.empty_like(acts)
-        d_cs = torch.empty_like(cs)
-        d_c = cs.new_zeros(sizes[0], n)  # f_(t+1) * dc_(t+1), per running row
         if weight_h is None:
             d_act[:, o] = d_hs * tcs
             d_tc_pre = d_hs * acts[:, o] * (1 - tcs**2)  # through h_t only
-            for t in range(len(sizes) - 1, -1, -1):
-                k, rows = sizes[t], slice(offsets[t], offsets[t] + sizes[t])
-                k1 = sizes[t + 1] if t + 1 < len(sizes) else 0
-                d_c[k1:k] = 0  # sequences ending at t
-                dc = d_cs[rows]
-                torch.add(d_tc_pre[rows], d_c[:k], out=dc)
-                if has_forget:
-                    torch.mul(dc, acts[rows, f], out=d_c[:k])
-                else:
-                    d_c[:k] = dc
+            # dc_t = d_tc_pre_t + f_(t+1) * dc_(t+1), every step at once: a scan
+            # backwards in time, with f = 0 past each sequence's end
+            forget = acts[:, f] if has_forget else torch.ones_like(cs)
+            forget = packing.to_time_major(forget)
+            f_next = torch.cat([forget[1:], torch.zeros_like(forget[:1])])
+            d_cs = packing.from_time_major(linear_scan(
+                f_next.flip(0), packing.to_time_major(d_tc_pre).flip(0)).flip(0))
             # every gate's gradient, all steps at once
             step_scales = None if scales is None else scales[packing.steps]
             _gate_grads(d_act, acts, d_cs, step_scales, i, g)
@@ -164,6 +157,8 @@ class CellStateRecurrence(torch.autograd.Function):
                 d_act[sizes[0] :, f] = d_cs[sizes[0] :] * cs[packing.previous]
             d_pre = d_act * deriv
         else:
+            d_cs = torch.empty_like(cs)
+            d_c = cs.new_zeros(sizes[0], n)  # f_(t+1) * dc_(t+1), per running row
             d_tc_pre = torch.empty_like(cs)
             d_pre = torch.empty_like(acts)
             for t in range(len(sizes) - 1, -1, -1):

@@ -44,6 +44,7 @@ class Packing:
         self._seq = seq
         self._flat_index = (starts[seq] + steps).to(device)
         self._reverse_index = (offsets[mirror] + rank).to(device)
+        self._time_major_index = (steps * (int(sizes[0]) if max_length else 0) + rank).to(device)
         self._flat_inverse = torch.empty_like(self._flat_index)
         self._flat_inverse[self._flat_index] = torch.arange(self.n_tokens, device=device)
         self._device = device
@@ -81,6 +82,17 @@ class Packing:
     def to_flat(self, y: Tensor) -> Tensor:
         """Packed -> the sequences one after another."""
         return y.index_select(0, self._flat_inverse)
+
+    def to_time_major(self, y: Tensor) -> Tensor:
+        """Packed (n_tokens, width) -> (seq_len, sizes[0], width), longest first,
+        zero at padding: the layout of a scan over time."""
+        out = y.new_zeros(self.seq_len * (self.sizes[0] if self.sizes else 0), y.shape[-1])
+        out = out.index_copy(0, self._time_major_index, y)
+        return out.view(self.seq_len, -1, y.shape[-1])
+
+    def from_time_major(self, y: Tensor) -> Tensor:
+        """The inverse of ``to_time_major``."""
+        return y.reshape(-1, y.shape[-1]).index_select(0, self._time_major_index)
 
     def reverse(self, y: Tensor) -> Tensor:
         """Every sequence reversed within its own length, still packed. An involution."""
