@@ -114,6 +114,12 @@ def plot_training(metrics: Path, output: Path, prefix: str = "") -> Optional[Pat
     return output
 
 
+def _default_first(metrics: Path, stem: str) -> List[Path]:
+    """``stem.json`` (the default settings), then its variants ``stem-*.json``."""
+    variants = sorted(metrics.glob(f"{stem}-*.json"))
+    return [metrics / f"{stem}.json"] + variants
+
+
 def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> str:
     """The results section: one accuracy table (and plot) per folder of
     evaluation files (``metrics/`` itself and each folder in it), then the
@@ -134,10 +140,10 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     if not parts:
         parts = ["_No evaluation files yet._", ""]
     parts += ["### Layer speed (CPU)", ""]
-    for path in sorted(metrics.glob("bench-layers*.json")) or [metrics / "bench-layers.json"]:
+    for path in _default_first(metrics, "bench-layers"):
         parts += [layers_section(path), ""]
     parts += ["### Pipeline speed", ""]
-    for path in sorted(metrics.glob("bench-pipelines*.json")) or [metrics / "bench-pipelines.json"]:
+    for path in _default_first(metrics, "bench-pipelines"):
         parts += [pipelines_section(path), ""]
     return "\n".join(parts)
 
