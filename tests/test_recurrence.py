@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from spacy_elstm.pytorch import DBRNN, CELLS, Recurrence, RecurrentEncoder, check_cell, Packing
+from spacy_elstm.pytorch import CELLS, DBRNN, Packing, Recurrence, RecurrentEncoder, check_cell
 
 CELL_GATES = [(c, "recurrent") for c in CELLS] + [(c, "input") for c in ("elstm", "elstm2", "lstm")]
 

@@ -18,7 +18,7 @@ where they cannot be built, the same steps run as PyTorch ops below.
 All tensors are packed (see ``padding``): step t owns ``sizes[t]`` rows,
 right after those of step t - 1; padding is never stored or read.
 """
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 import torch
 from torch import Tensor

@@ -1,6 +1,5 @@
 """One recurrent layer in one direction over a padded batch, padding never read."""
 import math
-from typing import List
 
 import torch
 from torch import Tensor, nn
