@@ -233,7 +233,7 @@ def test_dbrnn_heads_combine_as_weighted_sum():
 
 
 @pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
-@pytest.mark.parametrize("products", ["packed", "onednn", "torch-mm"])
+@pytest.mark.parametrize("products", ["packed", "onednn", "no-onednn"])
 @pytest.mark.parametrize("hidden", [19, 32])
 def test_float32_fast_path_matches_float64_reference(cell, gates, products, hidden, kernels,
                                                      monkeypatch):
@@ -245,7 +245,7 @@ def test_float32_fast_path_matches_float64_reference(cell, gates, products, hidd
 
     if products == "packed":
         monkeypatch.setattr(onednn, "PACK_MIN_MACS", 0)
-    elif products == "torch-mm":
+    elif products == "no-onednn":
         monkeypatch.setenv("SPACY_ELSTM_NO_ONEDNN", "1")
     rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=hidden, period=3,
                              gates=gates))

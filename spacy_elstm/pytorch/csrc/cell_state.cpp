@@ -8,10 +8,11 @@
 //
 // A step is one pass over each running row that applies the nonlinearities,
 // updates c and computes h, vectorised with ATen's Vectorized<T> (the exp of
-// torch.sigmoid). With gates="recurrent" each
-// step also makes one matrix product, through oneDNN where the caller hands
-// over a packed weight. With gates="input" nothing couples the rows, so each
-// thread takes whole rows and runs them through time on its own.
+// torch.sigmoid). With gates="recurrent" each step also makes one matrix
+// product: through oneDNN where the caller hands over a packed weight (large
+// problems), else in the blocked products below, fused with the step (each
+// thread owns some hidden units for the whole step). With gates="input"
+// nothing couples the rows, so each thread takes whole rows through time.
 #include <torch/extension.h>
 
 #include <ATen/Parallel.h>
@@ -58,11 +59,11 @@ inline int64_t grain(int64_t n) { return std::max<int64_t>(1, 2048 / std::max<in
 // gates, c, tanh(c + b) and h = o * tanh(c + b).
 template <typename T, bool HasForget>
 void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, T* tc, T* h,
-                 int64_t n) {
+                 int64_t n, int64_t j_begin, int64_t j_end) {
   using V = Vectorized<T>;
   const int64_t gf = n, gg = HasForget ? 2 * n : n, go = HasForget ? 3 * n : 2 * n;
-  for (int64_t j = 0; j < n; j += V::size()) {
-    const Lanes<T> l{std::min<int64_t>(V::size(), n - j)};
+  for (int64_t j = j_begin; j < j_end; j += V::size()) {
+    const Lanes<T> l{std::min<int64_t>(V::size(), j_end - j)};
     const V i = sigmoid(l.load(a + j));
     const V g = tanh(l.load(a + gg + j));
     const V o = sigmoid(l.load(a + go + j));
@@ -91,12 +92,13 @@ void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, 
 // (for s) and d_z = d tanh(c + b) / d(c + b) * dh * o.
 template <typename T, bool HasForget>
 void backward_row(const T* dho, const T* dhr, const T* act, const T* cp, const T* tc,
-                  const T* s, T* dcb, T* dr, T* dsu, T* dz, int64_t n) {
+                  const T* s, T* dcb, T* dr, T* dsu, T* dz, int64_t n, int64_t j_begin,
+                  int64_t j_end) {
   using V = Vectorized<T>;
   const V one(T(1)), zero(T(0));
   const int64_t gf = n, gg = HasForget ? 2 * n : n, go = HasForget ? 3 * n : 2 * n;
-  for (int64_t j = 0; j < n; j += V::size()) {
-    const Lanes<T> l{std::min<int64_t>(V::size(), n - j)};
+  for (int64_t j = j_begin; j < j_end; j += V::size()) {
+    const Lanes<T> l{std::min<int64_t>(V::size(), j_end - j)};
     const V dh = dhr ? l.load(dho + j) + l.load(dhr + j) : l.load(dho + j);
     const V i = l.load(act + j), g = l.load(act + gg + j), o = l.load(act + go + j);
     const V t = l.load(tc + j);
@@ -117,6 +119,73 @@ void backward_row(const T* dho, const T* dhr, const T* act, const T* cp, const T
     l.store(z, dz + j);
   }
 }
+
+// The recurrent products without a library call, for the steps whose products
+// are too small to repay one: each task owns a block of V::size() hidden units,
+// computes the pre-activations of all gates of those units for the running rows
+// (register-blocked: RB rows by G gates of accumulators), and then runs the
+// step's elementwise pass on them, so a step needs no other synchronisation.
+
+// W_h (G*n, n) rearranged as [unit block][k][gate][lane], zero past unit n.
+template <typename T>
+std::vector<T> block_weight(const torch::Tensor& weight_h, int64_t gates, int64_t n) {
+  constexpr int64_t VS = Vectorized<T>::size();
+  const int64_t blocks = (n + VS - 1) / VS;
+  std::vector<T> wb(blocks * n * gates * VS, T(0));
+  auto w = weight_h.contiguous();
+  const T* w0 = w.data_ptr<T>();
+  for (int64_t jb = 0; jb < blocks; ++jb)
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t q = 0; q < gates; ++q)
+        for (int64_t v = 0; v < VS && jb * VS + v < n; ++v)
+          wb[((jb * n + k) * gates + q) * VS + v] = w0[(q * n + jb * VS + v) * n + k];
+  return wb;
+}
+
+// a[r, q*n + j0 + v] = p[r, q*n + j0 + v] + sum_k h[r, k] * W_h[q*n + j0 + v, k] for
+// RB rows from r0 and the lanes v < m of the unit block jb (j0 = jb * VS).
+template <typename T, int64_t G, int64_t RB>
+inline void gate_block(const T* p, const T* h, const T* wb, T* a, int64_t r0, int64_t n,
+                       int64_t jb, int64_t m) {
+  using V = Vectorized<T>;
+  constexpr int64_t VS = V::size();
+  const Lanes<T> l{m};
+  const int64_t width = G * n, j0 = jb * VS;
+  V acc[RB][G];
+  for (int64_t r = 0; r < RB; ++r)
+    for (int64_t q = 0; q < G; ++q) acc[r][q] = l.load(p + (r0 + r) * width + q * n + j0);
+  const T* w = wb + jb * n * G * VS;
+  for (int64_t k = 0; k < n; ++k, w += G * VS) {
+    V wq[G];
+    for (int64_t q = 0; q < G; ++q) wq[q] = V::loadu(w + q * VS);
+    for (int64_t r = 0; r < RB; ++r) {
+      const V hb(h[(r0 + r) * n + k]);
+      for (int64_t q = 0; q < G; ++q) acc[r][q] = at::vec::fmadd(hb, wq[q], acc[r][q]);
+    }
+  }
+  for (int64_t r = 0; r < RB; ++r)
+    for (int64_t q = 0; q < G; ++q) l.store(acc[r][q], a + (r0 + r) * width + q * n + j0);
+}
+
+// d[r, j0 + v] = sum_c d_pre[r, c] * W_h[c, j0 + v] for RB rows from r0.
+template <typename T, int64_t RB>
+inline void unit_block(const T* d_pre, const T* w, T* d, int64_t r0, int64_t width, int64_t n,
+                       int64_t j0, int64_t m) {
+  using V = Vectorized<T>;
+  const Lanes<T> l{m};
+  V acc[RB];
+  for (int64_t r = 0; r < RB; ++r) acc[r] = V(T(0));
+  for (int64_t c = 0; c < width; ++c) {
+    const V wc = l.load(w + c * n + j0);
+    for (int64_t r = 0; r < RB; ++r)
+      acc[r] = at::vec::fmadd(V(d_pre[(r0 + r) * width + c]), wc, acc[r]);
+  }
+  for (int64_t r = 0; r < RB; ++r) l.store(acc[r], d + (r0 + r) * n + j0);
+}
+
+// Rows per register block: as many as the vector registers allow.
+template <typename T>
+constexpr int64_t row_block() { return Vectorized<T>::size() * sizeof(T) >= 64 ? 4 : 2; }
 
 // x @ w^T through oneDNN (w packed by mkldnn::_reorder_linear_weight), plus
 // `other` where given; the op is looked up by name, so nothing links to it.
@@ -162,7 +231,8 @@ const T* ptr_or_null(const torch::Tensor& t) {
 // Returns {h, c, tanh(c + b), activated gates}, each (n_tokens, .), packed:
 // step t owns sizes[t] rows right after those of step t - 1.
 // weight_h: (G*N, N), or none for gates="input"; packed: weight_h packed for
-// oneDNN, or none for torch::addmm; scale_rows: s_ts per step, (T, N), or none.
+// oneDNN, or none for the blocked products above; scale_rows: s_ts per step,
+// (T, N), or none.
 std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
                                               c10::optional<torch::Tensor> weight_h,
                                               c10::optional<torch::Tensor> packed,
@@ -174,10 +244,9 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
   const int64_t n = width / (has_forget ? 4 : 3);
   auto hs = torch::empty({tokens, n}, proj.options());
   auto cs = torch::empty_like(hs), tcs = torch::empty_like(hs), acts = torch::empty_like(proj);
-  torch::Tensor scale, bias, w_t;
+  torch::Tensor scale, bias;
   if (scale_rows) scale = scale_rows->contiguous();
   if (state_bias) bias = state_bias->contiguous();
-  if (weight_h && !packed) w_t = weight_h->t();
   const auto off = step_offsets(sizes);
   AT_DISPATCH_FLOATING_TYPES(proj.scalar_type(), "cell_state_forward", [&] {
     using T = scalar_t;
@@ -185,31 +254,56 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
     const T *s0 = ptr_or_null<T>(scale), *b = ptr_or_null<T>(bias);
     T *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>(), *h0 = hs.data_ptr<T>();
     T* act0 = acts.data_ptr<T>();
-    auto step_row = [&](int64_t t, int64_t r, const T* a) {
+    auto step_row = [&](int64_t t, int64_t r, const T* a, int64_t j_begin, int64_t j_end) {
       const int64_t i = off[t] + r;
       row(a, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr, s0 ? s0 + t * n : nullptr, b,
-          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, n);
+          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, n, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own through time
       const auto lengths = row_lengths(sizes);
       const T* a0 = proj.data_ptr<T>();
       at::parallel_for(0, (int64_t)lengths.size(), 1, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
-          for (int64_t t = 0; t < lengths[r]; ++t) step_row(t, r, a0 + (off[t] + r) * width);
+          for (int64_t t = 0; t < lengths[r]; ++t)
+            step_row(t, r, a0 + (off[t] + r) * width, 0, n);
       });
       return;
     }
+    if (packed) {  // a library product per step, then the rows in parallel
+      for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
+        const int64_t k = sizes[t];
+        torch::Tensor a = proj.narrow(0, off[t], k);
+        if (t > 0) a = onednn_linear(hs.narrow(0, off[t - 1], k), *packed, &a).contiguous();
+        const T* ap = a.data_ptr<T>();
+        at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) step_row(t, r, ap + r * width, 0, n);
+        });
+      }
+      return;
+    }
+    // blocked products: each task owns blocks of hidden units for the whole step
+    constexpr int64_t VS = Vectorized<T>::size(), RB = row_block<T>();
+    const int64_t blocks = (n + VS - 1) / VS;
+    const auto wb = block_weight<T>(*weight_h, has_forget ? 4 : 3, n);
+    std::vector<T> scratch(sizes.empty() ? 0 : sizes[0] * width);
+    const T* p0 = proj.data_ptr<T>();
     for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
       const int64_t k = sizes[t];
-      torch::Tensor a = proj.narrow(0, off[t], k);
-      if (t > 0) {
-        auto h_prev = hs.narrow(0, off[t - 1], k);
-        a = (packed ? onednn_linear(h_prev, *packed, &a) : torch::addmm(a, h_prev, w_t))
-                .contiguous();
-      }
-      const T* ap = a.data_ptr<T>();
-      at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) step_row(t, r, ap + r * width);
+      const T* p = p0 + off[t] * width;
+      const T* h_prev = t > 0 ? h0 + off[t - 1] * n : nullptr;
+      T* a = t > 0 ? scratch.data() : nullptr;
+      at::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t jb = begin; jb < end; ++jb) {
+          const int64_t j0 = jb * VS, m = std::min(VS, n - j0);
+          if (t > 0) {
+            auto rows = has_forget ? gate_block<T, 4, RB> : gate_block<T, 3, RB>;
+            auto row1 = has_forget ? gate_block<T, 4, 1> : gate_block<T, 3, 1>;
+            int64_t r = 0;
+            for (; r + RB <= k; r += RB) rows(p, h_prev, wb.data(), a, r, n, jb, m);
+            for (; r < k; ++r) row1(p, h_prev, wb.data(), a, r, n, jb, m);
+          }
+          for (int64_t r = 0; r < k; ++r) step_row(t, r, (t > 0 ? a : p) + r * width, j0, j0 + m);
+        }
       });
     }
   });
@@ -218,7 +312,7 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
 
 // Returns {d pre-activations (n_tokens, G*N), dc * i * g (n_tokens, N),
 // d (c + b) (n_tokens, N)}, packed. packed_t: weight_h^T packed for oneDNN, or
-// none for torch::mm.
+// none for the blocked products above.
 std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor acts,
                                                torch::Tensor cs, torch::Tensor tcs,
                                                c10::optional<torch::Tensor> weight_h,
@@ -231,7 +325,7 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
   auto d_su = torch::empty_like(cs), d_zs = torch::empty_like(cs);
   auto d_c_buf = torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
   torch::Tensor w, scale;
-  if (weight_h && !packed_t) w = weight_h->contiguous();
+  if (weight_h) w = weight_h->contiguous();
   if (scale_rows) scale = scale_rows->contiguous();
   const int64_t last = (int64_t)sizes.size() - 1;
   const auto off = step_offsets(sizes);
@@ -242,32 +336,55 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
     const T *act0 = acts.data_ptr<T>(), *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>();
     T *dr0 = d_pre.data_ptr<T>(), *dsu0 = d_su.data_ptr<T>(), *dz0 = d_zs.data_ptr<T>();
     T* dcb0 = d_c_buf.data_ptr<T>();
-    auto step_row = [&](int64_t t, int64_t r, const T* dhr) {
+    auto step_row = [&](int64_t t, int64_t r, const T* dhr, int64_t j_begin, int64_t j_end) {
       const int64_t i = off[t] + r;
       row(dho0 + i * n, dhr, act0 + i * width, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr,
           tc0 + i * n, s0 ? s0 + t * n : nullptr, dcb0 + r * n, dr0 + i * width, dsu0 + i * n,
-          dz0 + i * n, n);
+          dz0 + i * n, n, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own, back through time
       const auto lengths = row_lengths(sizes);
       at::parallel_for(0, (int64_t)lengths.size(), 1, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
-          for (int64_t t = lengths[r] - 1; t >= 0; --t) step_row(t, r, nullptr);
+          for (int64_t t = lengths[r] - 1; t >= 0; --t) step_row(t, r, nullptr, 0, n);
       });
       return;
     }
+    if (packed_t) {  // a library product per step, then the rows in parallel
+      for (int64_t t = last; t >= 0; --t) {
+        const int64_t k = sizes[t];
+        const int64_t k_next = t < last ? sizes[t + 1] : 0;
+        torch::Tensor d_h_rec;
+        if (k_next > 0)
+          d_h_rec = onednn_linear(d_pre.narrow(0, off[t + 1], k_next), *packed_t, nullptr)
+                        .contiguous();
+        const T* dhr0 = d_h_rec.defined() ? d_h_rec.data_ptr<T>() : nullptr;
+        at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r)
+            step_row(t, r, r < k_next ? dhr0 + r * n : nullptr, 0, n);
+        });
+      }
+      return;
+    }
+    // blocked products: each task owns blocks of hidden units for the whole step
+    constexpr int64_t VS = Vectorized<T>::size(), RB = row_block<T>();
+    const int64_t blocks = (n + VS - 1) / VS;
+    const T* w0 = w.data_ptr<T>();
+    std::vector<T> scratch(sizes.empty() ? 0 : sizes[0] * n);
+    T* d_h_rec = scratch.data();
     for (int64_t t = last; t >= 0; --t) {
       const int64_t k = sizes[t];
       const int64_t k_next = t < last ? sizes[t + 1] : 0;
-      torch::Tensor d_h_rec;
-      if (k_next > 0) {
-        auto d_next = d_pre.narrow(0, off[t + 1], k_next);
-        d_h_rec = (packed_t ? onednn_linear(d_next, *packed_t, nullptr) : torch::mm(d_next, w))
-                      .contiguous();
-      }
-      const T* dhr0 = d_h_rec.defined() ? d_h_rec.data_ptr<T>() : nullptr;
-      at::parallel_for(0, k, grain(n), [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) step_row(t, r, r < k_next ? dhr0 + r * n : nullptr);
+      const T* d_next = dr0 + (t < last ? off[t + 1] : 0) * width;
+      at::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t jb = begin; jb < end; ++jb) {
+          const int64_t j0 = jb * VS, m = std::min(VS, n - j0);
+          int64_t r = 0;
+          for (; r + RB <= k_next; r += RB) unit_block<T, RB>(d_next, w0, d_h_rec, r, width, n, j0, m);
+          for (; r < k_next; ++r) unit_block<T, 1>(d_next, w0, d_h_rec, r, width, n, j0, m);
+          for (r = 0; r < k; ++r)
+            step_row(t, r, r < k_next ? d_h_rec + r * n : nullptr, j0, j0 + m);
+        }
       });
     }
   });
