@@ -62,7 +62,7 @@ def layers_section(path: Path) -> str:
             for r in data["rows"]]
     env = data["environment"]
     note = (f"Forward+backward, one direction, input = hidden width, median of {data['repeats']} "
-            f"runs; torch {env['torch']}, {env['threads']} threads; allocator: "
+            f"interleaved rounds; torch {env['torch']}, {env['threads']} threads; allocator: "
             f"{data.get('allocator', 'default')}. From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["device", "B×T×W", "layer", "tokens/s", "× nn.LSTM",
                                    "× nn.GRU", "peak MiB"], rows)
@@ -80,7 +80,7 @@ def pipelines_section(path: Path) -> str:
     env = data["environment"]
     repeats = data["rows"][0].get("repeats", 1) if data["rows"] else 1
     note = (f"tok2vec + tagger + parser, width {data['width']}, untrained weights, on "
-            f"`{data['data']}`; median of {repeats} passes; torch {env['torch']}, "
+            f"`{data['data']}`; median of {repeats} interleaved rounds; torch {env['torch']}, "
             f"{env['threads']} threads; allocator: {data.get('allocator', 'default')}. "
             f"From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["encoder", "mode", "words", "words/s", "× spaCy CNN",

@@ -6,7 +6,7 @@ import torch
 
 from ..pytorch.cells import CELLS, INPUT_GATED
 from ..pytorch.recurrence import Recurrence
-from .timing import cuda_peak_bytes, median_seconds, peak_rss_increase
+from .timing import cuda_peak_bytes, interleaved_median_seconds, peak_rss_increase
 
 SHAPES: Tuple[Tuple[int, int, int], ...] = ((32, 25, 128), (64, 50, 256), (16, 200, 256))
 REFERENCES = ("torch.nn.LSTM", "torch.nn.GRU")
@@ -54,22 +54,25 @@ def run_layer_benchmark(*, device: str = "cpu", shapes: Sequence[Tuple[int, int,
     dev = torch.device(device)
     rows: List[Dict[str, Any]] = []
     for batch, length, width in shapes:
+        progress(f"  {device} batch {batch}, length {length}, width {width}: "
+                 f"{len(names)} candidates, timed in {repeats} interleaved rounds")
+        steps = {name: make_step(name, batch, length, width, device) for name in names}
+        seconds = interleaved_median_seconds(steps, device=dev, repeats=repeats)
         shape_rows = []
         for name in names:
-            progress(f"  {device} {name} (batch {batch}, length {length}, width {width})")
-            step = make_step(name, batch, length, width, device)
-            seconds = median_seconds(step, device=dev, repeats=repeats)
             if not memory:
                 mem = None
             elif dev.type == "cuda":
-                mem = cuda_peak_bytes(step, dev)
+                mem = cuda_peak_bytes(steps[name], dev)
             else:
+                progress(f"  {device} {name}: peak memory in a fresh process")
                 mem = peak_rss_increase(make_step, name=name, batch=batch, length=length,
                                         width=width)
             shape_rows.append({"device": device, "batch": batch, "length": length,
-                               "width": width, "name": name, "seconds": seconds,
-                               "tokens_per_second": batch * length / seconds,
+                               "width": width, "name": name, "seconds": seconds[name],
+                               "tokens_per_second": batch * length / seconds[name],
                                "peak_memory_bytes": mem})
+        del steps
         by_name = {r["name"]: r for r in shape_rows}
         for row in shape_rows:
             for ref in REFERENCES:

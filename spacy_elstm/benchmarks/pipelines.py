@@ -12,7 +12,7 @@ from spacy.util import minibatch
 from thinc.api import Config, fix_random_seed
 
 from ..corpus import read_conllu
-from .timing import median_seconds, peak_rss_increase
+from .timing import interleaved_median_seconds, peak_rss_increase
 
 ENCODERS: Dict[str, Dict[str, Any]] = {
     "elstm": {"@architectures": "spacy-elstm.RecurrentEncoder.v1", "cell": "elstm", "period": 100},
@@ -97,21 +97,27 @@ def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int 
     unknown = [n for n in names if n not in ENCODERS]
     if unknown:
         raise ValueError(f"Unknown pipeline encoder(s) {unknown}: choose from {list(ENCODERS)}.")
-    rows = []
+    runs, words, limits = {}, {}, {}
     for name in names:
         for mode in ("train", "predict"):
             limit = min(train_words, max_words or train_words) if mode == "train" else max_words
-            progress(f"  {name} {mode} ({'all' if limit is None else limit} words)")
-            run = make_run(name, mode, str(path), width, limit)
-            n_words = run()  # warm-up
-            seconds = median_seconds(run, device=torch.device("cpu"), repeats=repeats,
-                                     warmup=0)
-            mem = (peak_rss_increase(make_run, name=name, mode=mode, path=str(path),
-                                     width=width, max_words=limit) if memory else None)
-            rows.append({"name": name, "mode": mode, "width": width, "words": n_words,
-                         "repeats": repeats,
-                         "seconds": seconds, "words_per_second": n_words / seconds,
-                         "peak_memory_bytes": mem})
+            progress(f"  {name} {mode} ({'all' if limit is None else limit} words): building")
+            runs[name, mode] = make_run(name, mode, str(path), width, limit)
+            words[name, mode], limits[name, mode] = runs[name, mode](), limit  # warm-up
+    progress(f"  timing {len(runs)} pipelines in {repeats} interleaved rounds")
+    seconds = interleaved_median_seconds(runs, device=torch.device("cpu"), repeats=repeats,
+                                         warmup=0)
+    rows = []
+    for (name, mode), run_seconds in seconds.items():
+        mem = None
+        if memory:
+            progress(f"  {name} {mode}: peak memory in a fresh process")
+            mem = peak_rss_increase(make_run, name=name, mode=mode, path=str(path),
+                                    width=width, max_words=limits[name, mode])
+        rows.append({"name": name, "mode": mode, "width": width, "words": words[name, mode],
+                     "repeats": repeats, "seconds": run_seconds,
+                     "words_per_second": words[name, mode] / run_seconds,
+                     "peak_memory_bytes": mem})
     for mode in ("train", "predict"):
         mode_rows = {r["name"]: r for r in rows if r["mode"] == mode}
         for row in mode_rows.values():

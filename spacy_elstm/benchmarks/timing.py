@@ -28,19 +28,23 @@ def synchronize(device: torch.device) -> None:
         torch.cuda.synchronize(device)
 
 
-def median_seconds(fn: Callable[[], Any], *, device: torch.device, repeats: int,
-                   warmup: int = 2) -> float:
-    """Median wall time of ``fn`` over ``repeats`` runs after ``warmup`` runs."""
-    for _ in range(warmup):
-        fn()
+def interleaved_median_seconds(fns: Dict[str, Callable[[], Any]], *, device: torch.device,
+                               repeats: int, warmup: int = 2) -> Dict[str, float]:
+    """Median wall time of each function, timed in rounds that run every
+    function once, so that a slow spell of the machine hits all of them alike
+    rather than whichever happened to be running."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
     synchronize(device)
-    times = []
+    times: Dict[str, list] = {name: [] for name in fns}
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        synchronize(device)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            synchronize(device)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def _status_bytes(field: str) -> int:

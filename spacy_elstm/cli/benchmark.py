@@ -57,7 +57,7 @@ def _table(header: List[str], rows: List[List[str]]) -> str:
 def layers(
     output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
     device: List[str] = typer.Option([], help="cpu and/or cuda:0; default: cpu, plus cuda:0 when present."),
-    repeats: int = typer.Option(9, min=1, help="Timed runs per measurement (the median is kept)."),
+    repeats: int = typer.Option(9, min=1, help="Timed rounds; every candidate runs once per round and its median is kept."),
     name: List[str] = typer.Option([], help="Only these candidates, e.g. elstm/recurrent; default: all."),
     memory: bool = typer.Option(True, help="Also measure peak memory (a fresh process per row on CPU)."),
     threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
@@ -94,7 +94,7 @@ def pipelines(
     width: int = typer.Option(128, min=2, help="The tok2vec width of every pipeline."),
     train_words: int = typer.Option(5000, min=1, help="Words per timed training pass."),
     max_words: Optional[int] = typer.Option(None, help="Words per timed inference pass (default: the whole file)."),
-    repeats: int = typer.Option(3, min=1, help="Timed passes per measurement (the median is kept)."),
+    repeats: int = typer.Option(5, min=1, help="Timed rounds; every pipeline runs once per round and its median is kept."),
     memory: bool = typer.Option(True, help="Also measure peak RSS (a fresh process per row)."),
     gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
     keep_freed_memory: bool = typer.Option(False, help=KEEP_HELP),

@@ -1,0 +1,47 @@
+"""The benchmarks run end to end on tiny inputs and compute their ratios
+against the references of the same run (speed itself is not asserted)."""
+from pathlib import Path
+
+import pytest
+import torch
+
+from spacy_elstm.benchmarks.layers import run_layer_benchmark
+from spacy_elstm.benchmarks.pipelines import run_pipeline_benchmark
+from spacy_elstm.benchmarks.timing import interleaved_median_seconds
+
+SAMPLE_DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
+
+
+def test_interleaved_rounds_run_every_function_once_per_round():
+    calls = []
+    fns = {name: (lambda name=name: calls.append(name)) for name in "abc"}
+    seconds = interleaved_median_seconds(fns, device=torch.device("cpu"), repeats=3, warmup=1)
+    assert set(seconds) == {"a", "b", "c"} and all(s >= 0 for s in seconds.values())
+    assert calls == list("abc") + list("abc") * 3
+
+
+def test_layer_benchmark_rows_and_ratios():
+    rows = run_layer_benchmark(shapes=[(2, 3, 8)], names=["elstm/input"], repeats=1,
+                               memory=False, progress=lambda msg: None)
+    assert [r["name"] for r in rows] == ["torch.nn.GRU", "torch.nn.LSTM", "elstm/input"]
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["torch.nn.LSTM"]["vs_LSTM"] == 1.0
+    row = by_name["elstm/input"]
+    assert row["vs_LSTM"] == pytest.approx(by_name["torch.nn.LSTM"]["seconds"] / row["seconds"])
+
+
+def test_pipeline_benchmark_rows_and_ratios():
+    rows = run_pipeline_benchmark(path=SAMPLE_DEV, names=["elstm", "spacy-cnn"], width=16,
+                                  max_words=150, train_words=100, repeats=1, memory=False,
+                                  progress=lambda msg: None)
+    assert {(r["name"], r["mode"]) for r in rows} == {
+        (n, m) for n in ("elstm", "spacy-cnn") for m in ("train", "predict")}
+    for row in rows:
+        assert row["words"] > 0 and row["words_per_second"] > 0
+        if row["name"] == "spacy-cnn":
+            assert row["vs_spacy-cnn"] == 1.0
+
+
+def test_pipeline_benchmark_rejects_unknown_encoder():
+    with pytest.raises(ValueError, match="'lstn'.*'elstm'"):
+        run_pipeline_benchmark(path=SAMPLE_DEV, names=["lstn"], progress=lambda msg: None)
