@@ -264,3 +264,31 @@ def test_float32_fast_path_matches_float64_reference(cell, gates, products, hidd
         results[dtype] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
     for a, b in zip(results[torch.float32], results[torch.float64]):
         torch.testing.assert_close(a.double(), b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["avx2", "portable"])
+def test_other_instruction_set_builds(variant, monkeypatch):
+    """The kernels as a machine with fewer vector instructions builds them
+    (the suite itself runs the best variant this machine has)."""
+    from spacy_elstm.pytorch import extension
+
+    if variant not in extension.supported_variants():
+        pytest.skip(f"this machine cannot run {variant}")
+    monkeypatch.setattr(extension, "_module", extension.build(variant))
+    monkeypatch.setattr(extension, "_tried", True)
+    for cell, gates in [("elstm", "recurrent"), ("elstm2", "recurrent"), ("lstm", "input")]:
+        for dtype, tol in ((torch.float32, 1e-4), (torch.float64, 1e-10)):
+            rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=19, period=3,
+                                     gates=gates).to(dtype))
+            x, lengths = torch.randn(5, 11, 24, dtype=dtype), torch.tensor([11, 4, 7, 1, 11])
+            results = []
+            for fast in (True, False):
+                rec.fast = fast
+                rec.zero_grad()
+                xg = x.clone().requires_grad_()
+                y = rec(xg, lengths)
+                y.pow(2).sum().backward()
+                results.append([y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()])
+            for a, b in zip(*results):
+                torch.testing.assert_close(a, b, rtol=tol, atol=tol)
