@@ -48,14 +48,9 @@ def _derivatives(acts: Tensor, g: slice) -> Tensor:
     return deriv
 
 
-def _scale_index(scale: Tensor, seq_len: int) -> Tensor:
-    """t_s - 1 = t mod Ts for the steps t = 0..seq_len-1."""
-    return torch.arange(seq_len, device=scale.device) % scale.shape[0]
-
-
 def _scale_rows(scale: Tensor, seq_len: int) -> Tensor:
-    """s_ts for t = 0..seq_len-1, shape (seq_len, N)."""
-    return scale[_scale_index(scale, seq_len)]
+    """s_ts for t = 0..seq_len-1 (t_s - 1 = t mod Ts), shape (seq_len, N)."""
+    return scale[torch.arange(seq_len, device=scale.device) % scale.shape[0]]
 
 
 class CellStateRecurrence(torch.autograd.Function):
@@ -72,6 +67,7 @@ class CellStateRecurrence(torch.autograd.Function):
         kernels = extension.get() if proj.device.type == "cpu" else None
         ctx.kernels = kernels
         scales = None if scale is None else _scale_rows(scale, len(sizes))
+        ctx.scales = scales  # derived from scale; backward reuses it
         if kernels is not None:
             hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes),
                                                 scales, state_bias, sizes, has_forget)
@@ -129,7 +125,7 @@ class CellStateRecurrence(torch.autograd.Function):
         sizes = packing.sizes
         n = cs.shape[1]
         i, f, g, o = gate_slices(n, has_forget)
-        scales = None if scale is None else _scale_rows(scale, len(sizes))
+        scales = ctx.scales
         d_hs = d_hs.contiguous()
         if ctx.kernels is not None:
             packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes)

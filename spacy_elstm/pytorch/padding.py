@@ -44,7 +44,7 @@ class Packing:
         self._seq = seq
         self._flat_index = (starts[seq] + steps).to(device)
         self._reverse_index = (offsets[mirror] + rank).to(device)
-        self._time_major_index = (steps * (int(sizes[0]) if max_length else 0) + rank).to(device)
+        self._rank = rank
         self._flat_inverse = torch.empty_like(self._flat_index)
         self._flat_inverse[self._flat_index] = torch.arange(self.n_tokens, device=device)
         self._device = device
@@ -60,9 +60,22 @@ class Packing:
                               - back).to(self._device)
         return self._previous
 
+    @property
+    def _time_major_index(self) -> Tensor:
+        """The row of each packed row in (seq_len, sizes[0], .) viewed as 2-d;
+        only the scan on the PyTorch path needs it, so it is made on demand."""
+        if not hasattr(self, "_time_major"):
+            batch = self.sizes[0] if self.sizes else 0
+            self._time_major = (self.steps.cpu() * batch + self._rank).to(self._device)
+        return self._time_major
+
     def padded_index(self, seq_len: int) -> Tensor:
-        """The row of each packed row in a padded batch viewed as (batch * seq_len, .)."""
-        return (self._seq * seq_len + self.steps.cpu()).to(self._device)
+        """The row of each packed row in a padded batch viewed as (batch * seq_len, .).
+        Made once per padded length (in and out of a batch use the same)."""
+        if getattr(self, "_padded_len", None) != seq_len:
+            self._padded_len = seq_len
+            self._padded = (self._seq * seq_len + self.steps.cpu()).to(self._device)
+        return self._padded
 
     def from_padded(self, x: Tensor) -> Tensor:
         """(batch, seq_len, width) -> (n_tokens, width)."""

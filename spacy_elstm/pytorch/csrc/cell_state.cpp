@@ -287,6 +287,8 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
     const auto wb = block_weight<T>(*weight_h, has_forget ? 4 : 3, n);
     std::vector<T> scratch(sizes.empty() ? 0 : sizes[0] * width);
     const T* p0 = proj.data_ptr<T>();
+    const auto rows = has_forget ? gate_block<T, 4, RB> : gate_block<T, 3, RB>;
+    const auto row1 = has_forget ? gate_block<T, 4, 1> : gate_block<T, 3, 1>;
     for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
       const int64_t k = sizes[t];
       const T* p = p0 + off[t] * width;
@@ -296,8 +298,6 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
         for (int64_t jb = begin; jb < end; ++jb) {
           const int64_t j0 = jb * VS, m = std::min(VS, n - j0);
           if (t > 0) {
-            auto rows = has_forget ? gate_block<T, 4, RB> : gate_block<T, 3, RB>;
-            auto row1 = has_forget ? gate_block<T, 4, 1> : gate_block<T, 3, 1>;
             int64_t r = 0;
             for (; r + RB <= k; r += RB) rows(p, h_prev, wb.data(), a, r, n, jb, m);
             for (; r < k; ++r) row1(p, h_prev, wb.data(), a, r, n, jb, m);
