@@ -8,7 +8,7 @@ import numpy
 import pytest
 import spacy
 
-from tests.fixtures.make_compat_pipelines import TEXTS
+from fixtures.make_compat_pipelines import TEXTS
 
 COMPAT = Path(__file__).parent / "fixtures" / "compat"
 EXPECTED = json.loads((COMPAT / "expected.json").read_text())

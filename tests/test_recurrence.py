@@ -3,8 +3,14 @@ import pytest
 import torch
 
 from spacy_elstm.pytorch import CELLS, DBRNN, Packing, Recurrence, RecurrentEncoder, check_cell
+from spacy_elstm.pytorch import kernels
+
+from kernel_utils import fast_kernels, using
 
 CELL_GATES = [(c, "recurrent") for c in CELLS] + [(c, "input") for c in ("elstm", "elstm2", "lstm")]
+# every kernel that runs each cell and gate mode, each once, the reference too
+CELL_GATE_KERNELS = [(c, g, k) for c, g in CELL_GATES for k in fast_kernels(c, g) + ("reference",)]
+STATE_CELL_GATES = [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")]
 
 
 def random_inputs(device, lengths=(4, 1, 3), width=3):
@@ -23,23 +29,23 @@ def perturb(module):
     return module
 
 
-@pytest.mark.parametrize("cell,gates", CELL_GATES)
+@pytest.mark.parametrize("cell,gates,kernel", CELL_GATE_KERNELS)
 @pytest.mark.parametrize("reverse", [False, True])
-@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
-def test_gradcheck_recurrence(cell, gates, reverse, fast, kernels, device):
+def test_gradcheck_recurrence(cell, gates, kernel, reverse, device):
     rec = perturb(Recurrence(cell=cell, input_width=3, hidden_width=2, period=2, gates=gates,
                              reverse=reverse).double().to(device))
-    rec.fast = fast
     x, lengths = random_inputs(device)
-    assert torch.autograd.gradcheck(lambda x: rec(x, lengths), (x.requires_grad_(),))
-    # parameters: through torch.func, so every weight's gradient is verified too
-    names = [n for n, _ in rec.named_parameters()]
-    values = tuple(p.detach().clone().requires_grad_() for p in rec.parameters())
+    with using(kernel, rec, lengths):
+        assert rec.kernel_for(lengths).kernel == kernel
+        assert torch.autograd.gradcheck(lambda x: rec(x, lengths), (x.requires_grad_(),))
+        # parameters: through torch.func, so every weight's gradient is verified too
+        names = [n for n, _ in rec.named_parameters()]
+        values = tuple(p.detach().clone().requires_grad_() for p in rec.parameters())
 
-    def by_params(*vals):
-        return torch.func.functional_call(rec, dict(zip(names, vals)), (x.detach(), lengths))
+        def by_params(*vals):
+            return torch.func.functional_call(rec, dict(zip(names, vals)), (x.detach(), lengths))
 
-    assert torch.autograd.gradcheck(by_params, values)
+        assert torch.autograd.gradcheck(by_params, values)
 
 
 @pytest.mark.parametrize("gates", ["recurrent", "input"])
@@ -200,22 +206,29 @@ def test_bad_arguments(kwargs, message):
         check_cell(**kwargs)
 
 
-@pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
+def outputs_and_grads(rec, x, lengths, kernel):
+    """y, dx and every parameter's gradient of a weighted sum of y, on ``kernel``."""
+    with kernels.use(kernel):
+        rec.zero_grad()
+        xg = x.clone().requires_grad_()
+        y = rec(xg, lengths)
+        weights = torch.linspace(-1, 1, y.numel(), dtype=y.dtype, device=y.device).view_as(y)
+        (y * weights).sum().backward()
+        return [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
+
+
+@pytest.mark.parametrize("cell,gates,kernel",
+                         [(c, g, k) for c, g in STATE_CELL_GATES for k in fast_kernels(c, g)])
 @pytest.mark.parametrize("reverse", [False, True])
-def test_fast_path_equals_reference(cell, gates, reverse, kernels, device):
+def test_fast_path_equals_reference(cell, gates, kernel, reverse, device):
     """The hand-written backward through time against autograd through cells.step."""
     rec = perturb(Recurrence(cell=cell, input_width=5, hidden_width=4, period=3, gates=gates,
                              reverse=reverse).double().to(device))
     x, lengths = random_inputs(device, lengths=(6, 2, 9, 9, 1, 0), width=5)
-    grads = {}
-    for fast in (True, False):
-        rec.fast = fast
-        rec.zero_grad()
-        xg = x.clone().requires_grad_()
-        y = rec(xg, lengths)
-        (y * torch.linspace(-1, 1, y.numel(), dtype=y.dtype, device=device).view_as(y)).sum().backward()
-        grads[fast] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
-    for a, b in zip(grads[True], grads[False]):
+    with using(kernel, rec, lengths):
+        got = outputs_and_grads(rec, x, lengths, kernel)
+    want = outputs_and_grads(rec, x, lengths, "reference")
+    for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-12)
 
 
@@ -224,45 +237,44 @@ def test_dbrnn_heads_combine_as_weighted_sum():
     torch.manual_seed(7)
     model = perturb(DBRNN(cell="elstm", input_width=3, width=4, period=2)).double().eval()
     x, lengths = random_inputs("cpu")
-    combined, fwd, bwd = model.heads(x, lengths)
-    assert combined.shape == fwd.shape == bwd.shape == (3, 4, 4)
+    packing = Packing(lengths, x.device)
+    packed = packing.from_padded(x)
+    combined, fwd, bwd = model.run_heads(packed, packing)
+    assert combined.shape == fwd.shape == bwd.shape == (8, 4)
     torch.testing.assert_close(combined, model.weight_forward * fwd + model.weight_backward * bwd)
-    torch.testing.assert_close(model(x, lengths), combined)
-    # both heads leave the padding of the one-token sequence at zero
-    assert torch.all(fwd[1, 1:] == 0) and torch.all(bwd[1, 1:] == 0)
+    torch.testing.assert_close(model(x, lengths), packing.to_padded(combined, x.shape[1]))
+    # the upper forward RNN is the upper backward one's mirror image: each reads
+    # the lower layer in its own direction
+    assert not torch.allclose(fwd, bwd)
 
 
-@pytest.mark.parametrize("cell,gates", [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")])
-@pytest.mark.parametrize("products", ["packed", "onednn", "no-onednn"])
+@pytest.mark.parametrize("cell,gates,kernel", [(c, g, k) for c, g in STATE_CELL_GATES
+                                               for k in fast_kernels(c, g, float32=True)])
+@pytest.mark.parametrize("products", ["onednn", "torch"])
 @pytest.mark.parametrize("hidden", [19, 32])
-def test_float32_fast_path_matches_float64_reference(cell, gates, products, hidden, kernels,
+def test_float32_fast_path_matches_float64_reference(cell, gates, kernel, products, hidden,
                                                      monkeypatch):
-    """float32 takes its own paths (oneDNN products, packed weights at every
-    step, vectorised float kernels with a ragged tail when the width is not a
-    multiple of the vector width); they must agree with the float64 reference
-    to float32 precision."""
-    from spacy_elstm.pytorch import onednn
+    """float32 takes its own paths (oneDNN products, a reordered weight at every
+    step even on a problem this small, vectorised float kernels with a ragged
+    tail when the width is not a multiple of the vector width); they must agree
+    with the float64 reference to float32 precision."""
+    from spacy_elstm.pytorch.kernels import onednn
 
-    if products == "packed":
-        monkeypatch.setattr(onednn, "PACK_MIN_MACS", 0)
-    elif products == "no-onednn":
+    if products == "torch":
         monkeypatch.setenv("SPACY_ELSTM_NO_ONEDNN", "1")
+    elif onednn.unavailable():
+        pytest.skip(f"oneDNN products: {onednn.unavailable()}")
     rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=hidden, period=3,
                              gates=gates))
     torch.manual_seed(3)
     x = torch.randn(5, 11, 24)
     lengths = torch.tensor([11, 4, 7, 1, 11])
     x = x * (torch.arange(11).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2)
-    results = {}
-    for dtype, fast in ((torch.float32, True), (torch.float64, False)):
-        rec.to(dtype).zero_grad()
-        rec.fast = fast
-        xg = x.to(dtype).clone().requires_grad_()
-        y = rec(xg, lengths)
-        weights = torch.linspace(-1, 1, y.numel(), dtype=dtype).view_as(y)
-        (y * weights).sum().backward()
-        results[dtype] = [y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()]
-    for a, b in zip(results[torch.float32], results[torch.float64]):
+    with using(kernel, rec, lengths):
+        assert rec.kernel_for(lengths).products == products
+        got = outputs_and_grads(rec, x, lengths, kernel)
+    want = outputs_and_grads(rec.double(), x.double(), lengths, "reference")
+    for a, b in zip(got, want):
         torch.testing.assert_close(a.double(), b, rtol=1e-4, atol=1e-5)
 
 
@@ -282,13 +294,6 @@ def test_other_instruction_set_builds(variant, monkeypatch):
             rec = perturb(Recurrence(cell=cell, input_width=24, hidden_width=19, period=3,
                                      gates=gates).to(dtype))
             x, lengths = torch.randn(5, 11, 24, dtype=dtype), torch.tensor([11, 4, 7, 1, 11])
-            results = []
-            for fast in (True, False):
-                rec.fast = fast
-                rec.zero_grad()
-                xg = x.clone().requires_grad_()
-                y = rec(xg, lengths)
-                y.pow(2).sum().backward()
-                results.append([y.detach(), xg.grad] + [p.grad.clone() for p in rec.parameters()])
+            results = [outputs_and_grads(rec, x, lengths, k) for k in ("cpp", "reference")]
             for a, b in zip(*results):
                 torch.testing.assert_close(a, b, rtol=tol, atol=tol)

@@ -1,9 +1,11 @@
 """Pure PyTorch recurrent modules: no thinc or spaCy imports below this point."""
-from .cells import CELLS, GATE_MODES, check_cell
+from . import kernels
+from .cells import CELLS, GATE_MODES, TABLE, Cell, check_cell
 from .dbrnn import DBRNN
-from .encoder import BiLayer, RecurrentEncoder
-from .padding import Packing
+from .encoder import BiLayer, Layer, RecurrentEncoder
+from .packing import Packing
 from .recurrence import Recurrence
+from .sequence import SequenceModule
 
-__all__ = ["CELLS", "GATE_MODES", "check_cell", "DBRNN", "BiLayer", "RecurrentEncoder",
-           "Recurrence", "Packing"]
+__all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "BiLayer", "Layer",
+           "RecurrentEncoder", "Recurrence", "Packing", "SequenceModule", "kernels"]

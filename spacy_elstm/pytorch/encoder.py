@@ -4,12 +4,14 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
-from .padding import Packing, run_padded
+from .packing import Packing
 from .recurrence import Recurrence
+from .sequence import SequenceModule
 
 
-class BiLayer(nn.Module):
-    """One layer of one or two directions; outputs concatenated [forward, backward]."""
+class Layer(SequenceModule):
+    """One layer of one direction, or of two (a BRNN layer), whose outputs are
+    concatenated [forward, backward]."""
 
     def __init__(self, *, cell: str, input_width: int, hidden_width: int, period: int,
                  gates: str, bidirectional: bool):
@@ -21,22 +23,19 @@ class BiLayer(nn.Module):
             for reverse in directions
         )
 
-    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
-        """x: (batch, seq_len, input_width) -> (batch, seq_len, directions * hidden_width);
-        with ``flat``, (n_tokens, input_width) -> (n_tokens, directions * hidden_width)."""
-        return run_padded(self.run, x, lengths, self.output_width, flat)
-
     @property
     def output_width(self) -> int:
         return sum(d.hidden_width for d in self.directions)
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
-        """On the packed layout, as ``Recurrence.run``."""
         outputs: List[Tensor] = [d.run(x, packing) for d in self.directions]
         return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
 
 
-class RecurrentEncoder(nn.Module):
+BiLayer = Layer  # the name of releases up to 0.1
+
+
+class RecurrentEncoder(SequenceModule):
     """``depth`` stacked layers; each bidirectional layer gives each direction
     ``width // 2`` units so that every layer outputs ``width`` features.
     Dropout is applied to the output of every layer while training.
@@ -52,22 +51,17 @@ class RecurrentEncoder(nn.Module):
             raise ValueError(f"depth must be >= 1, got {depth}.")
         hidden = width // 2 if bidirectional else width
         self.layers = nn.ModuleList(
-            BiLayer(cell=cell, input_width=input_width if i == 0 else width,
-                    hidden_width=hidden, period=period, gates=gates,
-                    bidirectional=bidirectional)
+            Layer(cell=cell, input_width=input_width if i == 0 else width,
+                  hidden_width=hidden, period=period, gates=gates, bidirectional=bidirectional)
             for i in range(depth)
         )
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False) -> Tensor:
-        """x: (batch, seq_len, input_width), lengths: (batch,) int64.
-        Returns (batch, seq_len, width), zero at padded positions. With ``flat``,
-        x is (n_tokens, input_width), the sequences one after another, and so is
-        the result."""
-        return run_padded(self.run, x, lengths, self.layers[-1].output_width, flat)
+    @property
+    def output_width(self) -> int:
+        return self.layers[-1].output_width
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
         for layer in self.layers:
             x = self.dropout(layer.run(x, packing))
         return x
-

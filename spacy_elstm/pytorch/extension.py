@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import List, Optional
 
-SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
+SOURCE = Path(__file__).parent / "kernels" / "csrc" / "cell_state.cpp"
 _module: Optional[ModuleType] = None
 _tried = False
 AVX512 = ("avx512f", "avx512bw", "avx512vl", "avx512dq")  # what ATen's AVX512 kernels need

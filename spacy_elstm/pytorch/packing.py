@@ -112,11 +112,11 @@ class Packing:
         return y.index_select(0, self._reverse_index)
 
 
-def run_padded(run: Callable[[Tensor, Packing], Tensor], x: Tensor, lengths: Tensor,
+def run_packed(run: Callable[[Tensor, Packing], Tensor], x: Tensor, lengths: Tensor,
                width: int, flat: bool = False) -> Tensor:
     """``run`` on the packed layout, for x zero-padded, (batch, seq_len, .), or
     with ``flat``, the sequences one after another, (n_tokens, .). The result
-    comes back in the same layout, ``width`` features wide."""
+    comes back in the layout x came in, ``width`` features wide."""
     if flat:
         if x.shape[0] != int(lengths.sum()):
             raise ValueError(f"Expected {int(lengths.sum())} rows for lengths "

@@ -2,9 +2,11 @@
 // is that of spacy_elstm/pytorch/cells.py; the Python side checks the two
 // against each other.
 //
-// Layout: packed (see padding.py): step t owns sizes[t] rows, right after
-// those of step t - 1, longest sequence first; no padding is stored. Gates are
-// [i, f, g, o] (lstm, elstm) or [i, g, o] (elstm2).
+// Layout: packed (see packing.py): step t owns sizes[t] rows, right after
+// those of step t - 1, longest sequence first; no padding is stored. Where each
+// gate sits in a row comes from the cell table (cells.py, Cell.state_gates):
+// the blocks of i, f, g, o, each n wide, with f = -1 for a cell without a
+// forget gate (elstm2); the kernels read them through a Gates.
 //
 // A step is one pass over each running row that applies the nonlinearities,
 // updates c and computes h, vectorised with ATen's Vectorized<T> (the exp of
@@ -51,6 +53,19 @@ struct Lanes {
   }
 };
 
+// Column offsets of the gates in a row of width G * n, from the cell table.
+struct Gates {
+  int64_t i, f, g, o;
+};
+
+Gates gate_columns(const std::vector<int64_t>& blocks, int64_t n, int64_t n_gates) {
+  TORCH_CHECK(blocks.size() == 4, "expected the blocks of (i, f, g, o), got ", blocks.size());
+  for (auto b : blocks)
+    TORCH_CHECK(b >= -1 && b < n_gates, "gate block ", b, " outside 0..", n_gates - 1);
+  TORCH_CHECK(blocks[0] >= 0 && blocks[2] >= 0 && blocks[3] >= 0, "i, g and o are required");
+  return {blocks[0] * n, blocks[1] < 0 ? -1 : blocks[1] * n, blocks[2] * n, blocks[3] * n};
+}
+
 // Rows per task: about 2k elements of a hidden state per task.
 inline int64_t grain(int64_t n) { return std::max<int64_t>(1, 2048 / std::max<int64_t>(1, n)); }
 
@@ -59,12 +74,12 @@ inline int64_t grain(int64_t n) { return std::max<int64_t>(1, 2048 / std::max<in
 // gates, c, tanh(c + b) and h = o * tanh(c + b).
 template <typename T, bool HasForget>
 void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, T* tc, T* h,
-                 int64_t n, int64_t j_begin, int64_t j_end) {
+                 const Gates& q, int64_t j_begin, int64_t j_end) {
   using V = Vectorized<T>;
-  const int64_t gf = n, gg = HasForget ? 2 * n : n, go = HasForget ? 3 * n : 2 * n;
+  const int64_t gi = q.i, gf = q.f, gg = q.g, go = q.o;
   for (int64_t j = j_begin; j < j_end; j += V::size()) {
     const Lanes<T> l{std::min<int64_t>(V::size(), j_end - j)};
-    const V i = sigmoid(l.load(a + j));
+    const V i = sigmoid(l.load(a + gi + j));
     const V g = tanh(l.load(a + gg + j));
     const V o = sigmoid(l.load(a + go + j));
     V cv = i * g;
@@ -77,7 +92,7 @@ void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, 
       if (cp) cv = l.load(cp + j) + cv;
     }
     const V t = tanh(b ? cv + l.load(b + j) : cv);
-    l.store(i, act + j);
+    l.store(i, act + gi + j);
     l.store(g, act + gg + j);
     l.store(o, act + go + j);
     l.store(cv, c + j);
@@ -92,20 +107,20 @@ void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, 
 // (for s) and d_z = d tanh(c + b) / d(c + b) * dh * o.
 template <typename T, bool HasForget>
 void backward_row(const T* dho, const T* dhr, const T* act, const T* cp, const T* tc,
-                  const T* s, T* dcb, T* dr, T* dsu, T* dz, int64_t n, int64_t j_begin,
+                  const T* s, T* dcb, T* dr, T* dsu, T* dz, const Gates& q, int64_t j_begin,
                   int64_t j_end) {
   using V = Vectorized<T>;
   const V one(T(1)), zero(T(0));
-  const int64_t gf = n, gg = HasForget ? 2 * n : n, go = HasForget ? 3 * n : 2 * n;
+  const int64_t gi = q.i, gf = q.f, gg = q.g, go = q.o;
   for (int64_t j = j_begin; j < j_end; j += V::size()) {
     const Lanes<T> l{std::min<int64_t>(V::size(), j_end - j)};
     const V dh = dhr ? l.load(dho + j) + l.load(dhr + j) : l.load(dho + j);
-    const V i = l.load(act + j), g = l.load(act + gg + j), o = l.load(act + go + j);
+    const V i = l.load(act + gi + j), g = l.load(act + gg + j), o = l.load(act + go + j);
     const V t = l.load(tc + j);
     const V z = dh * o * (one - t * t);
     const V dc = z + l.load(dcb + j);
     const V du = s ? dc * l.load(s + j) : dc;
-    l.store(du * g * i * (one - i), dr + j);
+    l.store(du * g * i * (one - i), dr + gi + j);
     l.store(du * i * (one - g * g), dr + gg + j);
     l.store(dh * t * o * (one - o), dr + go + j);
     if constexpr (HasForget) {
@@ -238,10 +253,17 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
                                               c10::optional<torch::Tensor> packed,
                                               c10::optional<torch::Tensor> scale_rows,
                                               c10::optional<torch::Tensor> state_bias,
-                                              std::vector<int64_t> sizes, bool has_forget) {
+                                              std::vector<int64_t> sizes,
+                                              std::vector<int64_t> gate_blocks) {
   proj = proj.contiguous();
   const int64_t tokens = proj.size(0), width = proj.size(1);
-  const int64_t n = width / (has_forget ? 4 : 3);
+  const int64_t n_gates = std::count_if(gate_blocks.begin(), gate_blocks.end(),
+                                        [](int64_t b) { return b >= 0; });
+  TORCH_CHECK(n_gates > 0 && width % n_gates == 0, "projection width ", width,
+              " is not a multiple of the ", n_gates, " gates");
+  const int64_t n = width / n_gates;
+  const Gates q = gate_columns(gate_blocks, n, n_gates);
+  const bool has_forget = q.f >= 0;
   auto hs = torch::empty({tokens, n}, proj.options());
   auto cs = torch::empty_like(hs), tcs = torch::empty_like(hs), acts = torch::empty_like(proj);
   torch::Tensor scale, bias;
@@ -257,7 +279,7 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
     auto step_row = [&](int64_t t, int64_t r, const T* a, int64_t j_begin, int64_t j_end) {
       const int64_t i = off[t] + r;
       row(a, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr, s0 ? s0 + t * n : nullptr, b,
-          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, n, j_begin, j_end);
+          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, q, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own through time
       const auto lengths = row_lengths(sizes);
@@ -284,11 +306,12 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
     // blocked products: each task owns blocks of hidden units for the whole step
     constexpr int64_t VS = Vectorized<T>::size(), RB = row_block<T>();
     const int64_t blocks = (n + VS - 1) / VS;
-    const auto wb = block_weight<T>(*weight_h, has_forget ? 4 : 3, n);
+    const auto wb = block_weight<T>(*weight_h, n_gates, n);
     std::vector<T> scratch(sizes.empty() ? 0 : sizes[0] * width);
     const T* p0 = proj.data_ptr<T>();
-    const auto rows = has_forget ? gate_block<T, 4, RB> : gate_block<T, 3, RB>;
-    const auto row1 = has_forget ? gate_block<T, 4, 1> : gate_block<T, 3, 1>;
+    TORCH_CHECK(n_gates == 3 || n_gates == 4, "the blocked products take 3 or 4 gates");
+    const auto rows = n_gates == 4 ? gate_block<T, 4, RB> : gate_block<T, 3, RB>;
+    const auto row1 = n_gates == 4 ? gate_block<T, 4, 1> : gate_block<T, 3, 1>;
     for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
       const int64_t k = sizes[t];
       const T* p = p0 + off[t] * width;
@@ -318,9 +341,12 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
                                                c10::optional<torch::Tensor> weight_h,
                                                c10::optional<torch::Tensor> packed_t,
                                                c10::optional<torch::Tensor> scale_rows,
-                                               std::vector<int64_t> sizes, bool has_forget) {
+                                               std::vector<int64_t> sizes,
+                                               std::vector<int64_t> gate_blocks) {
   d_hs = d_hs.contiguous();
   const int64_t n = cs.size(1), width = acts.size(1);
+  const Gates q = gate_columns(gate_blocks, n, width / n);
+  const bool has_forget = q.f >= 0;
   auto d_pre = torch::empty_like(acts);
   auto d_su = torch::empty_like(cs), d_zs = torch::empty_like(cs);
   auto d_c_buf = torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
@@ -340,7 +366,7 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
       const int64_t i = off[t] + r;
       row(dho0 + i * n, dhr, act0 + i * width, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr,
           tc0 + i * n, s0 ? s0 + t * n : nullptr, dcb0 + r * n, dr0 + i * width, dsu0 + i * n,
-          dz0 + i * n, n, j_begin, j_end);
+          dz0 + i * n, q, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own, back through time
       const auto lengths = row_lengths(sizes);

@@ -1,38 +1,35 @@
-"""A fast path for the cells with a cell state (lstm, elstm, elstm2).
+"""The fused recurrence of the cells with a cell state (lstm, elstm, elstm2).
 
 Forward and backward through time are written out by hand, so a step costs a
 handful of in-place kernels and no autograd graph is built per step. The maths
 is exactly that of ``cells.step``; tests check the two against each other and
-the gradients with ``torch.autograd.gradcheck``.
+the gradients with ``torch.autograd.gradcheck``. Which of its kernels runs is
+decided by the registry (``kernels.select``) and handed in by name:
 
-With ``gates="input"`` every gate is known before the loop starts, so gates,
-nonlinearities and all parameter gradients are computed for all steps at once,
-and only the linear recurrence c_t = f_t * c_(t-1) + u_t remains: the C++
-kernels run it row by row, each thread on its own sequences; the PyTorch ops
-(CUDA, or no compiler) run it as a parallel scan (``scan``).
+- ``cpp`` and ``cpp-onednn``: the C++ kernels of ``csrc/cell_state.cpp`` (see
+  ``extension``), one fused pass per step; with ``cpp-onednn`` each step's
+  recurrent product runs on oneDNN with the weight reordered once per pass.
+- ``torch``: PyTorch ops per step (gates="recurrent").
+- ``scan``: with ``gates="input"`` every gate is known before the loop starts,
+  so gates, nonlinearities and all parameter gradients are computed for all
+  steps at once, and the linear recurrence c_t = f_t * c_(t-1) + u_t runs as a
+  parallel scan (``scan``).
 
-On the CPU the steps run in the C++ kernels of ``csrc/cell_state.cpp`` (see
-``extension``): one matrix product and one fused loop per step. Elsewhere, or
-where they cannot be built, the same steps run as PyTorch ops below.
-
-All tensors are packed (see ``padding``): step t owns ``sizes[t]`` rows,
-right after those of step t - 1; padding is never stored or read.
+The gates are read where the cell table (``cells.TABLE``) puts them; the C++
+kernels receive the same offsets. All tensors are packed (see ``packing``):
+step t owns ``sizes[t]`` rows, right after those of step t - 1; padding is
+never stored or read.
 """
-from typing import Optional, Tuple
+from typing import Optional
 
 import torch
 from torch import Tensor
 
-from . import extension, onednn
-from .padding import Packing
+from .. import extension
+from ..cells import Cell
+from ..packing import Packing
+from . import onednn
 from .scan import linear_scan
-
-
-def gate_slices(n: int, has_forget: bool) -> Tuple[slice, Optional[slice], slice, slice]:
-    """(i, f, g, o) column slices of the projection; f is None for ELSTM-II."""
-    if has_forget:
-        return slice(0, n), slice(n, 2 * n), slice(2 * n, 3 * n), slice(3 * n, 4 * n)
-    return slice(0, n), None, slice(n, 2 * n), slice(2 * n, 3 * n)
 
 
 def _activate(a: Tensor, g: slice) -> Tensor:
@@ -56,27 +53,29 @@ def _scale_rows(scale: Tensor, seq_len: int) -> Tensor:
 class CellStateRecurrence(torch.autograd.Function):
     """proj: (n_tokens, n_gates * N), the packed input projection incl. bias.
     weight_h: (n_gates * N, N) or None (gates="input"). scale: (Ts, N) or None.
-    state_bias: (N,) or None. packing: where each row lives (``padding.Packing``).
+    state_bias: (N,) or None. packing: where each row lives (``packing.Packing``).
+    cell: the cell's table entry. kernel: "cpp", "cpp-onednn", "torch" or "scan".
     Returns h: (n_tokens, N), packed."""
 
     @staticmethod
     def forward(ctx, proj: Tensor, weight_h: Optional[Tensor], scale: Optional[Tensor],
-                state_bias: Optional[Tensor], packing: Packing, has_forget: bool) -> Tensor:
-        ctx.packing, ctx.has_forget = packing, has_forget
+                state_bias: Optional[Tensor], packing: Packing, cell: Cell,
+                kernel: str) -> Tensor:
+        ctx.packing, ctx.cell, ctx.kernel = packing, cell, kernel
         sizes = packing.sizes
-        kernels = extension.get() if proj.device.type == "cpu" else None
-        ctx.kernels = kernels
         scales = None if scale is None else _scale_rows(scale, len(sizes))
         ctx.scales = scales  # derived from scale; backward reuses it
-        if kernels is not None:
-            hs, cs, tcs, acts = kernels.forward(proj, weight_h, onednn.packed(weight_h, sizes),
-                                                scales, state_bias, sizes, has_forget)
+        if kernel in ("cpp", "cpp-onednn"):
+            packed = onednn.reorder_weight(weight_h, sizes[0]) if kernel == "cpp-onednn" else None
+            hs, cs, tcs, acts = extension.get().forward(proj, weight_h, packed, scales,
+                                                        state_bias, sizes, cell.state_gates)
             ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
             return hs
-        n = proj.shape[1] // (4 if has_forget else 3)
-        i, f, g, o = gate_slices(n, has_forget)
+        n = proj.shape[1] // cell.n_gates
+        has_forget = cell.index("f") >= 0
+        i, f, g, o = (cell.block(q, n) for q in "ifgo")
         offsets = packing.offsets
-        if weight_h is None:
+        if kernel == "scan":
             acts = _activate(proj, g)
             u = acts[:, i] * acts[:, g]
             if scales is not None:
@@ -121,21 +120,23 @@ class CellStateRecurrence(torch.autograd.Function):
     @staticmethod
     def backward(ctx, d_hs: Tensor):
         acts, cs, tcs, hs, weight_h, scale, state_bias = ctx.saved_tensors
-        packing, has_forget = ctx.packing, ctx.has_forget
+        packing, cell = ctx.packing, ctx.cell
         sizes = packing.sizes
         n = cs.shape[1]
-        i, f, g, o = gate_slices(n, has_forget)
+        has_forget = cell.index("f") >= 0
+        i, f, g, o = (cell.block(q, n) for q in "ifgo")
         scales = ctx.scales
         d_hs = d_hs.contiguous()
-        if ctx.kernels is not None:
-            packed_t = None if weight_h is None else onednn.packed(weight_h.t(), sizes)
-            d_pre, d_su, d_tc_pre = ctx.kernels.backward(
-                d_hs, acts, cs, tcs, weight_h, packed_t, scales, sizes, has_forget)
+        if ctx.kernel in ("cpp", "cpp-onednn"):
+            packed_t = (onednn.reorder_weight(weight_h.t(), sizes[0])
+                        if ctx.kernel == "cpp-onednn" else None)
+            d_pre, d_su, d_tc_pre = extension.get().backward(
+                d_hs, acts, cs, tcs, weight_h, packed_t, scales, sizes, cell.state_gates)
             return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
         offsets = packing.offsets
         deriv = _derivatives(acts, g)
         d_act = torch.empty_like(acts)
-        if weight_h is None:
+        if ctx.kernel == "scan":
             d_act[:, o] = d_hs * tcs
             d_tc_pre = d_hs * acts[:, o] * (1 - tcs**2)  # through h_t only
             # dc_t = d_tc_pre_t + f_(t+1) * dc_(t+1), every step at once: a scan
@@ -200,7 +201,7 @@ def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tenso
         d_scale = torch.zeros_like(scale).index_add_(0, steps, d_su)
     if state_bias is not None and ctx.needs_input_grad[3]:
         d_state_bias = d_tc_pre.sum(0)
-    return d_pre, d_weight_h, d_scale, d_state_bias, None, None
+    return d_pre, d_weight_h, d_scale, d_state_bias, None, None, None
 
 
 def _gate_grads(d_act: Tensor, acts: Tensor, d_c: Tensor, scales: Optional[Tensor],

@@ -1,0 +1,261 @@
+"""Every implementation of the recurrence, and the one place that picks among them.
+
+A kernel registers here under a name with the conditions it needs
+(``cannot``: what rules it out for a problem) and, where it is fast only for
+some problems, its cost rule (``pays``). ``select`` decides, from the cell,
+gate mode, device, dtype, build, environment and problem size, and returns
+the choice with the reason; the recurrent layers call nothing else. Ask it
+yourself with ``Recurrence.kernel_for(lengths)``; the choice is also logged
+at DEBUG level on the ``spacy_elstm.kernels`` logger.
+
+Kernels, best first:
+
+- ``cpp-onednn``: the C++ kernels with each step's recurrent product on oneDNN
+  (weight reordered once per pass). CPU, float32, gates="recurrent"; pays
+  where every step's product is large.
+- ``cpp``: the C++ kernels (``csrc/cell_state.cpp``) with their own blocked
+  products fused into each step (gates="recurrent"), or each sequence on its
+  own thread through time (gates="input"). CPU.
+- ``torch``: PyTorch ops per step with a hand-written backward through time
+  (gates="recurrent"). Any device.
+- ``scan``: PyTorch ops with a parallel scan over time (gates="input"). Any device.
+- ``reference``: ``cells.step`` under autograd. Every cell; the only one for
+  cells without a cell state (gru, srn).
+
+A kernel can be forced by name, for tests and for debugging: ``with use("cpp"):``
+or the environment variable SPACY_ELSTM_KERNEL; a forced kernel that cannot run
+a problem raises a ValueError saying why. SPACY_ELSTM_NO_EXTENSION=1 and
+SPACY_ELSTM_NO_ONEDNN=1 rule out the C++ kernels and the oneDNN products.
+"""
+import logging
+import os
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from .. import extension
+from ..cells import Cell
+from ..packing import Packing
+from . import onednn, reference
+from .fused import CellStateRecurrence
+
+log = logging.getLogger("spacy_elstm.kernels")
+
+# cpp-onednn pays where a step's recurrent product is large: below this many
+# multiply-adds per step a library call costs more than it saves, and a long
+# sequence of tiny steps was up to 9x slower per step (far worse on a busy
+# machine) than the blocked products fused into the step
+ONEDNN_MIN_STEP_MACS = 2_000_000
+# ... and where the whole pass repays reordering the weight (a few hundred µs)
+ONEDNN_MIN_MACS = 20_000_000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a recurrence is asked to run: ``tokens`` rows over ``steps`` steps
+    of a cell with hidden width ``hidden``."""
+
+    cell: Cell
+    gates: str
+    device: torch.device
+    dtype: torch.dtype
+    steps: int
+    tokens: int
+    hidden: int
+
+    @classmethod
+    def of(cls, cell: Cell, gates: str, x: Tensor, packing: Packing, hidden: int) -> "Problem":
+        return cls(cell, gates, x.device, x.dtype, len(packing.sizes), packing.n_tokens, hidden)
+
+    @property
+    def step_macs(self) -> float:
+        """Multiply-adds of one step's recurrent product, on average over the steps."""
+        if self.gates != "recurrent" or not self.steps:
+            return 0.0
+        return self.tokens / self.steps * self.cell.n_gates * self.hidden ** 2
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    summary: str
+    cannot: Callable[[Problem], Optional[str]]
+    pays: Callable[[Problem], Optional[str]] = lambda problem: None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The kernel that runs a problem, where its input products run ("onednn"
+    or "torch"), and why."""
+
+    kernel: str
+    products: str
+    reason: str
+
+
+KERNELS: Dict[str, Kernel] = {}  # best first
+
+
+def register(kernel: Kernel) -> None:
+    KERNELS[kernel.name] = kernel
+
+
+def _needs_cell_state(problem: Problem) -> Optional[str]:
+    if not problem.cell.cell_state:
+        return f"cell {problem.cell.name!r} has no cell state"
+    return None
+
+
+def _cpp(problem: Problem) -> Optional[str]:
+    if problem.device.type != "cpu":
+        return f"the C++ kernels run on the CPU, not {problem.device.type}"
+    if problem.dtype not in (torch.float32, torch.float64):
+        return f"the C++ kernels take float32 and float64, not {problem.dtype}"
+    return _needs_cell_state(problem) or _extension_missing()
+
+
+def _extension_missing() -> Optional[str]:
+    if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
+        return "SPACY_ELSTM_NO_EXTENSION is set"
+    if extension.get() is None:
+        return "the C++ kernels could not be built (see the warning)"
+    return None
+
+
+def _cpp_onednn(problem: Problem) -> Optional[str]:
+    if problem.gates != "recurrent":
+        return "gates='input' has no recurrent product"
+    if problem.dtype != torch.float32:
+        return f"the oneDNN products take float32, not {problem.dtype}"
+    return _cpp(problem) or onednn.unavailable() or _cpp_onednn_probe()
+
+
+def _cpp_onednn_pays(problem: Problem) -> Optional[str]:
+    macs = problem.step_macs
+    if macs < ONEDNN_MIN_STEP_MACS:
+        return f"{macs:,.0f} multiply-adds per step < {ONEDNN_MIN_STEP_MACS:,}"
+    if macs * problem.steps < ONEDNN_MIN_MACS:
+        return f"{macs * problem.steps:,.0f} multiply-adds in all < {ONEDNN_MIN_MACS:,}"
+    return None
+
+
+def _gates(mode: str) -> Callable[[Problem], Optional[str]]:
+    def cannot(problem: Problem) -> Optional[str]:
+        if problem.gates != mode:
+            return f"it runs gates={mode!r} only"
+        return _needs_cell_state(problem)
+    return cannot
+
+
+register(Kernel("cpp-onednn", "C++ steps, recurrent products on oneDNN", _cpp_onednn,
+                _cpp_onednn_pays))
+register(Kernel("cpp", "C++ steps with their own products", _cpp))
+register(Kernel("torch", "PyTorch ops per step, backward by hand", _gates("recurrent")))
+register(Kernel("scan", "PyTorch ops, parallel scan over time", _gates("input")))
+register(Kernel("reference", "cells.step under autograd", lambda problem: None))
+
+_forced: List[str] = []
+_probe: Optional[Tuple[str]] = None
+
+
+def _cpp_onednn_probe() -> Optional[str]:
+    """The C++ kernels call a private oneDNN operator looked up by schema; run
+    them once on a tiny problem with a reordered weight, against their own
+    products, so a changed schema falls back here and not inside a forward pass."""
+    global _probe
+    if _probe is None:
+        try:
+            gen = torch.Generator().manual_seed(0)
+            proj, w = torch.randn(6, 8, generator=gen), torch.randn(8, 2, generator=gen)
+            module, gates = extension.get(), [0, 1, 2, 3]
+            want = module.forward(proj, w, None, None, None, [3, 2, 1], gates)[0]
+            got = module.forward(proj, w, onednn.reorder_weight(w, 3), None, None, [3, 2, 1],
+                                 gates)[0]
+            _probe = (None if torch.allclose(got, want, rtol=1e-4, atol=1e-5)
+                      else "the C++ kernels' oneDNN products gave a wrong answer on a probe",)
+        except Exception as err:
+            _probe = (f"the C++ kernels' oneDNN products failed on a probe "
+                      f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})",)
+        if _probe[0] is not None:
+            warnings.warn(f"spacy-elstm: {_probe[0]}; using the C++ kernels' own products.")
+    return _probe[0]
+
+
+def _forced_name() -> Optional[str]:
+    name = _forced[-1] if _forced else os.environ.get("SPACY_ELSTM_KERNEL") or None
+    if name is not None and name not in KERNELS:
+        raise ValueError(f"Unknown kernel {name!r}: choose one of "
+                         f"{', '.join(map(repr, KERNELS))}.")
+    return name
+
+
+@contextmanager
+def use(name: str) -> Iterator[None]:
+    """Run every recurrence inside the block on kernel ``name``."""
+    if name not in KERNELS:
+        raise ValueError(f"Unknown kernel {name!r}: choose one of {', '.join(map(repr, KERNELS))}.")
+    _forced.append(name)
+    try:
+        yield
+    finally:
+        _forced.pop()
+
+
+def explain(problem: Problem) -> Dict[str, Optional[str]]:
+    """For every kernel, None where it would run ``problem`` if chosen, else
+    why not ("cannot: ..." or "does not pay: ...")."""
+    out: Dict[str, Optional[str]] = {}
+    for name, kernel in KERNELS.items():
+        why = kernel.cannot(problem)
+        if why is not None:
+            out[name] = f"cannot: {why}"
+        else:
+            pays = kernel.pays(problem)
+            out[name] = None if pays is None else f"does not pay: {pays}"
+    return out
+
+
+def select(problem: Problem) -> Choice:
+    """The kernel for ``problem``: the forced one, else the best that can run it and pays."""
+    products = "onednn" if onednn.runs_on(problem.device, problem.dtype) else "torch"
+    forced = _forced_name()
+    if forced is not None:
+        why = KERNELS[forced].cannot(problem)
+        if why is not None:
+            raise ValueError(f"Kernel {forced!r} cannot run {problem.cell.name}/{problem.gates} "
+                             f"on {problem.device.type} {problem.dtype}: {why}.")
+        choice = Choice(forced, products, "forced")
+    else:
+        passed = []
+        for name, kernel in KERNELS.items():
+            why = kernel.cannot(problem)
+            why = why if why is not None else kernel.pays(problem)
+            if why is None:
+                break
+            passed.append(f"{name}: {why}")
+        choice = Choice(name, products, KERNELS[name].summary
+                        + (f" (passed over {'; '.join(passed)})" if passed else ""))
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("%s/%s %s %s, %d steps, %d tokens, N=%d: %s, products on %s; %s",
+                  problem.cell.name, problem.gates, problem.device, problem.dtype, problem.steps,
+                  problem.tokens, problem.hidden, choice.kernel, choice.products, choice.reason)
+    return choice
+
+
+def run(choice: Choice, cell: Cell, proj: Tensor, packing: Packing, *,
+        weight_h: Optional[Tensor], scale: Optional[Tensor], state_bias: Optional[Tensor],
+        bias_hn: Optional[Tensor]) -> Tensor:
+    """The recurrence over the packed projection ``proj`` on the chosen kernel;
+    returns h, (n_tokens, N), packed."""
+    if choice.kernel == "reference":
+        return reference.loop(cell, proj, packing, weight_h, scale, state_bias, bias_hn)
+    return CellStateRecurrence.apply(proj, weight_h, scale, state_bias, packing, cell,
+                                     choice.kernel)
+
+
+__all__ = ["KERNELS", "Kernel", "Problem", "Choice", "register", "select", "explain", "use",
+           "run", "onednn"]
