@@ -3,34 +3,67 @@
 Each name is registered here by decorator and again, identically, as an
 entry point in pyproject.toml, so a packaged pipeline loads without an import.
 """
-from typing import List, Optional
+from numbers import Real
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats2d
 
 from .layers import with_padded_torch
-from .pytorch import DBRNN, RecurrentEncoder, check_cell
+from .pytorch import CELLS, DBRNN, GATE_MODES, RecurrentEncoder, check_cell
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
 DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
 
 
-def _check_args(name: str, *, width: int, cell: str, period: int, gates: str,
-                dropout: float, even: bool) -> None:
+# The largest ELSTM period Ts. A cell learns one scaling vector per position
+# t_s < Ts, a (Ts x N) parameter: 100,000 is beyond the length of any sequence
+# anyone tags (Ts only matters up to the longest one), and larger values are typos
+# that would otherwise surface as a failed allocation deep in torch.
+MAX_PERIOD = 100_000
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# argument: (test, what is allowed), for every argument the encoders take.
+ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
+    "width": (lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    "depth": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
+    "input_width": (lambda v: v is None or (_is_int(v) and v >= 1),
+                    "null (the same as width) or a positive integer"),
+    "period": (lambda v: _is_int(v) and 1 <= v <= MAX_PERIOD,
+               f"an integer in [1, {MAX_PERIOD}]"),
+    "dropout": (lambda v: isinstance(v, Real) and not isinstance(v, bool) and 0 <= v < 1,
+                "a number in [0, 1)"),
+    "bidirectional": (lambda v: isinstance(v, bool), "true or false"),
+    "cell": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, CELLS))}"),
+    "gates": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, GATE_MODES))}"),
+}
+
+
+def check_encoder_args(name: str, *, split_width: bool, **args: Any) -> None:
+    """Raise a ValueError naming the architecture ``name``, the argument, its bad
+    value and what is allowed, for any of ``args`` (each must have a rule in
+    ARG_RULES). ``split_width``: the width is shared by two directions, so it
+    must be even. Meant to run first thing in an architecture function, so that
+    a bad config fails when it is resolved."""
+    for arg, value in args.items():
+        test, allowed = ARG_RULES[arg]
+        if not test(value):
+            raise ValueError(f"{name}: {arg} must be {allowed}, got {value!r}.")
     try:
-        check_cell(cell, gates, period)
+        check_cell(args["cell"], args["gates"], args["period"])
     except ValueError as err:
         raise ValueError(f"{name}: {err}") from None
-    if not isinstance(width, int) or width < 1:
-        raise ValueError(f"{name}: width must be a positive integer, got {width!r}.")
-    if even and width % 2:
+    width = args["width"]
+    if split_width and width % 2:
         raise ValueError(
             f"{name}: width {width} is odd; a bidirectional encoder splits it evenly "
             f"between its directions, so use an even width such as {width + 1}."
         )
-    if not 0.0 <= dropout < 1.0:
-        raise ValueError(f"{name}: dropout must be in [0, 1), got {dropout!r}.")
 
 
 @registry.architectures(RECURRENT_ENCODER)
@@ -56,10 +89,9 @@ def build_recurrent_encoder(
     dropout (float): Dropout on each layer's output while training.
     input_width (Optional[int]): The width of the incoming vectors; defaults to width.
     """
-    _check_args(RECURRENT_ENCODER, width=width, cell=cell, period=period, gates=gates,
-                dropout=dropout, even=bidirectional)
-    if not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"{RECURRENT_ENCODER}: depth must be an integer >= 1, got {depth!r}.")
+    check_encoder_args(RECURRENT_ENCODER, split_width=bidirectional, width=width,
+                       depth=depth, cell=cell, bidirectional=bidirectional, period=period,
+                       gates=gates, dropout=dropout, input_width=input_width)
     n_in = width if input_width is None else input_width
     module = RecurrentEncoder(cell=cell, input_width=n_in, width=width, depth=depth,
                               bidirectional=bidirectional, period=period, gates=gates,
@@ -88,8 +120,8 @@ def build_dbrnn_encoder(
     dropout (float): Dropout on the lower BRNN's output and on the encoding while training.
     input_width (Optional[int]): The width of the incoming vectors; defaults to width.
     """
-    _check_args(DBRNN_ENCODER, width=width, cell=cell, period=period, gates=gates,
-                dropout=dropout, even=True)
+    check_encoder_args(DBRNN_ENCODER, split_width=True, width=width, cell=cell,
+                       period=period, gates=gates, dropout=dropout, input_width=input_width)
     n_in = width if input_width is None else input_width
     module = DBRNN(cell=cell, input_width=n_in, width=width, period=period, gates=gates,
                    dropout=dropout)

@@ -58,12 +58,12 @@ def test_layer(name):
         (RECURRENT_ENCODER, {"width": 8, "cell": "elstm3"}, "'elstm3'.*'elstm', 'elstm2', 'lstm', 'gru', 'srn'"),
         (DBRNN_ENCODER, {"width": 8, "cell": "bilstm"}, "'bilstm'.*'elstm', 'elstm2'"),
         (RECURRENT_ENCODER, {"width": 9}, "width 9 is odd"),
-        (RECURRENT_ENCODER, {"width": 9, "bidirectional": False, "period": 0}, "period must be an integer >= 1, got 0"),
+        (RECURRENT_ENCODER, {"width": 9, "bidirectional": False, "period": 0}, "period must be an integer in \\[1, 100000\\], got 0"),
         (DBRNN_ENCODER, {"width": 7}, "width 7 is odd"),
         (RECURRENT_ENCODER, {"width": 8, "cell": "gru", "gates": "input"}, "'gru' has no gates='input'"),
         (RECURRENT_ENCODER, {"width": 8, "gates": "inputs"}, "'inputs'.*'recurrent', 'input'"),
         (RECURRENT_ENCODER, {"width": 8, "depth": 0}, "depth must be an integer >= 1, got 0"),
-        (RECURRENT_ENCODER, {"width": 8, "dropout": 1.5}, "dropout must be in"),
+        (RECURRENT_ENCODER, {"width": 8, "dropout": 1.5}, "dropout must be a number in \\[0, 1\\), got 1.5"),
     ],
 )
 def test_bad_arguments_fail_at_config_time(name, args, message):

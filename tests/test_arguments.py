@@ -1,0 +1,86 @@
+"""Every argument of the architectures is checked when the architecture function
+is called, which is when a config is resolved: a bad value fails there with a
+message naming the architecture, the argument, the value and what is allowed,
+not later in initialize or deep in torch."""
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.util import registry
+
+import spacy_elstm  # noqa: F401  registers the decorators
+from spacy_elstm.architectures import (DBRNN_ENCODER, MAX_PERIOD, RECURRENT_ENCODER,
+                                       check_encoder_args)
+
+ROOT = Path(__file__).parent.parent
+BOTH = [RECURRENT_ENCODER, DBRNN_ENCODER]
+ALLOWED = {
+    "width": "a positive integer",
+    "depth": "an integer >= 1",
+    "input_width": "null (the same as width) or a positive integer",
+    "period": f"an integer in [1, {MAX_PERIOD}]",
+    "dropout": "a number in [0, 1)",
+    "bidirectional": "true or false",
+}
+# Each of these got past today's checks (or failed in torch, or with a message
+# that named no argument) before the checks in check_encoder_args.
+BAD = [
+    ("width", True),
+    ("input_width", -5), ("input_width", 0), ("input_width", 8.0), ("input_width", True),
+    ("input_width", "8"),
+    ("dropout", "0.1"), ("dropout", True), ("dropout", None),
+    ("period", 10**12), ("period", MAX_PERIOD + 1), ("period", 1e12), ("period", 4.0),
+]
+BAD_RECURRENT_ONLY = [
+    ("depth", True),
+    ("bidirectional", 1), ("bidirectional", "no"), ("bidirectional", None),
+]
+# Caught, with the same message, before too: kept so they stay caught.
+CAUGHT_BEFORE = [("width", 8.0), ("width", "8"), ("width", 0), ("depth", 2.0), ("depth", "2")]
+
+
+def cases(pairs, names):
+    return [pytest.param(name, arg, value, id=f"{name.split('.')[1]}-{arg}={value!r}")
+            for name in names for arg, value in pairs]
+
+
+@pytest.mark.parametrize("name,arg,value",
+                         cases(BAD, BOTH) + cases(BAD_RECURRENT_ONLY, [RECURRENT_ENCODER])
+                         + cases(CAUGHT_BEFORE, [RECURRENT_ENCODER]))
+def test_a_bad_value_fails_when_the_architecture_is_called(name, arg, value):
+    args = {"width": 8, arg: value}
+    with pytest.raises(ValueError) as err:
+        registry.architectures.get(name)(**args)
+    assert str(err.value) == f"{name}: {arg} must be {ALLOWED[arg]}, got {value!r}."
+
+
+@pytest.mark.parametrize(
+    "config,arg,value",
+    [("elstm_brnn", "input_width", -5), ("elstm_brnn", "input_width", 0),
+     ("elstm_brnn", "dropout", "0.1"), ("elstm_brnn", "period", 10**12),
+     ("dbrnn_elstm", "input_width", 0), ("dbrnn_elstm", "period", 10**12)],
+)
+def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
+    config = spacy.util.load_config(ROOT / "configs" / f"{config}.cfg")
+    config["components"]["tok2vec"]["model"]["encode"][arg] = value
+    name = config["components"]["tok2vec"]["model"]["encode"]["@architectures"]
+    with pytest.raises(ValueError, match=f"{name}: {arg} must be .*, got {value!r}"):
+        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+
+
+@pytest.mark.parametrize("name", BOTH)
+@pytest.mark.parametrize("args", [{"period": 1}, {"period": MAX_PERIOD}, {"dropout": 0},
+                                  {"dropout": 0.99}, {"input_width": 1},
+                                  {"input_width": None}])
+def test_the_edges_of_the_allowed_values_build(name, args):
+    model = registry.architectures.get(name)(width=4, **args)
+    assert model.get_dim("nO") == 4
+
+
+def test_the_checker_is_reusable_by_other_architectures():
+    good = dict(width=8, cell="elstm", period=4, gates="input", dropout=0.1, input_width=None)
+    check_encoder_args("x.Encoder.v2", split_width=True, **good)
+    with pytest.raises(ValueError, match=r"^x.Encoder.v2: width 7 is odd"):
+        check_encoder_args("x.Encoder.v2", split_width=True, **{**good, "width": 7})
+    with pytest.raises(ValueError, match=r"^x.Encoder.v2: Cell 'gru' has no gates='input'"):
+        check_encoder_args("x.Encoder.v2", split_width=False, **{**good, "cell": "gru"})

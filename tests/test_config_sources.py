@@ -1,0 +1,106 @@
+"""configs/*.cfg are generated from configs/src by scripts/generate_configs.py:
+the committed files are exactly what it writes, and they differ in their
+encoder only."""
+import copy as copying
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+
+ROOT = Path(__file__).parent.parent
+SCRIPT = ROOT / "scripts" / "generate_configs.py"
+CONFIGS = sorted((ROOT / "configs").glob("*.cfg"))
+ENCODE = ("components", "tok2vec", "model", "encode")
+
+_spec = importlib.util.spec_from_file_location("generate_configs", SCRIPT)
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)
+
+
+def run_script(*args):
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def test_committed_configs_are_what_the_generator_writes(tmp_path):
+    assert gen.main(["--out", str(tmp_path)]) == 0
+    written = sorted(tmp_path.glob("*.cfg"))
+    assert [p.name for p in written] == [p.name for p in CONFIGS]
+    for path in CONFIGS:
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_check_passes_on_the_committed_configs():
+    result = run_script("--check")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture
+def copy(tmp_path):
+    out = tmp_path / "configs"
+    shutil.copytree(ROOT / "configs", out, ignore=shutil.ignore_patterns("src"))
+    return out
+
+
+def test_check_fails_on_an_edited_config(copy):
+    path = copy / "gru_brnn.cfg"
+    path.write_text(path.read_text().replace("initial_rate = 0.001", "initial_rate = 0.002"))
+    result = run_script("--check", "--out", copy)
+    assert result.returncode == 1
+    assert "gru_brnn.cfg differs" in result.stderr
+    assert path.read_text().count("initial_rate = 0.002") == 1  # --check writes nothing
+
+
+def test_check_fails_on_a_missing_or_extra_config(copy):
+    (copy / "cnn.cfg").unlink()
+    shutil.copy(copy / "lstm_brnn.cfg", copy / "lstm2_brnn.cfg")
+    result = run_script("--check", "--out", copy)
+    assert result.returncode == 1
+    assert "cnn.cfg is missing" in result.stderr
+    assert "lstm2_brnn.cfg has no source" in result.stderr
+
+
+def test_writing_repairs_an_edited_config(copy):
+    path = copy / "cnn.cfg"
+    path.write_text(path.read_text().replace("patience = 1600", "patience = 1"))
+    assert gen.main(["--out", str(copy)]) == 0
+    assert path.read_bytes() == (ROOT / "configs" / "cnn.cfg").read_bytes()
+
+
+def _without_encode(config):
+    config = copying.deepcopy(config)
+    del config[ENCODE[0]][ENCODE[1]][ENCODE[2]][ENCODE[3]]
+    return config
+
+
+def test_configs_differ_in_their_encoder_only():
+    loaded = {p.stem: spacy.util.load_config(p, interpolate=False) for p in CONFIGS}
+    shared = {name: _without_encode(c) for name, c in loaded.items()}
+    first = next(iter(shared.values()))
+    for name, config in shared.items():
+        assert config == first, name
+    encoders = [c["components"]["tok2vec"]["model"]["encode"] for c in loaded.values()]
+    assert all(a != b for i, a in enumerate(encoders) for b in encoders[i + 1:])
+
+
+@pytest.mark.parametrize(
+    "source,text,message",
+    [
+        ("encoders/x.cfg", "# x\n\n[components.tok2vec.model.encode]\nwidth = 8\n\n[training]\nseed = 1\n",
+         "may only set the encode section"),
+        ("encoders/x.cfg", "[components.tok2vec.model.encode]\nwidth = 8\n", "no header comment"),
+        ("encoders/x.cfg", "# x\n[components.tok2vec.model.embed]\nwidth = 8\n", "no \\[components"),
+        ("base.cfg", "[paths]\ntrain = null\n", "needs the line"),
+    ],
+)
+def test_sources_that_would_let_configs_drift_apart_are_refused(tmp_path, source, text, message):
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "configs" / "src", src)
+    (src / source).write_text(text)
+    with pytest.raises(gen.SourceError, match=message):
+        gen.generate(src)
+    assert run_script("--check", "--src", src, "--out", tmp_path).returncode == 2
