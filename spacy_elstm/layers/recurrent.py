@@ -1,4 +1,12 @@
-"""A thinc layer running a pure-PyTorch sequence encoder over a list of docs."""
+"""A thinc layer running a pure-PyTorch sequence encoder over a list of docs.
+
+With the environment variable SPACY_ELSTM_CHECK_FINITE=1 the layer checks every
+batch's input, and in backprop the gradient it is given and the one it returns,
+for NaN and inf (one ``isfinite().all()`` per array per batch), and raises a
+ValueError naming the layer and the doc; torch itself would carry them silently
+into every gradient. Off by default.
+"""
+import os
 from typing import Callable, List, Tuple
 
 import torch
@@ -51,7 +59,34 @@ def _forward(
         # nothing to run: every doc is empty, and so is its gradient
         Ys = [model.ops.alloc2f(0, n_out) for _ in Xs]
         return Ys, lambda dYs: [model.ops.alloc2f(0, model.get_dim("nI")) for _ in Xs]
-    return model.layers[0](Xs, is_train)
+    if not _check_finite_enabled():
+        return model.layers[0](Xs, is_train)
+    _check_finite(model, Xs, "forward input")
+    Ys, backprop = model.layers[0](Xs, is_train)
+
+    def backprop_checked(dYs: List[Floats2d]) -> List[Floats2d]:
+        _check_finite(model, dYs, "gradient it was given")
+        dXs = backprop(dYs)
+        _check_finite(model, dXs, "gradient it computed")
+        return dXs
+
+    return Ys, backprop_checked
+
+
+def _check_finite_enabled() -> bool:
+    return os.environ.get("SPACY_ELSTM_CHECK_FINITE", "") not in ("", "0")
+
+
+def _check_finite(model: Model, arrays: List[Floats2d], what: str) -> None:
+    """Raise a ValueError naming the first doc whose array holds a NaN or inf."""
+    xp = model.ops.xp
+    if bool(xp.isfinite(model.ops.flatten(arrays)).all()):
+        return
+    i = next(i for i, a in enumerate(arrays) if not bool(xp.isfinite(a).all()))
+    raise ValueError(
+        f"{model.name}: NaN or inf in the {what} of doc {i} of the batch "
+        f"(of {len(arrays)} docs; checked because SPACY_ELSTM_CHECK_FINITE is set)."
+    )
 
 
 def _convert_inputs(model: Model, Xs: List[Floats2d], is_train: bool):
