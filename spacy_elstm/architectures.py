@@ -10,7 +10,7 @@ from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .layers import with_padded_torch
+from .layers import with_torch_sequences
 from .pytorch import CELLS, DBRNN, GATE_MODES, RecurrentEncoder, check_cell
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
@@ -96,7 +96,7 @@ def build_recurrent_encoder(
     module = RecurrentEncoder(cell=cell, input_width=n_in, width=width, depth=depth,
                               bidirectional=bidirectional, period=period, gates=gates,
                               dropout=dropout)
-    return with_padded_torch(module, input_width=n_in, width=width,
+    return with_torch_sequences(module, input_width=n_in, width=width,
                              name=f"{cell}_{'brnn' if bidirectional else 'rnn'}")
 
 
@@ -125,4 +125,4 @@ def build_dbrnn_encoder(
     n_in = width if input_width is None else input_width
     module = DBRNN(cell=cell, input_width=n_in, width=width, period=period, gates=gates,
                    dropout=dropout)
-    return with_padded_torch(module, input_width=n_in, width=width, name=f"{cell}_dbrnn")
+    return with_torch_sequences(module, input_width=n_in, width=width, name=f"{cell}_dbrnn")

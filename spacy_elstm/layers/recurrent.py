@@ -14,14 +14,14 @@ from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d
 
 
-def with_padded_torch(
+def with_torch_sequences(
     module: torch.nn.Module, *, input_width: int, width: int, name: str
 ) -> Model[List[Floats2d], List[Floats2d]]:
-    """Wrap ``module(x, lengths, flat=True) -> y`` (x: (n_tokens, input_width),
-    the docs one after another; y: (n_tokens, width)) as a layer from a list of
-    (n_tokens, input_width) arrays to a list of (n_tokens, width) arrays. The
-    lengths travel with the batch, so nothing is padded. Empty docs give
-    (0, width) arrays.
+    """Wrap a ``SequenceModule`` (``module(x, lengths, flat=True) -> y``, x:
+    (n_tokens, input_width), the docs one after another; y: (n_tokens, width))
+    as a layer from a list of (n_tokens, input_width) arrays to a list of
+    (n_tokens, width) arrays. The lengths travel with the batch, so nothing is
+    padded. Empty docs give (0, width) arrays.
     """
     wrapped = PyTorchWrapper_v2(
         module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs
@@ -113,3 +113,6 @@ def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
         return ArgsKwargs(args=(y,), kwargs={"grad_tensors": dy})
 
     return Ys, backprop
+
+
+with_padded_torch = with_torch_sequences  # the name of releases up to 0.1
