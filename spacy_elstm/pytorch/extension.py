@@ -154,9 +154,11 @@ def _build_directory(name: str) -> str:
 
 
 def _missing_compiler() -> Optional[str]:
-    """The compiler ``load`` would run, where it is not on PATH; else None."""
-    default = "cl" if sys.platform == "win32" else "c++"
-    command = os.environ.get("CXX", "") or default
+    """The compiler ``load`` would run, where it is not on PATH; else None. (Not on
+    Windows, where torch puts ``cl`` on PATH itself, from the Visual Studio setup.)"""
+    if sys.platform == "win32":
+        return None
+    command = os.environ.get("CXX", "") or "c++"
     try:
         program = shlex.split(command)[0]
     except (ValueError, IndexError):
@@ -251,7 +253,10 @@ def _build_lock(build_dir: str, timeout: float) -> Iterator[None]:
         yield from _age_bound_lock(torch_lock, timeout)
         return
     path = os.path.join(build_dir, LOCK_NAME)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except PermissionError:  # made by another user: flock works on a read-only file too
+        fd = os.open(path, os.O_RDONLY)
     try:
         wait = _Wait(timeout, path)
         while True:
@@ -266,8 +271,9 @@ def _build_lock(build_dir: str, timeout: float) -> Iterator[None]:
                     raise
             wait.tick(f"another process{_holder(path)} building the C++ kernels")
         try:
-            os.ftruncate(fd, 0)
-            os.write(fd, str(os.getpid()).encode())
+            with contextlib.suppress(OSError):  # who holds it, for the waiters' notice
+                os.ftruncate(fd, 0)
+                os.write(fd, str(os.getpid()).encode())
             if os.path.exists(torch_lock):
                 # whoever made it died mid-build (it held our lock while building)
                 for pid in _leftover_builders(build_dir):
