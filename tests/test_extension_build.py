@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from spacy_elstm.pytorch import extension
+from spacy_elstm.pytorch.kernels import extension
 
 NAME = "spacy_elstm_cell_state_portable"
 # get() as a user's process runs it, on the portable variant; prints what it got
 CHILD = r"""
 import sys, time, warnings
 warnings.simplefilter("always")
-from spacy_elstm.pytorch import extension
+from spacy_elstm.pytorch.kernels import extension
 extension.supported_variants = lambda: ["portable"]
 if "--read-only" in sys.argv:  # what load does where it cannot write the cache
     import errno, torch.utils.cpp_extension as cpp

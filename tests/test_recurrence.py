@@ -283,7 +283,7 @@ def test_float32_fast_path_matches_float64_reference(cell, gates, kernel, produc
 def test_other_instruction_set_builds(variant, monkeypatch):
     """The kernels as a machine with fewer vector instructions builds them
     (the suite itself runs the best variant this machine has)."""
-    from spacy_elstm.pytorch import extension
+    from spacy_elstm.pytorch.kernels import extension
 
     if variant not in extension.supported_variants():
         pytest.skip(f"this machine cannot run {variant}")

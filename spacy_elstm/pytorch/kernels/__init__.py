@@ -37,7 +37,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import torch
 from torch import Tensor
 
-from .. import extension
+from . import extension
 from ..cells import Cell
 from ..packing import Packing
 from . import onednn, reference
@@ -119,11 +119,11 @@ def _cpp(problem: Problem) -> Optional[str]:
 
 
 def _extension_missing() -> Optional[str]:
+    if extension.get() is not None:  # builds on first use; warns once where it cannot
+        return None
     if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
         return "SPACY_ELSTM_NO_EXTENSION is set"
-    if extension.get() is None:
-        return "the C++ kernels could not be built (see the warning)"
-    return None
+    return "the C++ kernels are unavailable (see the warning)"
 
 
 def _cpp_onednn(problem: Problem) -> Optional[str]:

@@ -25,7 +25,7 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from .. import extension
+from . import extension
 from ..cells import Cell
 from ..packing import Packing
 from . import onednn

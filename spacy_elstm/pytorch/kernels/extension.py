@@ -38,7 +38,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-SOURCE = Path(__file__).parent / "kernels" / "csrc" / "cell_state.cpp"
+SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
 _module: Optional[ModuleType] = None
 _tried = False
 _warned_off = False
