@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from spacy_elstm.benchmarks.layers import run_layer_benchmark
-from spacy_elstm.benchmarks.pipelines import run_pipeline_benchmark
-from spacy_elstm.benchmarks.timing import interleaved_median_seconds
+from spacy_elstm.tools.benchmarks.layers import run_layer_benchmark
+from spacy_elstm.tools.benchmarks.pipelines import run_pipeline_benchmark
+from spacy_elstm.tools.benchmarks.timing import interleaved_median_seconds
 
 SAMPLE_DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
 

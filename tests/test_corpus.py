@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import spacy
 
-from spacy_elstm.corpus import CorpusFormatError, read_conllu
+from spacy_elstm.tools.conllu import CorpusFormatError, read_conllu
 
 SAMPLE = Path(__file__).parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
 GOOD = (

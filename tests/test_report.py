@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from spacy_elstm.report import END, START, render, update_readme
+from spacy_elstm.tools.report import END, START, render, update_readme
 
 
 def test_report_from_metrics_files(tmp_path):
