@@ -32,9 +32,11 @@ def convert(
     output_dir: Path = typer.Argument(..., help="Write <stem>.spacy into this folder."),
     n_sents: int = typer.Option(10, min=1, help="Sentences per Doc."),
 ) -> None:
-    """Convert a CoNLL-U file to spaCy's binary format, as `spacy convert
-    --converter conllu` does, after checking every sentence: errors name the
-    file and line, and nothing is written unless the whole file is valid."""
+    """Check a CoNLL-U file and convert it to spaCy's binary format.
+
+    The Docs are those of `spacy convert --converter conllu`; errors name the
+    file and line, and nothing is written unless the whole file is valid.
+    """
     from ..conllu import CorpusFormatError
     from ..conllu import convert as convert_file
 
