@@ -43,6 +43,12 @@ def check_output(output: Optional[Path]) -> None:
     if output.is_dir():
         raise typer.BadParameter(f"{output} is a folder; give a file path such as "
                                  f"{output / 'bench.json'}.", param_hint="--output")
+    for parent in output.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise typer.BadParameter(f"{output} cannot be written: {parent} is a file, "
+                                         "not a folder.", param_hint="--output")
+            break
     existed = output.exists()
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
