@@ -1,5 +1,6 @@
 """The CoNLL-U reader: its Docs are those of `spacy convert`, and malformed
 files are refused with the file and the line named."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -176,3 +177,11 @@ def test_crlf_line_ends_are_accepted(tmp_path):
 def test_missing_file_is_named(tmp_path):
     with pytest.raises(CorpusFormatError, match="no such CoNLL-U file"):
         read_conllu(tmp_path / "nope.conllu", spacy.blank("en").vocab)
+
+
+def test_converted_file_has_the_usual_permissions(tmp_path):
+    output = convert(write(tmp_path, GOOD), tmp_path / "out")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert output.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in output.parent.iterdir()] == ["x.spacy"]

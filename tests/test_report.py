@@ -122,3 +122,11 @@ def test_report_command_errors_are_one_line(tmp_path):
     result = report_command("--metrics", tmp_path / "nope")
     assert result.returncode == 1
     assert result.stderr.strip() == f"spacy-elstm report: {tmp_path / 'nope'}: no such metrics folder."
+
+
+def test_readme_keeps_its_permissions(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{START}\n{END}\n")
+    readme.chmod(0o640)
+    update_readme(readme, "NEW")
+    assert readme.stat().st_mode & 0o777 == 0o640 and "NEW" in readme.read_text()

@@ -6,8 +6,6 @@ before anything is written, and every error names the file and the line.
 Lines are split into sentence blocks here (so line numbers are known); the
 `conllu` package parses the fields of each block.
 """
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Union
@@ -17,6 +15,8 @@ from conllu.exceptions import ParseException
 from conllu.serializer import serialize_field
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
+
+from .files import write_atomically
 
 COLUMNS = 10
 
@@ -67,18 +67,6 @@ def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int =
     output = output_dir / f"{path.stem}.spacy"
     write_atomically(output, DocBin(docs=docs, store_user_data=True).to_bytes())
     return output
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, then rename it to `path`."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def _text(path: Path) -> str:

@@ -5,12 +5,12 @@ A file that cannot be read (not JSON, a line cut short by a killed training,
 a missing key) is named in a warning on stderr and left out; the README is
 rewritten whole or not at all."""
 import json
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
+
+from .files import write_atomically
 
 START = "<!-- results:start (written by `spacy-elstm report`; do not edit by hand) -->"
 END = "<!-- results:end -->"
@@ -254,11 +254,4 @@ def update_readme(readme: Path, section: str) -> None:
                           f"add the lines\n{START}\n{END}")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    handle, temp = tempfile.mkstemp(dir=readme.parent, prefix=f".{readme.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf8") as file:
-            file.write(f"{head}{START}\n{section}\n{END}{tail}")
-        os.replace(temp, readme)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(readme, f"{head}{START}\n{section}\n{END}{tail}".encode("utf8"))

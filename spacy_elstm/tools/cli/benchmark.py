@@ -63,7 +63,7 @@ def check_output(output: Optional[Path]) -> None:
 
 def _write(output: Optional[Path], payload: Dict[str, Any]) -> None:
     if output is not None:
-        from ..conllu import write_atomically
+        from ..files import write_atomically
 
         write_atomically(output, json.dumps(payload, indent=2).encode())
         typer.echo(f"wrote {output}")
