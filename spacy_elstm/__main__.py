@@ -1,3 +1,3 @@
-from .cli import app
+from .tools.entry import main
 
-app(prog_name="spacy-elstm")
+main()

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from spacy_elstm.benchmarks.layers import run_layer_benchmark
-from spacy_elstm.benchmarks.pipelines import run_pipeline_benchmark
-from spacy_elstm.benchmarks.timing import interleaved_median_seconds
+from spacy_elstm.tools.benchmarks.layers import run_layer_benchmark
+from spacy_elstm.tools.benchmarks.pipelines import run_pipeline_benchmark
+from spacy_elstm.tools.benchmarks.timing import interleaved_median_seconds
 
 SAMPLE_DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
 
@@ -45,3 +45,42 @@ def test_pipeline_benchmark_rows_and_ratios():
 def test_pipeline_benchmark_rejects_unknown_encoder():
     with pytest.raises(ValueError, match="'lstn'.*'elstm'"):
         run_pipeline_benchmark(path=SAMPLE_DEV, names=["lstn"], progress=lambda msg: None)
+
+
+@pytest.fixture
+def no_run(monkeypatch):
+    """The benchmarks themselves fail the test if they start."""
+    import spacy_elstm.tools.benchmarks.layers as layers
+    import spacy_elstm.tools.benchmarks.pipelines as pipelines
+
+    def refuse(**kwargs):
+        raise AssertionError("the benchmark ran before --output was checked")
+
+    monkeypatch.setattr(layers, "run_layer_benchmark", refuse)
+    monkeypatch.setattr(pipelines, "run_pipeline_benchmark", refuse)
+
+
+@pytest.mark.parametrize("command", [["layers"], ["pipelines", str(SAMPLE_DEV)]])
+@pytest.mark.parametrize("where,message", [("file/out.json", "cannot be written"),
+                                           ("folder", "is a folder")])
+def test_bad_output_is_refused_before_the_run(tmp_path, no_run, command, where, message):
+    from typer.testing import CliRunner
+
+    from spacy_elstm.tools.cli import app
+
+    (tmp_path / "file").write_text("a regular file")
+    (tmp_path / "folder").mkdir()
+    output = tmp_path / where
+    result = CliRunner().invoke(app, ["benchmark", *command, "--output", str(output)])
+    assert result.exit_code == 2, result.output
+    squeezed = "".join(c for c in result.output if not c.isspace() and c != "│")  # rich's box
+    assert message.replace(" ", "") in squeezed
+    assert (tmp_path / "file").read_text() == "a regular file"
+
+
+def test_good_output_is_checked_without_leaving_a_file(tmp_path):
+    from spacy_elstm.tools.cli.benchmark import check_output
+
+    output = tmp_path / "new" / "bench.json"
+    check_output(output)
+    assert output.parent.is_dir() and not output.exists()

@@ -1,9 +1,12 @@
 """The report tabulates exactly what the metrics files say."""
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
-from spacy_elstm.report import END, START, render, update_readme
+from spacy_elstm.tools.report import END, START, render, update_readme
 
 
 def test_report_from_metrics_files(tmp_path):
@@ -33,3 +36,97 @@ def test_readme_without_markers_is_refused(tmp_path):
     readme.write_text("no markers")
     with pytest.raises(ValueError, match="no results markers"):
         update_readme(readme, "x")
+
+
+def metrics_folder(tmp_path):
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    (metrics / "elstm_brnn-dev.json").write_text(json.dumps({"tag_acc": 0.9, "dep_las": None}))
+    return metrics
+
+
+def test_corrupt_files_are_named_and_skipped(tmp_path, capsys):
+    metrics = metrics_folder(tmp_path)
+    (metrics / "lstm_brnn-dev.json").write_text('{"tag_acc": 0.9')
+    records = [{"epoch": 0, "step": 200, "words": 4000, "seconds": 60, "score": 0.5},
+               {"epoch": 0, "step": 300, "words": 6000, "seconds": 90}]
+    (metrics / "train-elstm_brnn.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in records) + '\n{"epoch": 1, "step": 4')
+    (metrics / "bench-layers.json").write_text(json.dumps({"rows": []}))
+    (metrics / "bench-pipelines.json").write_text("[1, 2]")
+    section = render(metrics, tmp_path / "docs")
+    err = capsys.readouterr().err
+    assert "lstm_brnn-dev.json: not JSON" in err
+    assert "train-elstm_brnn.jsonl, line 3: not JSON (cut short" in err
+    assert "train-elstm_brnn.jsonl, line 2: no number for 'score'; skipped." in err
+    assert "bench-layers.json: no key 'environment'; skipped." in err
+    assert "bench-pipelines.json: expected a JSON object, got list" in err
+    assert len(err.splitlines()) == 5  # each problem once, though the log is read twice
+    row = next(line for line in section.splitlines() if line.startswith("| elstm_brnn"))
+    assert row == "| elstm_brnn | dev | 90.00 | - | - | - | - | 200 | 4,000 | 1.0 | 200 |"
+    assert "| lstm_brnn" not in section
+    assert (tmp_path / "docs" / "training-metrics.png").is_file()
+
+
+def test_plots_are_skipped_without_matplotlib(tmp_path, capsys, monkeypatch):
+    metrics = metrics_folder(tmp_path)
+    (metrics / "train-elstm_brnn.jsonl").write_text(json.dumps(
+        {"step": 1, "words": 1, "seconds": 1, "score": 0.1}))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    section = render(metrics, tmp_path / "docs")
+    assert "| elstm_brnn | dev |" in section and "![" not in section
+    assert not (tmp_path / "docs").exists()
+    assert capsys.readouterr().err.splitlines() == [
+        'spacy-elstm report: warning: matplotlib is not installed: plots skipped '
+        '(pip install "spacy-elstm[project]").']
+
+
+def test_readme_is_not_half_written(tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{START}\nOLD\n{END}\n")
+
+    def fail(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        update_readme(readme, "NEW")
+    assert readme.read_text() == f"intro\n{START}\nOLD\n{END}\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
+
+
+def report_command(*args):
+    return subprocess.run([sys.executable, "-m", "spacy_elstm", "report", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def test_report_command_on_a_corrupt_folder(tmp_path):
+    metrics = metrics_folder(tmp_path)
+    (metrics / "bench-layers.json").write_text("{")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{START}\n{END}\n")
+    result = report_command("--metrics", metrics, "--readme", readme)
+    assert result.returncode == 0, result.stderr
+    assert "bench-layers.json: not JSON" in result.stderr and "Traceback" not in result.stderr
+    assert "| elstm_brnn | dev | 90.00 |" in readme.read_text()
+
+
+def test_report_command_errors_are_one_line(tmp_path):
+    metrics = metrics_folder(tmp_path)
+    readme = tmp_path / "README.md"
+    readme.write_text("no markers")
+    result = report_command("--metrics", metrics, "--readme", readme)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"spacy-elstm report: {readme} has no results markers")
+    assert readme.read_text() == "no markers"
+    result = report_command("--metrics", tmp_path / "nope")
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"spacy-elstm report: {tmp_path / 'nope'}: no such metrics folder."
+
+
+def test_readme_keeps_its_permissions(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{START}\n{END}\n")
+    readme.chmod(0o640)
+    update_readme(readme, "NEW")
+    assert readme.stat().st_mode & 0o777 == 0o640 and "NEW" in readme.read_text()

@@ -24,8 +24,8 @@ def run(*args, **kwargs):
 def corpus(tmp_path_factory):
     out = tmp_path_factory.mktemp("corpus")
     for split in ("train", "dev"):
-        run(sys.executable, "-m", "spacy", "convert", SAMPLE / f"{split}.conllu", out,
-            "--converter", "conllu", "--n-sents", "10")
+        run(sys.executable, "-m", "spacy_elstm", "convert", SAMPLE / f"{split}.conllu", out,
+            "--n-sents", "10")
     return out
 
 

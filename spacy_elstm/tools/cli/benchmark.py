@@ -35,10 +35,37 @@ KEEP_HELP = ("Keep freed memory in the process (glibc mallopt) so no timed pass 
              "faults for buffers its predecessor freed; applies to every candidate alike.")
 
 
+def check_output(output: Optional[Path]) -> None:
+    """Refuse an --output that cannot be written, before the run rather than
+    after it: a folder, or a path whose parent cannot be made or written."""
+    if output is None:
+        return
+    if output.is_dir():
+        raise typer.BadParameter(f"{output} is a folder; give a file path such as "
+                                 f"{output / 'bench.json'}.", param_hint="--output")
+    for parent in output.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise typer.BadParameter(f"{output} cannot be written: {parent} is a file, "
+                                         "not a folder.", param_hint="--output")
+            break
+    existed = output.exists()
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with output.open("a"):
+            pass
+    except OSError as err:
+        raise typer.BadParameter(f"{output} cannot be written: {err.strerror or err}.",
+                                 param_hint="--output") from None
+    if not existed:
+        output.unlink()
+
+
 def _write(output: Optional[Path], payload: Dict[str, Any]) -> None:
     if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(payload, indent=2))
+        from ..files import write_atomically
+
+        write_atomically(output, json.dumps(payload, indent=2).encode())
         typer.echo(f"wrote {output}")
 
 
@@ -67,6 +94,7 @@ def layers(
     against torch.nn.LSTM and torch.nn.GRU of the same sizes."""
     from ..benchmarks.layers import run_layer_benchmark
 
+    check_output(output)
     if threads:
         torch.set_num_threads(threads)
     allocator = _allocator(keep_freed_memory)
@@ -104,7 +132,13 @@ def pipelines(
     import spacy
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
+    from ..conllu import CorpusFormatError, read_conllu
 
+    check_output(output)
+    try:
+        read_conllu(data)  # a bad file is refused before the pipelines are built
+    except CorpusFormatError as err:
+        raise typer.BadParameter(str(err), param_hint="DATA") from None
     allocator = _allocator(keep_freed_memory)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)

@@ -1,9 +1,16 @@
 """Turn the metrics files that the project's commands write into the README's
-results section and plots. Every number shown comes from those files."""
+results section and plots. Every number shown comes from those files.
+
+A file that cannot be read (not JSON, a line cut short by a killed training,
+a missing key) is named in a warning on stderr and left out; the README is
+rewritten whole or not at all."""
 import json
 import re
+import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
+
+from .files import write_atomically
 
 START = "<!-- results:start (written by `spacy-elstm report`; do not edit by hand) -->"
 END = "<!-- results:end -->"
@@ -11,14 +18,81 @@ SCORES = [("tag_acc", "XPOS"), ("pos_acc", "UPOS"), ("morph_acc", "Morph"),
           ("dep_uas", "UAS"), ("dep_las", "LAS")]
 
 
+LOG_KEYS = ("step", "words", "seconds", "score")
+
+
+class ReportError(ValueError):
+    """The README cannot be updated; the message names the file and the problem."""
+
+
+_warned = set()
+
+
+def warn(message: str) -> None:
+    """Say on stderr (once per render) what the report leaves out, and why."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"spacy-elstm report: warning: {message}", file=sys.stderr)
+
+
 def _read_json(path: Path) -> Optional[Dict[str, Any]]:
-    return json.loads(path.read_text()) if path.is_file() else None
+    """The JSON object in `path`; None, with a warning, if it is not one."""
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        warn(f"{path}: not JSON ({err}); skipped.")
+        return None
+    if not isinstance(data, dict):
+        warn(f"{path}: expected a JSON object, got {type(data).__name__}; skipped.")
+        return None
+    return data
 
 
 def _read_log(path: Path) -> List[Dict[str, Any]]:
+    """The records of a training log (JSON lines). A line that is not JSON (the
+    last one is cut short when a training run is killed) or lacks one of
+    LOG_KEYS is skipped with a warning naming the file and line."""
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    records = []
+    lines = path.read_text(encoding="utf8", errors="replace").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            cut = " (cut short, as a killed training run leaves it)" if number == len(lines) else ""
+            warn(f"{path}, line {number}: not JSON{cut}: {err}; skipped.")
+            continue
+        missing = [k for k in LOG_KEYS if not isinstance(record, dict)
+                   or not isinstance(record.get(k), (int, float))]
+        if missing:
+            warn(f"{path}, line {number}: no number for {', '.join(map(repr, missing))}; skipped.")
+            continue
+        records.append(record)
+    return records
+
+
+def _section(path: Path, build: Callable[[Path, Dict[str, Any]], str], absent: str) -> Optional[str]:
+    """`build(path, data)`, `absent` if there is no file, None (with a warning)
+    if the file lacks what `build` needs."""
+    data = _read_json(path)
+    if data is None:
+        return None if path.is_file() else absent
+    try:
+        return build(path, data)
+    except (KeyError, TypeError, ValueError, IndexError) as err:
+        problem = f"no key {err}" if isinstance(err, KeyError) else str(err)
+        warn(f"{path}: {problem}; skipped.")
+        return None
+
+
+def _percent(scores: Dict[str, Any], key: str) -> str:
+    value = scores.get(key)
+    return f"{100 * value:.2f}" if isinstance(value, (int, float)) else "-"
 
 
 def _table(header: List[str], rows: List[List[str]]) -> str:
@@ -36,12 +110,14 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
         match = pattern.match(path.name)
         if not match:
             continue
-        scores = _read_json(path) or {}
+        scores = _read_json(path)
+        if scores is None:
+            continue
         log = _read_log(metrics / f"train-{prefix}{match['config']}.jsonl")
         last = log[-1] if log else {}
         best = max(log, key=lambda r: r["score"]) if log else {}
         rows.append([match["config"], match["split"]]
-                    + [f"{100 * scores[k]:.2f}" if k in scores else "-" for k, _ in SCORES]
+                    + [_percent(scores, k) for k, _ in SCORES]
                     + [str(last.get("step", "-")), f"{last['words']:,}" if last else "-",
                        f"{last['seconds'] / 60:.1f}" if last else "-",
                        str(best.get("step", "-"))])
@@ -52,10 +128,12 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
     return _table(header, rows)
 
 
-def layers_section(path: Path) -> str:
-    data = _read_json(path)
-    if not data:
-        return "_No layer benchmark yet._"
+def layers_section(path: Path) -> Optional[str]:
+    """The layer benchmark table of `path`; None (with a warning) if unreadable."""
+    return _section(path, _layers_table, "_No layer benchmark yet._")
+
+
+def _layers_table(path: Path, data: Dict[str, Any]) -> str:
     rows = [[r["device"], f"{r['batch']}×{r['length']}×{r['width']}", r["name"],
              f"{r['tokens_per_second']:,.0f}", f"{r['vs_LSTM']:.2f}", f"{r['vs_GRU']:.2f}",
              "-" if r.get("peak_memory_bytes") is None else f"{r['peak_memory_bytes'] / 2**20:.0f}"]
@@ -68,10 +146,12 @@ def layers_section(path: Path) -> str:
                                    "× nn.GRU", "peak MiB"], rows)
 
 
-def pipelines_section(path: Path) -> str:
-    data = _read_json(path)
-    if not data:
-        return "_No pipeline benchmark yet._"
+def pipelines_section(path: Path) -> Optional[str]:
+    """The pipeline benchmark table of `path`; None (with a warning) if unreadable."""
+    return _section(path, _pipelines_table, "_No pipeline benchmark yet._")
+
+
+def _pipelines_table(path: Path, data: Dict[str, Any]) -> str:
     rows = [[r["name"], r["mode"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
              f"{r['vs_spacy-cnn']:.2f}" if "vs_spacy-cnn" in r else "-",
              f"{r['vs_spacy-bilstm']:.2f}" if "vs_spacy-bilstm" in r else "-",
@@ -124,6 +204,12 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     """The results section: one accuracy table (and plot) per folder of
     evaluation files (``metrics/`` itself and each folder in it), then the
     benchmarks."""
+    _warned.clear()
+    if not metrics.is_dir():
+        raise ReportError(f"{metrics}: no such metrics folder.")
+    if plots is not None and not _have_matplotlib():
+        warn('matplotlib is not installed: plots skipped (pip install "spacy-elstm[project]").')
+        plots = None
     parts = []
     folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
     for folder in folders:
@@ -141,17 +227,31 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         parts = ["_No evaluation files yet._", ""]
     parts += ["### Layer speed (CPU)", ""]
     for path in _default_first(metrics, "bench-layers"):
-        parts += [layers_section(path), ""]
+        parts += [text for text in [layers_section(path)] if text is not None] + [""]
     parts += ["### Pipeline speed", ""]
     for path in _default_first(metrics, "bench-pipelines"):
-        parts += [pipelines_section(path), ""]
+        parts += [text for text in [pipelines_section(path)] if text is not None] + [""]
     return "\n".join(parts)
 
 
+def _have_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def update_readme(readme: Path, section: str) -> None:
-    text = readme.read_text()
-    if START not in text or END not in text:
-        raise ValueError(f"{readme} has no results markers: add the lines\n{START}\n{END}")
+    """Replace the text between the results markers of `readme` with `section`.
+    The new README is written to a temporary file beside it and renamed over
+    it, so an interrupted run leaves the old one whole."""
+    if not readme.is_file():
+        raise ReportError(f"{readme}: no such README.")
+    text = readme.read_text(encoding="utf8")
+    if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
+        raise ReportError(f"{readme} has no results markers (or more than one pair): "
+                          f"add the lines\n{START}\n{END}")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{section}\n{END}{tail}")
+    write_atomically(readme, f"{head}{START}\n{section}\n{END}{tail}".encode("utf8"))

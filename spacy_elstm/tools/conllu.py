@@ -1,0 +1,220 @@
+"""The project's one CoNLL-U reader: UD treebank files into spaCy Docs, exactly
+as `spacy convert --converter conllu` makes them (syntactic words as tokens,
+XPOS as tag, or UPOS where XPOS is `_`), but strict: every file is checked
+before anything is written, and every error names the file and the line.
+
+Lines are split into sentence blocks here (so line numbers are known); the
+`conllu` package parses the fields of each block.
+"""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple, Union
+
+import conllu
+from conllu.exceptions import ParseException
+from conllu.serializer import serialize_field
+from spacy.tokens import Doc, DocBin
+from spacy.vocab import Vocab
+
+from .files import write_atomically
+
+COLUMNS = 10
+
+
+class CorpusFormatError(ValueError):
+    """A treebank file that cannot be read; the message names file and line."""
+
+
+@dataclass
+class Block:
+    """One sentence: its comment and word lines, and the 1-based line number of each."""
+
+    lines: List[str]
+    numbers: List[int]
+
+
+def read_conllu(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[Doc]:
+    """All sentences of a CoNLL-U file, one Doc each, with words, spaces, tags,
+    pos, morph, lemmas, heads and deps as spaCy's CoNLL-U converter sets them.
+    Multiword-token lines and empty nodes are skipped (the syntactic words are
+    the tokens). The whole file is checked first: raises CorpusFormatError
+    naming the file and the line."""
+    path = Path(path)
+    vocab = vocab if vocab is not None else Vocab()
+    docs = [_to_doc(path, block, vocab) for block in _blocks(path)]
+    if not docs:
+        raise CorpusFormatError(f"{path}: no sentences (an empty CoNLL-U file).")
+    return docs
+
+
+def conllu_to_docs(path: Union[str, Path], n_sents: int = 10,
+                   vocab: Optional[Vocab] = None) -> List[Doc]:
+    """The sentences of a CoNLL-U file, `n_sents` to a Doc (sentence starts set),
+    as `spacy convert --converter conllu --n-sents N` groups them."""
+    if n_sents < 1:
+        raise ValueError(f"n_sents must be a positive integer, got {n_sents!r}.")
+    sentences = read_conllu(path, vocab)
+    return [Doc.from_docs(sentences[i:i + n_sents]) for i in range(0, len(sentences), n_sents)]
+
+
+def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int = 10) -> Path:
+    """Write ``output_dir/<stem>.spacy`` (a DocBin, like `spacy convert`) and
+    return its path. The file is written to a temporary name in the same folder
+    and then renamed, so a failure leaves no partial file."""
+    path, output_dir = Path(path), Path(output_dir)
+    docs = conllu_to_docs(path, n_sents)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    output = output_dir / f"{path.stem}.spacy"
+    write_atomically(output, DocBin(docs=docs, store_user_data=True).to_bytes())
+    return output
+
+
+def _text(path: Path) -> str:
+    if not path.is_file():
+        raise CorpusFormatError(f"{path}: no such CoNLL-U file.")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise CorpusFormatError(
+            f"{path}, line {line}: not UTF-8 (byte 0x{data[err.start]:02x} at column {column}; "
+            "CoNLL-U files are UTF-8)."
+        ) from None
+
+
+def _blocks(path: Path) -> Iterator[Block]:
+    """Sentence blocks: runs of non-blank lines, with their line numbers."""
+    block = Block([], [])
+    for number, line in enumerate(_text(path).split("\n"), start=1):
+        line = line.rstrip("\r")
+        if line.strip():
+            block.lines.append(line)
+            block.numbers.append(number)
+        elif block.lines:
+            yield block
+            block = Block([], [])
+    if block.lines:
+        yield block
+
+
+def _to_doc(path: Path, block: Block, vocab: Vocab) -> Doc:
+    tokens, numbers = _parse(path, block)
+
+    def fail(number: int, reason: str) -> CorpusFormatError:
+        return CorpusFormatError(f"{path}, line {number}: {reason}")
+
+    words = [(t, n) for t, n in zip(tokens, numbers) if isinstance(t["id"], int)]
+    if not words:
+        raise fail(block.numbers[0], "a sentence without words.")
+    n = len(words)
+    for i, (t, number) in enumerate(words):
+        if t["id"] != i + 1:
+            raise fail(number, f"word ids must run 1..{n} in order: expected {i + 1}, got {t['id']}.")
+    for t, number in words:
+        head = t["head"]
+        if not isinstance(head, int) or not 0 <= head <= n:
+            shown = "_" if head is None else head
+            raise fail(number, f"HEAD must be an integer in 0..{n}, got {shown!r}.")
+        if head == t["id"]:
+            raise fail(number, f"word {head} is its own head.")
+        if not t["form"]:
+            raise fail(number, "empty FORM.")
+        if t["deprel"] in ("", "_", None):
+            raise fail(number, "DEPREL is missing ('_').")
+    heads = {t["id"]: t["head"] for t, _ in words}
+    line_of = {t["id"]: number for t, number in words}
+    cycle = _cycle(heads)
+    if cycle:
+        raise fail(line_of[cycle[0]],
+                   f"cycle through words {', '.join(map(str, cycle))} (a tree has no cycles).")
+    roots = [i for i, head in heads.items() if head == 0]
+    if len(roots) != 1:
+        where = line_of[roots[1]] if roots else block.numbers[0]
+        raise fail(where, f"{len(roots)} words have HEAD 0 ({', '.join(map(str, roots)) or 'none'}); "
+                          "a sentence has exactly one root.")
+    return _spacy_doc(path, tokens, numbers, vocab, n)
+
+
+def _parse(path: Path, block: Block) -> Tuple[List[conllu.models.Token], List[int]]:
+    """The word, multiword-token and empty-node lines of a block, parsed by
+    `conllu`, each with its line number. Comments must come before them."""
+    seen_word = False
+    word_lines, numbers = [], []
+    for line, number in zip(block.lines, block.numbers):
+        if line.startswith("#"):
+            if seen_word:
+                raise CorpusFormatError(f"{path}, line {number}: a comment after the words "
+                                        "of a sentence (a blank line missing before it?).")
+            continue
+        seen_word = True
+        columns = line.count("\t") + 1
+        if columns != COLUMNS:
+            raise CorpusFormatError(f"{path}, line {number}: expected {COLUMNS} tab-separated "
+                                    f"columns, got {columns}.")
+        word_lines.append(line)
+        numbers.append(number)
+    if not word_lines:
+        raise CorpusFormatError(f"{path}, line {block.numbers[0]}: comments without a sentence.")
+    try:
+        (tokens,) = conllu.parse("\n".join(word_lines) + "\n\n")
+    except ParseException:
+        for line, number in zip(word_lines, numbers):  # find the line conllu refused
+            try:
+                conllu.parse(line + "\n\n")
+            except ParseException as err:
+                raise CorpusFormatError(f"{path}, line {number}: {err}") from None
+        raise
+    return list(tokens), numbers
+
+
+def _cycle(heads: dict) -> List[int]:
+    """The words of a cycle in the head map (word id -> head id, 0 = root),
+    in ascending order, or [] if every word reaches the root."""
+    state = {}  # 1: on the current path, 2: reaches the root
+    for start in heads:
+        path = []
+        word = start
+        while word != 0 and word not in state:
+            state[word] = 1
+            path.append(word)
+            word = heads[word]
+        if word != 0 and state[word] == 1:
+            return sorted(path[path.index(word):])
+        for w in path:
+            state[w] = 2
+    return []
+
+
+def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int],
+               vocab: Vocab, n: int) -> Doc:
+    """What `spacy.training.converters.conllu_to_docs` makes of one sentence
+    with merge_subtokens=False."""
+    words, spaces, tags, pos, morphs, lemmas, heads, deps = ([] for _ in range(8))
+    span_end, span_space = 0, True  # the multiword token being read, if any
+    for t, number in zip(tokens, numbers):
+        if isinstance(t["id"], tuple):
+            start, sep, end = t["id"]
+            if sep == ".":
+                continue  # an empty node
+            if start != len(words) + 1 or end <= start or end > n:
+                raise CorpusFormatError(f"{path}, line {number}: multiword token {start}-{end} "
+                                        f"must start at the next word ({len(words) + 1}) and "
+                                        f"end after it, within 1..{n}.")
+            span_end, span_space = end, (t["misc"] or {}).get("SpaceAfter") != "No"
+            continue
+        words.append(t["form"])
+        if t["id"] <= span_end:
+            spaces.append(span_space if t["id"] == span_end else False)
+        else:
+            spaces.append((t["misc"] or {}).get("SpaceAfter") != "No")
+        upos = t["upos"] if t["upos"] not in (None, "") else "_"
+        tags.append(t["xpos"] if t["xpos"] not in (None, "_") else upos)
+        pos.append("" if upos == "_" else upos)
+        morphs.append(serialize_field(t["feats"]) if t["feats"] else "")
+        lemmas.append(t["lemma"] if t["lemma"] is not None else "_")
+        heads.append(t["id"] - 1 if t["head"] == 0 else t["head"] - 1)
+        deps.append("ROOT" if t["deprel"] == "root" else t["deprel"])
+    return Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
+               lemmas=lemmas, heads=heads, deps=deps)
