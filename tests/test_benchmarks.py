@@ -20,14 +20,33 @@ def test_interleaved_rounds_run_every_function_once_per_round():
     assert calls == list("abc") + list("abc") * 3
 
 
-def test_layer_benchmark_rows_and_ratios():
-    rows = run_layer_benchmark(shapes=[(2, 3, 8)], names=["elstm/input"], repeats=1,
-                               memory=False, progress=lambda msg: None)
-    assert [r["name"] for r in rows] == ["torch.nn.GRU", "torch.nn.LSTM", "elstm/input"]
-    by_name = {r["name"]: r for r in rows}
-    assert by_name["torch.nn.LSTM"]["vs_LSTM"] == 1.0
-    row = by_name["elstm/input"]
-    assert row["vs_LSTM"] == pytest.approx(by_name["torch.nn.LSTM"]["seconds"] / row["seconds"])
+def test_layer_benchmark_rows_and_ratios(monkeypatch):
+    """Ratios are the reference's time over the candidate's, per shape; the
+    timings are fixed here so that a wrong ratio cannot pass."""
+    from spacy_elstm.tools.benchmarks import layers
+
+    fixed = {"torch.nn.LSTM": 2.0, "torch.nn.GRU": 1.0, "elstm/input": 0.5, "gru/recurrent": 4.0}
+    monkeypatch.setattr(layers, "interleaved_median_seconds",
+                        lambda steps, device, repeats: {n: fixed[n] for n in steps})
+    rows = run_layer_benchmark(shapes=[(2, 3, 8)], long_shapes=[(1, 5, 4)],
+                               names=["elstm/input", "gru/recurrent"], repeats=1, memory=False,
+                               progress=lambda msg: None)
+    assert [(r["length"], r["name"]) for r in rows] == [
+        (3, "torch.nn.GRU"), (3, "torch.nn.LSTM"), (3, "elstm/input"), (3, "gru/recurrent"),
+        (5, "torch.nn.GRU"), (5, "torch.nn.LSTM"), (5, "elstm/input")]  # gru: not a long one
+    row = rows[2]
+    assert (row["vs_LSTM"], row["vs_GRU"]) == (4.0, 2.0)
+    assert row["tokens_per_second"] == 2 * 3 / 0.5
+    assert rows[3]["vs_LSTM"] == 0.5
+    assert row["kernel"] in ("cpp", "scan") and rows[3]["kernel"] == "reference"
+
+
+def test_layer_benchmark_runs_for_real():
+    rows = run_layer_benchmark(shapes=[(2, 3, 8)], long_shapes=[(1, 40, 4)],
+                               names=["elstm/recurrent"], repeats=1, memory=False,
+                               progress=lambda msg: None)
+    assert len(rows) == 6
+    assert all(r["seconds"] > 0 and r["vs_LSTM"] > 0 for r in rows)
 
 
 def test_pipeline_benchmark_rows_and_ratios():

@@ -135,15 +135,19 @@ def layers_section(path: Path) -> Optional[str]:
 
 def _layers_table(path: Path, data: Dict[str, Any]) -> str:
     rows = [[r["device"], f"{r['batch']}×{r['length']}×{r['width']}", r["name"],
-             f"{r['tokens_per_second']:,.0f}", f"{r['vs_LSTM']:.2f}", f"{r['vs_GRU']:.2f}",
+             r.get("kernel", "-"), f"{r['tokens_per_second']:,.0f}", f"{r['vs_LSTM']:.2f}",
+             f"{r['vs_GRU']:.2f}",
              "-" if r.get("peak_memory_bytes") is None else f"{r['peak_memory_bytes'] / 2**20:.0f}"]
             for r in data["rows"]]
     env = data["environment"]
-    note = (f"Forward+backward, one direction, input = hidden width, median of {data['repeats']} "
-            f"interleaved rounds; torch {env['torch']}, {env['threads']} threads; allocator: "
+    rounds = sorted({r.get("repeats", data["repeats"]) for r in data["rows"]}, reverse=True)
+    note = (f"Forward+backward, one direction, input = hidden width, median of "
+            f"{' or '.join(map(str, rounds))} interleaved rounds (the long sequences fewer); "
+            f"kernel: the one the registry picked (`Recurrence.kernel_for`); torch "
+            f"{env['torch']}, {env['threads']} threads; allocator: "
             f"{data.get('allocator', 'default')}. From `{path.as_posix()}`.")
-    return note + "\n\n" + _table(["device", "B×T×W", "layer", "tokens/s", "× nn.LSTM",
-                                   "× nn.GRU", "peak MiB"], rows)
+    return note + "\n\n" + _table(["device", "B×T×W", "layer", "kernel", "tokens/s",
+                                   "× nn.LSTM", "× nn.GRU", "peak MiB"], rows)
 
 
 def pipelines_section(path: Path) -> Optional[str]:

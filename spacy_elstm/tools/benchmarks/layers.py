@@ -9,6 +9,12 @@ from ...pytorch.recurrence import Recurrence
 from .timing import cuda_peak_bytes, interleaved_median_seconds, peak_rss_increase
 
 SHAPES: Tuple[Tuple[int, int, int], ...] = ((32, 25, 128), (64, 50, 256), (16, 200, 256))
+# one very long sequence at a small and a mid width: where a per-step library
+# call would cost more than the step (the kernel registry's cost rule)
+LONG_SHAPES: Tuple[Tuple[int, int, int], ...] = ((1, 30_000, 32), (1, 50_000, 128))
+# the long shapes time only these (the reference loop of gru and srn would take minutes)
+LONG_CANDIDATES = ("elstm/recurrent", "elstm/input", "lstm/recurrent")
+LONG_REPEATS = 3
 REFERENCES = ("torch.nn.LSTM", "torch.nn.GRU")
 
 
@@ -16,6 +22,17 @@ def candidates() -> List[str]:
     """Names like "elstm/recurrent", plus the torch references."""
     ours = [f"{c}/recurrent" for c in CELLS] + [f"{c}/input" for c in INPUT_GATED]
     return list(REFERENCES) + ours
+
+
+def kernel(name: str, batch: int, length: int, width: int, device: str = "cpu") -> Dict[str, str]:
+    """Which kernel the registry picks for candidate ``name`` at this shape, and why."""
+    if name in REFERENCES:
+        return {"kernel": "torch.nn", "kernel_reason": "the reference itself"}
+    cell, gates = name.split("/")
+    rec = Recurrence(cell=cell, input_width=width, hidden_width=width, period=100, gates=gates)
+    choice = rec.kernel_for(torch.full((batch,), length), device=torch.device(device))
+    return {"kernel": choice.kernel, "kernel_reason": choice.reason,
+            "products": choice.products}
 
 
 def make_step(name: str, batch: int, length: int, width: int,
@@ -43,21 +60,28 @@ def make_step(name: str, batch: int, length: int, width: int,
 
 
 def run_layer_benchmark(*, device: str = "cpu", shapes: Sequence[Tuple[int, int, int]] = SHAPES,
+                        long_shapes: Sequence[Tuple[int, int, int]] = LONG_SHAPES,
                         names: Sequence[str] = (), repeats: int = 5,
                         memory: bool = True, progress: Callable[[str], None] = print
                         ) -> List[Dict[str, Any]]:
-    """Returns one row per (shape, candidate) with tokens/s, ratios and peak memory."""
+    """Returns one row per (shape, candidate) with tokens/s, ratios, peak memory
+    and the kernel that ran. ``long_shapes`` time only ``LONG_CANDIDATES`` (of
+    ``names``), in at most ``LONG_REPEATS`` rounds."""
     names = list(names) or candidates()
     for ref in REFERENCES:  # ratios need the references in the same run
         if ref not in names:
             names.insert(0, ref)
+    long_names = [n for n in names if n in REFERENCES or n in LONG_CANDIDATES]
+    plan = [(shape, names, repeats) for shape in shapes]
+    if len(long_names) > len(REFERENCES):
+        plan += [(shape, long_names, min(repeats, LONG_REPEATS)) for shape in long_shapes]
     dev = torch.device(device)
     rows: List[Dict[str, Any]] = []
-    for batch, length, width in shapes:
+    for (batch, length, width), names, rounds in plan:
         progress(f"  {device} batch {batch}, length {length}, width {width}: "
-                 f"{len(names)} candidates, timed in {repeats} interleaved rounds")
+                 f"{len(names)} candidates, timed in {rounds} interleaved rounds")
         steps = {name: make_step(name, batch, length, width, device) for name in names}
-        seconds = interleaved_median_seconds(steps, device=dev, repeats=repeats)
+        seconds = interleaved_median_seconds(steps, device=dev, repeats=rounds)
         shape_rows = []
         for name in names:
             if not memory:
@@ -71,7 +95,8 @@ def run_layer_benchmark(*, device: str = "cpu", shapes: Sequence[Tuple[int, int,
             shape_rows.append({"device": device, "batch": batch, "length": length,
                                "width": width, "name": name, "seconds": seconds[name],
                                "tokens_per_second": batch * length / seconds[name],
-                               "peak_memory_bytes": mem})
+                               "repeats": rounds, "peak_memory_bytes": mem,
+                               **kernel(name, batch, length, width, device)})
         del steps
         by_name = {r["name"]: r for r in shape_rows}
         for row in shape_rows:
