@@ -205,10 +205,11 @@ def find_scorer(scorer: Optional[Union[str, Path]] = None) -> Path:
         path, origin = SCORER_ASSET, "the project asset path"
     if not path.is_file():
         raise ScoringError(
-            f"the CoNLL 2018 evaluation script is not at {path} ({origin}). Fetch it with "
-            f"`python -m spacy project assets` (in the project folder; it goes to {SCORER_ASSET}), "
-            f"or without internet copy conll18_ud_eval.py ({SCORER_URL}, md5 {SCORER_MD5}) to "
-            f"{SCORER_ASSET}, or name it with --scorer PATH or ${SCORER_ENV}.")
+            f"the CoNLL 2018 evaluation script is not at {path} ({origin}). Get it with "
+            f"`python -m spacy project assets` in the project folder, which puts it at "
+            f"{SCORER_ASSET}; without internet, copy conll18_ud_eval.py ({SCORER_URL}, md5 "
+            f"{SCORER_MD5}) to {path}; or name a copy elsewhere with --scorer PATH or "
+            f"${SCORER_ENV}.")
     return path
 
 
