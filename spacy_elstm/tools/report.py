@@ -128,6 +128,55 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
     return _table(header, rows)
 
 
+OFFICIAL = ["UPOS", "XPOS", "UFeats", "UAS", "LAS", "CLAS"]
+OFFICIAL_NOTE = (
+    "The CoNLL 2018 shared task's evaluation script (`conll18_ud_eval.py`, written by "
+    "`spacy-elstm score`) on the same gold words and sentences: F1 (here equal to accuracy), "
+    "punctuation included, relation subtypes and features outside the universal set ignored, so "
+    "these differ from spaCy's numbers above (whose UAS/LAS leave punctuation out and whose "
+    "Morph compares all features). `-`: not predicted by the pipeline.")
+
+
+def official_files(metrics: Path, prefix: str = "") -> List[Path]:
+    """The official-score files ``{prefix}{config}-{split}.official.json`` of a folder."""
+    return [p for p in sorted(metrics.glob(f"{prefix}*.official.json")) if _OFFICIAL.match(p.name)]
+
+
+_OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.json$")
+
+
+def official_section(metrics: Path, prefix: str = "") -> Optional[str]:
+    """One row per (config, split) with an official-score file; None if there are none."""
+    rows = []
+    for path in official_files(metrics, prefix):
+        match = _OFFICIAL.match(path.name)
+        scores = _read_json(path)
+        if scores is None:
+            continue
+        try:
+            rows.append([match["config"][len(prefix):], match["split"]]
+                        + [_official(scores, k) for k in OFFICIAL]
+                        + [f"{scores['words']:,}", str(scores["repaired_roots"]),
+                           "-" if scores.get("words_per_second") is None
+                           else f"{scores['words_per_second']:,.0f}"])
+        except (KeyError, TypeError, ValueError) as err:
+            problem = f"no key {err}" if isinstance(err, KeyError) else str(err)
+            warn(f"{path}: {problem}; skipped.")
+    if not rows:
+        return None
+    header = ["config", "split"] + OFFICIAL + ["words", "roots repaired", "words/s"]
+    return OFFICIAL_NOTE + "\n\n" + _table(header, rows)
+
+
+def _official(scores: Dict[str, Any], key: str) -> str:
+    value = scores.get(key)
+    if value is None:
+        return "-"
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"{key} is {value!r}, not a number")
+    return f"{value:.2f}"
+
+
 def layers_section(path: Path) -> Optional[str]:
     """The layer benchmark table of `path`; None (with a warning) if unreadable."""
     return _section(path, _layers_table, "_No layer benchmark yet._")
@@ -217,12 +266,17 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     parts = []
     folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
     for folder in folders:
-        if not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json")):
+        if (not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json"))
+                and not official_files(folder)):
             continue
         name = "" if folder == metrics else folder.name
         parts += [f"### Accuracy{f' ({name})' if name else ''}: UD English-EWT, gold "
                   "tokenisation, one seed", "", f"From `{folder.as_posix()}/`.", "",
                   accuracy_section(folder)]
+        official = official_section(folder)
+        if official is not None:
+            parts += ["", f"#### Official scores{f' ({name})' if name else ''}: CoNLL 2018 "
+                      "evaluation script", "", official]
         image = f"training-{name or 'metrics'}.png"
         if plots is not None and plot_training(folder, plots / image):
             parts += ["", f"![dev score against training time, {name}]({plot_link}{image})"]

@@ -6,9 +6,11 @@ from typing import Optional
 import typer
 
 from .benchmark import benchmark_app
+from .score import score
 
 app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_args_is_help=True)
 app.add_typer(benchmark_app, name="benchmark")
+app.command("score")(score)
 
 
 def fail(command: str, err: Exception) -> None:

@@ -1,0 +1,40 @@
+"""`spacy-elstm score`: official CoNLL 2018 scores of a pipeline on a CoNLL-U file."""
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def score(
+    pipeline: str = typer.Argument(..., help="A trained pipeline (a folder or an installed package name)."),
+    gold: Path = typer.Argument(..., help="A gold CoNLL-U file, e.g. UD English-EWT dev."),
+    output: Optional[Path] = typer.Option(None, help="Write the scores as JSON here."),
+    predictions: Optional[Path] = typer.Option(None, help="Keep the predictions as CoNLL-U here."),
+    scorer: Optional[Path] = typer.Option(
+        None, help="conll18_ud_eval.py (default: $SPACY_ELSTM_CONLL18_EVAL, else "
+                   "assets/conll2018-eval/conll18_ud_eval.py)."),
+    gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
+    batch_size: Optional[int] = typer.Option(None, min=1, help="Docs per batch (default: the pipeline's)."),
+) -> None:
+    """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
+
+    The pipeline runs on the gold words and gold sentences of GOLD (one Doc per
+    sentence); its predictions are written as CoNLL-U, each sentence a
+    single-root tree (extra roots attached to the first with `dep`, counted as
+    repaired_roots), and scored by conll18_ud_eval.py.
+    """
+    from ..conllu import CorpusFormatError
+    from ..scoring import METRICS, ScoringError
+    from ..scoring import score as score_pipeline
+    from . import fail
+
+    try:
+        result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
+                                scorer=scorer, gpu_id=gpu_id, batch_size=batch_size)
+    except (ScoringError, CorpusFormatError, OSError) as err:
+        fail("score", err)
+    shown = "  ".join(f"{m} {'-' if result[m] is None else format(result[m], '.2f')}" for m in METRICS)
+    typer.echo(f"{result['gold']}: {shown}  ({result['words']:,} words, "
+               f"{result['words_per_second']:,.0f} words/s, {result['repaired_roots']} roots repaired)")
+    if output is not None:
+        typer.echo(f"wrote {output}")

@@ -1,0 +1,315 @@
+"""Official scores: a pipeline's predictions on gold tokenisation and gold
+sentences, written as CoNLL-U and scored by the CoNLL 2018 shared task's own
+evaluation script, `conll18_ud_eval.py` (a project asset, never copied into
+this repository; MPL 2.0).
+
+The gold file is read with the project's one CoNLL-U reader
+(`tools/conllu.py`), one Doc per sentence. The pipeline runs on Docs built from
+the gold words and spaces, one per gold sentence, so it never sees another
+tokenisation or another sentence split. A parser may still give a sentence more
+than one root (spaCy's Doc allows it); CoNLL-U, and the script, want exactly one
+per sentence, so every extra root is attached to the first one with the
+relation `dep`, and the JSON counts the words so re-attached.
+"""
+import hashlib
+import importlib.util
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from .conllu import _blocks, read_conllu
+from .files import write_atomically
+
+SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
+# Where `spacy project assets` puts the script (relative to the project folder),
+# the environment variable that can point elsewhere, and the asset's checksum.
+SCORER_ASSET = Path("assets/conll2018-eval/conll18_ud_eval.py")
+SCORER_ENV = "SPACY_ELSTM_CONLL18_EVAL"
+SCORER_MD5 = "6cbfb34f71fa0d1e495d1619ea0dafc9"
+SCORER_URL = ("https://raw.githubusercontent.com/ufal/conll2018/"
+              "f2bc4dd16326d149d68bb53b427d3266fbe6a00a/evaluation_script/conll18_ud_eval.py")
+# The headline metrics, and the Doc annotation each one needs from the pipeline.
+METRICS = {"UPOS": "POS", "XPOS": "TAG", "UFeats": "MORPH", "UAS": "DEP", "LAS": "DEP",
+           "CLAS": "DEP"}
+
+
+class ScoringError(ValueError):
+    """Scoring cannot go on; the message names the file and the problem."""
+
+
+@dataclass
+class GoldSentence:
+    """One gold sentence: its Doc (gold words, spaces and annotation) and what
+    CoNLL-U keeps beside the words: its multiword tokens, as (first word, last
+    word, form) with 1-based word ids, and its `sent_id`."""
+
+    doc: Doc
+    multiword: List[Tuple[int, int, str]] = field(default_factory=list)
+    sent_id: Optional[str] = None
+
+
+def read_gold(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[GoldSentence]:
+    """The sentences of a CoNLL-U file, checked by `tools/conllu.py` (which
+    raises CorpusFormatError naming the file and line)."""
+    path = Path(path)
+    docs = read_conllu(path, vocab)
+    sentences = []
+    for doc, block in zip(docs, _blocks(path)):
+        sentence = GoldSentence(doc)
+        for line in block.lines:
+            if line.startswith("#"):
+                key, sep, value = line[1:].partition("=")
+                if sep and key.strip() == "sent_id":
+                    sentence.sent_id = value.strip()
+                continue
+            columns = line.split("\t")
+            first, sep, last = columns[0].partition("-")
+            if sep:
+                sentence.multiword.append((int(first), int(last), columns[1]))
+        sentences.append(sentence)
+    if len(sentences) != len(docs):  # the reader and _blocks disagree: a bug, not the file
+        raise ScoringError(f"{path}: read {len(docs)} sentences but {len(sentences)} blocks.")
+    return sentences
+
+
+def single_root_tree(heads: Sequence[int]) -> Tuple[List[int], List[int]]:
+    """Make a spaCy head list (each word's head index, a root its own) one
+    tree: a cycle (which spaCy's parser does not make, but a Doc could hold) is
+    broken at its first word, which becomes a root, and every root after the
+    first is attached to the first. Returns the new heads (same convention) and
+    the indices of the words whose head changed, in order."""
+    heads = list(heads)
+    n = len(heads)
+    changed = []
+    state = [0] * n  # 0: unseen, 1: on the path being walked, 2: reaches a root
+    for start in range(n):
+        path, word = [], start
+        while state[word] == 0:
+            state[word] = 1
+            path.append(word)
+            if heads[word] == word:
+                break
+            word = heads[word]
+        if state[word] == 1 and heads[word] != word:  # walked into its own path: a cycle
+            cycle = path[path.index(word):]
+            first = min(cycle)
+            heads[first] = first
+            changed.append(first)
+        for w in path:
+            state[w] = 2
+    roots = [i for i in range(n) if heads[i] == i]
+    for extra in roots[1:]:
+        heads[extra] = roots[0]
+        if extra not in changed:
+            changed.append(extra)
+    return heads, sorted(changed)
+
+
+def doc_to_conllu(doc: Doc, multiword: Iterable[Tuple[int, int, str]] = (),
+                  sent_id: Optional[str] = None) -> Tuple[str, int]:
+    """One sentence as a CoNLL-U block (ending in a blank line) and the number
+    of words re-attached to make it a single-root tree. The whole Doc is one
+    sentence, whatever sentence starts a parser set in it. Columns: FORM the
+    word; LEMMA, UPOS (`pos_`), XPOS (`tag_`), FEATS (`morph`) as annotated,
+    else `_`; HEAD and DEPREL from the parse, spaCy's `ROOT` written `root`, a
+    re-attached root `dep`; DEPS `_`; MISC `SpaceAfter=No` where the word (or
+    the multiword token it ends) has no space after it. A Doc without a parse
+    gets a placeholder tree (every word attached to the first, `dep`): valid,
+    but the caller must not report attachment scores for it."""
+    n = len(doc)
+    parsed = doc.has_annotation("DEP")
+    if parsed:
+        heads, changed = single_root_tree([t.head.i - doc[0].i for t in doc])
+        deprels = [_deprel(t.dep_) for t in doc]
+        for i in changed:
+            deprels[i] = "root" if heads[i] == i else "dep"
+        repaired = len(changed)
+    else:
+        heads, deprels, repaired = [0] * n, ["root"] + ["dep"] * (n - 1), 0
+    spans = {first: (last, form) for first, last, form in multiword}
+    inside = {i for first, (last, _) in spans.items() for i in range(first, last + 1)}
+    lines, text = [], []
+    if sent_id is not None:
+        lines.append(f"# sent_id = {sent_id}")
+    word = 1
+    while word <= n:  # the text: multiword tokens by their own form
+        if word in spans:
+            last, form = spans[word]
+            text.append(form + doc[last - 1].whitespace_)
+            word = last + 1
+        else:
+            text.append(doc[word - 1].text_with_ws)
+            word += 1
+    lines.append(f"# text = {''.join(text).strip()}")
+    for token in doc:
+        i = token.i - doc[0].i
+        if i + 1 in spans:
+            last, form = spans[i + 1]
+            lines.append("\t".join([f"{i + 1}-{last}", form] + ["_"] * 7
+                                   + [_misc(doc[last - 1])]))
+        head = 0 if heads[i] == i else heads[i] + 1
+        lines.append("\t".join([
+            str(i + 1), token.text, token.lemma_ or "_", token.pos_ or "_", token.tag_ or "_",
+            str(token.morph) or "_", str(head), deprels[i], "_",
+            "_" if i + 1 in inside else _misc(token),
+        ]))
+    return "\n".join(lines) + "\n\n", repaired
+
+
+def _deprel(label: str) -> str:
+    if label == "ROOT":
+        return "root"
+    return label or "dep"
+
+
+def _misc(token) -> str:
+    return "_" if token.whitespace_ else "SpaceAfter=No"
+
+
+def write_conllu(path: Union[str, Path], docs: Sequence[Doc],
+                 gold: Optional[Sequence[GoldSentence]] = None) -> int:
+    """Write `docs`, one sentence each, to `path` atomically (with the
+    multiword tokens and sent_ids of `gold`, sentence by sentence, if given);
+    returns the number of words re-attached to make single-root trees."""
+    if gold is not None and len(gold) != len(docs):
+        raise ValueError(f"{len(docs)} docs but {len(gold)} gold sentences.")
+    blocks, repaired = [], 0
+    for k, doc in enumerate(docs):
+        extra = {} if gold is None else {"multiword": gold[k].multiword, "sent_id": gold[k].sent_id}
+        block, count = doc_to_conllu(doc, **extra)
+        blocks.append(block)
+        repaired += count
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, "".join(blocks).encode("utf8"))
+    return repaired
+
+
+def find_scorer(scorer: Optional[Union[str, Path]] = None) -> Path:
+    """The evaluation script: `scorer` if given, else $SPACY_ELSTM_CONLL18_EVAL,
+    else the project asset's path (relative to the current folder). A missing
+    one is a ScoringError that says where to put it and how to get it."""
+    if scorer is not None:
+        path, origin = Path(scorer), "--scorer"
+    elif os.environ.get(SCORER_ENV):
+        path, origin = Path(os.environ[SCORER_ENV]), f"${SCORER_ENV}"
+    else:
+        path, origin = SCORER_ASSET, "the project asset path"
+    if not path.is_file():
+        raise ScoringError(
+            f"the CoNLL 2018 evaluation script is not at {path} ({origin}). Get it with "
+            f"`python -m spacy project assets` in the project folder, which puts it at "
+            f"{SCORER_ASSET}; without internet, copy conll18_ud_eval.py ({SCORER_URL}, md5 "
+            f"{SCORER_MD5}) to {path}; or name a copy elsewhere with --scorer PATH or "
+            f"${SCORER_ENV}.")
+    return path
+
+
+def load_scorer(path: Union[str, Path]) -> ModuleType:
+    """conll18_ud_eval.py as a module (it is written to be imported)."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location("conll18_ud_eval", path)
+    if spec is None or spec.loader is None:
+        raise ScoringError(f"{path}: cannot be loaded as a Python module.")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # a wrong file at the path: say which
+        raise ScoringError(f"{path}: not the CoNLL 2018 evaluation script ({err}).") from None
+    for name in ("load_conllu_file", "evaluate", "UDError"):
+        if not hasattr(module, name):
+            raise ScoringError(f"{path}: not the CoNLL 2018 evaluation script (no {name}).")
+    return module
+
+
+def md5(path: Path) -> str:
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, Any]:
+    """The script's evaluation of `system` against `gold`: metric name -> its
+    Score (precision, recall, f1, ...). Its UDError is a ScoringError."""
+    loaded = {}
+    for role, path in (("gold", gold), ("system", system)):
+        try:
+            loaded[role] = scorer.load_conllu_file(str(path))
+        except scorer.UDError as err:
+            raise ScoringError(f"{path} ({role} file): {err}") from None
+    try:
+        return scorer.evaluate(loaded["gold"], loaded["system"])
+    except scorer.UDError as err:
+        raise ScoringError(f"{system} against {gold}: {err}") from None
+
+
+def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None
+            ) -> Tuple[List[Doc], float]:
+    """The pipeline's Docs for the gold sentences (gold words and spaces, one
+    Doc per sentence, the tokenizer not run) and the seconds it took."""
+    inputs = [Doc(nlp.vocab, words=[t.text for t in s.doc], spaces=[bool(t.whitespace_) for t in s.doc])
+              for s in gold]
+    start = time.perf_counter()
+    docs = list(nlp.pipe(inputs, batch_size=batch_size))
+    return docs, time.perf_counter() - start
+
+
+def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
+          output: Optional[Union[str, Path]] = None,
+          predictions: Optional[Union[str, Path]] = None,
+          scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
+          batch_size: Optional[int] = None) -> Dict[str, Any]:
+    """Run `pipeline` on the gold sentences of `gold_path`, write its
+    predictions as CoNLL-U (to `predictions`, or a temporary file), score them
+    with the official script and return (and write to `output`, atomically)
+    the scores. Percentages for the headline metrics, the script's raw F1 of
+    every metric under "f1"; a metric whose annotation the pipeline does not
+    predict is null (and listed under "not_predicted")."""
+    import spacy
+
+    scorer_path = find_scorer(scorer)  # before the slow parts
+    module = load_scorer(scorer_path)
+    gold_path = Path(gold_path)
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+    nlp = spacy.load(pipeline)
+    gold = read_gold(gold_path, nlp.vocab)
+    docs, seconds = predict(nlp, gold, batch_size)
+    with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
+        system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
+        repaired = write_conllu(system, docs, gold)
+        evaluation = official_scores(module, gold_path, system)
+    words = sum(len(doc) for doc in docs)
+    missing = sorted({metric for metric, attr in METRICS.items()
+                      if not any(doc.has_annotation(attr) for doc in docs)})
+    result: Dict[str, Any] = {
+        "scorer": SCORER,
+        "scorer_md5": md5(scorer_path),
+        "gold": gold_path.name,
+        "pipeline": str(pipeline),
+        "tokenisation": "gold",
+        "sentences": "gold",
+    }
+    for metric in METRICS:
+        result[metric] = None if metric in missing else round(100 * evaluation[metric].f1, 2)
+    result.update({
+        "not_predicted": missing,
+        "repaired_roots": repaired,
+        "sentence_count": len(docs),
+        "words": words,
+        "seconds": round(seconds, 3),
+        "words_per_second": round(words / seconds, 1) if seconds > 0 else None,
+        "gpu_id": gpu_id,
+        "f1": {name: s.f1 for name, s in evaluation.items()},
+    })
+    if output is not None:
+        output = Path(output)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(output, (json.dumps(result, indent=2) + "\n").encode("utf8"))
+    return result

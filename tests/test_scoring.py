@@ -1,0 +1,248 @@
+"""Official scoring: the CoNLL-U writer, single-root trees, and scores from the
+CoNLL 2018 evaluation script (where it is present: the project asset, or the
+file $SPACY_ELSTM_CONLL18_EVAL names)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from spacy_elstm.tools.conllu import read_conllu
+from spacy_elstm.tools.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
+                                       doc_to_conllu, find_scorer, load_scorer,
+                                       official_scores, predict, read_gold, score,
+                                       single_root_tree, write_conllu)
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = ROOT / "assets" / "ud-ewt-sample" / "dev.conllu"
+TRAIN = ROOT / "assets" / "ud-ewt-sample" / "train.conllu"
+PIPELINE = ROOT / "tests" / "fixtures" / "compat" / "brnn"
+SCRIPT = Path(os.environ.get(SCORER_ENV) or ROOT / SCORER_ASSET)
+needs_script = pytest.mark.skipif(
+    not SCRIPT.is_file(),
+    reason=f"the CoNLL 2018 evaluation script is not at {SCRIPT}: run `python -m spacy project "
+           f"assets` or set {SCORER_ENV} to a copy of conll18_ud_eval.py")
+
+
+def annotation(doc):
+    return [(t.text, t.whitespace_, t.tag_, t.pos_, str(t.morph), t.lemma_, t.head.i, t.dep_)
+            for t in doc]
+
+
+def first_sentences(path, n, output):
+    """The first n sentence blocks of a CoNLL-U file, comments and all."""
+    blocks = path.read_text(encoding="utf8").split("\n\n")
+    output.write_text("\n\n".join(blocks[:n]) + "\n\n", encoding="utf8")
+    return output
+
+
+@pytest.mark.parametrize("path", [DEV, TRAIN], ids=["dev", "train"])
+@pytest.mark.parametrize("with_tokens", [True, False], ids=["multiword", "words-only"])
+def test_written_gold_reads_back_as_the_gold(tmp_path, path, with_tokens):
+    gold = read_gold(path)
+    output = tmp_path / "gold.conllu"
+    repaired = write_conllu(output, [s.doc for s in gold], gold if with_tokens else None)
+    assert repaired == 0
+    again = read_conllu(output)
+    assert len(again) == len(gold)
+    for sentence, doc in zip(gold, again):
+        assert annotation(doc) == annotation(sentence.doc)
+    text = output.read_text(encoding="utf8")
+    multiword_lines = sum(len(s.multiword) for s in gold)
+    assert multiword_lines > 0
+    assert text.count("-") >= multiword_lines
+    if with_tokens:
+        assert text.startswith(f"# sent_id = {gold[0].sent_id}\n# text = ")
+        assert sum(line.split("\t")[0].count("-") for line in text.splitlines()
+                   if not line.startswith("#")) == multiword_lines
+
+
+def test_extra_roots_are_attached_to_the_first():
+    assert single_root_tree([0, 1, 2]) == ([0, 0, 0], [1, 2])
+    assert single_root_tree([1, 1, 1]) == ([1, 1, 1], [])
+    # words 0 and 1 form a cycle, word 2 is a root: the cycle is broken at word 0,
+    # which is the first root, so word 2 goes under it
+    assert single_root_tree([1, 0, 2]) == ([0, 0, 0], [0, 2])
+    # a cycle and no root at all
+    assert single_root_tree([1, 2, 0]) == ([0, 2, 0], [0])
+    doc = Doc(Vocab(), words=["It", "rains", "Go", "home"], heads=[1, 1, 2, 2],
+              deps=["nsubj", "ROOT", "ROOT", "obl"])
+    text, repaired = doc_to_conllu(doc)
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    assert repaired == 1
+    assert [(r[6], r[7]) for r in rows] == [("2", "nsubj"), ("0", "root"), ("2", "dep"), ("3", "obl")]
+
+
+def test_a_doc_without_a_parse_gets_a_placeholder_tree():
+    doc = Doc(Vocab(), words=["a", "b", "c"], spaces=[True, False, False])
+    text, repaired = doc_to_conllu(doc)
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    assert repaired == 0
+    assert [(r[6], r[7], r[9]) for r in rows] == [
+        ("0", "root", "_"), ("1", "dep", "SpaceAfter=No"), ("1", "dep", "SpaceAfter=No")]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return spacy.load(PIPELINE)
+
+
+@pytest.fixture
+def gold20(tmp_path):
+    return first_sentences(DEV, 20, tmp_path / "dev20.conllu")
+
+
+def test_predictions_are_a_valid_file_on_the_gold_words(nlp, gold20, tmp_path):
+    gold = read_gold(gold20, nlp.vocab)
+    assert len(gold) == 20
+    docs, seconds = predict(nlp, gold)
+    assert seconds > 0
+    output = tmp_path / "predicted.conllu"
+    repaired = write_conllu(output, docs, gold)
+    assert repaired == sum(sum(t.head.i == t.i for t in doc) - 1 for doc in docs)
+    predicted = read_conllu(output)  # strict: one root, no cycle, heads in range
+    assert [[t.text for t in d] for d in predicted] == [[t.text for t in s.doc] for s in gold]
+    assert [[t.whitespace_ for t in d] for d in predicted] == [
+        [t.whitespace_ for t in s.doc] for s in gold]
+    sentences = output.read_text(encoding="utf8").strip("\n").split("\n\n")
+    assert len(sentences) == 20
+    for block in sentences:
+        rows = [line.split("\t") for line in block.splitlines()
+                if not line.startswith("#") and "-" not in line.split("\t")[0]]
+        assert all(len(row) == 10 for row in rows)
+        heads = [int(row[6]) for row in rows]
+        assert heads.count(0) == 1
+        assert all(0 <= h <= len(rows) for h in heads)
+        assert [row[7] for row in rows if row[6] == "0"] == ["root"]
+    assert [t.tag_ for t in predicted[0]] == [t.tag_ for t in docs[0]]
+
+
+@needs_script
+def test_gold_against_itself_scores_100(gold20, tmp_path):
+    scorer = load_scorer(SCRIPT)
+    written = tmp_path / "written.conllu"
+    gold = read_gold(gold20)
+    write_conllu(written, [s.doc for s in gold], gold)
+    for system in (gold20, written):
+        evaluation = official_scores(scorer, gold20, system)
+        assert {name: s.f1 for name, s in evaluation.items()} == {
+            name: 1.0 for name in evaluation}
+
+
+@needs_script
+def test_pipeline_scores(gold20, tmp_path):
+    output = tmp_path / "scores" / "dev.official.json"
+    result = score(PIPELINE, gold20, output=output, predictions=tmp_path / "pred.conllu",
+                   scorer=SCRIPT)
+    assert json.loads(output.read_text()) == result
+    assert result["scorer"] == "CoNLL 2018 official (conll18_ud_eval.py)"
+    assert result["gold"] == "dev20.conllu" and result["pipeline"] == str(PIPELINE)
+    assert (result["tokenisation"], result["sentences"]) == ("gold", "gold")
+    # the fixture is a tagger and a parser: no UPOS, no features
+    assert result["not_predicted"] == ["UFeats", "UPOS"]
+    assert result["UPOS"] is None and result["UFeats"] is None
+    for metric in ("XPOS", "UAS", "LAS", "CLAS"):
+        assert 0 <= result[metric] <= 100
+        assert result[metric] == round(100 * result["f1"][metric], 2)
+    assert result["f1"]["Words"] == result["f1"]["Tokens"] == result["f1"]["Sentences"] == 1.0
+    assert result["words"] == sum(len(s.doc) for s in read_gold(gold20))
+    assert result["sentence_count"] == 20 and result["repaired_roots"] >= 0
+    assert result["words_per_second"] > 0
+    assert (tmp_path / "pred.conllu").is_file()
+
+
+@needs_script
+def test_score_command(gold20, tmp_path):
+    output = tmp_path / "scores.json"
+    result = run_score(PIPELINE, gold20, "--output", output, "--scorer", SCRIPT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("dev20.conllu: UPOS -  XPOS ")
+    assert set(METRICS) <= set(json.loads(output.read_text()))
+
+
+def run_score(*args, env=None, cwd=ROOT):
+    environment = {k: v for k, v in os.environ.items() if k != SCORER_ENV}
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "spacy_elstm", "score", *map(str, args)],
+                          capture_output=True, text=True, env=environment, cwd=cwd)
+
+
+def test_a_missing_scorer_says_where_to_put_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(SCORER_ENV, raising=False)
+    with pytest.raises(ScoringError) as err:
+        find_scorer()
+    message = str(err.value)
+    assert message.startswith(f"the CoNLL 2018 evaluation script is not at {SCORER_ASSET} ")
+    assert "python -m spacy project assets" in message and SCORER_ENV in message
+    monkeypatch.setenv(SCORER_ENV, str(tmp_path / "elsewhere.py"))
+    with pytest.raises(ScoringError, match=f"not at {tmp_path / 'elsewhere.py'} \\(\\${SCORER_ENV}\\)"):
+        find_scorer()
+    with pytest.raises(ScoringError, match="not at nope.py \\(--scorer\\)"):
+        find_scorer("nope.py")
+
+
+def test_score_command_without_the_scorer(tmp_path):
+    result = run_score(PIPELINE, DEV, "--output", tmp_path / "s.json", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(
+        f"spacy-elstm score: the CoNLL 2018 evaluation script is not at {SCORER_ASSET} ")
+    assert "spacy project assets" in result.stderr
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_a_wrong_file_as_scorer(tmp_path):
+    wrong = tmp_path / "conll18_ud_eval.py"
+    wrong.write_text("x = 1\n")
+    with pytest.raises(ScoringError, match="not the CoNLL 2018 evaluation script"):
+        load_scorer(wrong)
+
+
+def official_file(folder, name, **scores):
+    data = {"scorer": "CoNLL 2018 official (conll18_ud_eval.py)", "UPOS": 95.123, "XPOS": 94.5,
+            "UFeats": None, "UAS": 85.0, "LAS": 80.25, "CLAS": 77.0, "words": 25148,
+            "repaired_roots": 3, "words_per_second": 12345.6}
+    data.update(scores)
+    (folder / name).write_text(json.dumps(data))
+
+
+def test_report_keeps_official_scores_apart(tmp_path):
+    from spacy_elstm.tools.report import render
+
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    (metrics / "elstm_brnn-dev.json").write_text(json.dumps(
+        {"tag_acc": 0.9, "pos_acc": 0.9, "morph_acc": 0.8, "dep_uas": 0.75, "dep_las": 0.7}))
+    official_file(metrics, "elstm_brnn-dev.official.json")
+    official_file(metrics, "elstm_brnn-test.official.json", UPOS=None, words_per_second=None)
+    section = render(metrics)
+    rows = [line for line in section.splitlines() if line.startswith("| elstm_brnn")]
+    assert rows == [
+        "| elstm_brnn | dev | 90.00 | 90.00 | 80.00 | 75.00 | 70.00 | - | - | - | - |",
+        "| elstm_brnn | dev | 95.12 | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | 12,346 |",
+        "| elstm_brnn | test | - | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | - |",
+    ]
+    assert section.index("#### Official scores: CoNLL 2018 evaluation script") < section.index(rows[1])
+    assert section.index(rows[0]) < section.index("#### Official scores")
+
+
+def test_report_with_official_scores_only(tmp_path, capsys):
+    from spacy_elstm.tools.report import render
+
+    metrics = tmp_path / "metrics"
+    (metrics / "ud-2000steps").mkdir(parents=True)
+    official_file(metrics / "ud-2000steps", "cnn-test.official.json")
+    official_file(metrics / "ud-2000steps", "gru_brnn-dev.official.json", LAS="high")
+    (metrics / "ud-2000steps" / "lstm_brnn-dev.official.json").write_text("{")
+    section = render(metrics)
+    assert "### Accuracy (ud-2000steps)" in section
+    assert "#### Official scores (ud-2000steps)" in section
+    assert "| cnn | test | 95.12 |" in section and "| gru_brnn" not in section
+    err = capsys.readouterr().err
+    assert "gru_brnn-dev.official.json: LAS is 'high', not a number; skipped." in err
+    assert "lstm_brnn-dev.official.json: not JSON" in err
