@@ -11,10 +11,25 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from .layers import with_torch_sequences
-from .pytorch import CELLS, DBRNN, GATE_MODES, RecurrentEncoder, check_cell
+from .pytorch import (CELLS, DBRNN, GATE_MODES, RecurrentEncoder, WiredDBRNN,
+                      WiredRecurrentEncoder, check_cell)
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
 DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
+# v2: v1's arguments plus the wiring around the layers (pytorch/wiring.py). The v1
+# names keep their exact behaviour, for the pipelines saved with them.
+RECURRENT_ENCODER_V2 = "spacy-elstm.RecurrentEncoder.v2"
+DBRNN_ENCODER_V2 = "spacy-elstm.DBRNNEncoder.v2"
+
+# The defaults of the v2 wiring arguments, here and nowhere else (the builders'
+# signatures and configs/src/encoders/elstm_brnn_v2.cfg, which a test holds to
+# them). Provisional: to be set by measurement.
+DEFAULT_RESIDUAL = True
+DEFAULT_LAYER_NORM = False
+DEFAULT_PROJECTION = False
+DEFAULT_DROPOUT = 0.1
+DEFAULT_INPUT_DROPOUT = 0.0
+DEFAULT_WORD_DROPOUT = 0.0
 
 
 # The largest ELSTM period Ts. A cell learns one scaling vector per position
@@ -28,6 +43,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_probability(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool) and 0 <= value < 1
+
+
+_BOOL = (lambda v: isinstance(v, bool), "true or false")
+_PROBABILITY = (_is_probability, "a number in [0, 1)")
+
+
 # argument: (test, what is allowed), for every argument the encoders take.
 ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "width": (lambda v: _is_int(v) and v >= 1, "a positive integer"),
@@ -36,9 +59,13 @@ ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
                     "null (the same as width) or a positive integer"),
     "period": (lambda v: _is_int(v) and 1 <= v <= MAX_PERIOD,
                f"an integer in [1, {MAX_PERIOD}]"),
-    "dropout": (lambda v: isinstance(v, Real) and not isinstance(v, bool) and 0 <= v < 1,
-                "a number in [0, 1)"),
-    "bidirectional": (lambda v: isinstance(v, bool), "true or false"),
+    "dropout": _PROBABILITY,
+    "input_dropout": _PROBABILITY,
+    "word_dropout": _PROBABILITY,
+    "bidirectional": _BOOL,
+    "residual": _BOOL,
+    "layer_norm": _BOOL,
+    "projection": _BOOL,
     "cell": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, CELLS))}"),
     "gates": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, GATE_MODES))}"),
 }
@@ -126,3 +153,90 @@ def build_dbrnn_encoder(
     module = DBRNN(cell=cell, input_width=n_in, width=width, period=period, gates=gates,
                    dropout=dropout)
     return with_torch_sequences(module, input_width=n_in, width=width, name=f"{cell}_dbrnn")
+
+
+@registry.architectures(RECURRENT_ENCODER_V2)
+def build_recurrent_encoder_v2(
+    width: int,
+    depth: int = 1,
+    cell: str = "elstm",
+    bidirectional: bool = True,
+    period: int = 100,
+    gates: str = "recurrent",
+    dropout: float = DEFAULT_DROPOUT,
+    input_width: Optional[int] = None,
+    residual: bool = DEFAULT_RESIDUAL,
+    layer_norm: bool = DEFAULT_LAYER_NORM,
+    projection: bool = DEFAULT_PROJECTION,
+    input_dropout: float = DEFAULT_INPUT_DROPOUT,
+    word_dropout: float = DEFAULT_WORD_DROPOUT,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """RecurrentEncoder.v1's stacked recurrent network, with each layer wired as
+    x_(l+1) = LN(x_l + dropout(layer(x_l))) (post-norm; each part as asked).
+    To be used as the `encode` layer of spacy.Tok2Vec.v2.
+
+    width, depth, cell, bidirectional, period, gates, input_width: as in v1.
+    dropout (float): Dropout on each layer's output while training (before the residual sum).
+    residual (bool): Add each layer's input to its output; where input_width differs from
+        width, the first layer's input passes through a learned linear map (no bias).
+    layer_norm (bool): LayerNorm on each layer's output, after the residual sum.
+    projection (bool): A final linear layer (width -> width, with bias) on the output.
+    input_dropout (float): Dropout on the elements of the incoming vectors while training.
+    word_dropout (float): Zero each token's whole incoming vector with this probability
+        while training (the others scaled by 1 / (1 - p)).
+    """
+    check_encoder_args(RECURRENT_ENCODER_V2, split_width=bidirectional, width=width,
+                       depth=depth, cell=cell, bidirectional=bidirectional, period=period,
+                       gates=gates, dropout=dropout, input_width=input_width,
+                       residual=residual, layer_norm=layer_norm, projection=projection,
+                       input_dropout=input_dropout, word_dropout=word_dropout)
+    n_in = width if input_width is None else input_width
+    module = WiredRecurrentEncoder(
+        cell=cell, input_width=n_in, width=width, depth=depth, bidirectional=bidirectional,
+        period=period, gates=gates, residual=residual, layer_norm=layer_norm,
+        projection=projection, dropout=dropout, input_dropout=input_dropout,
+        word_dropout=word_dropout)
+    return with_torch_sequences(module, input_width=n_in, width=width,
+                                name=f"{cell}_{'brnn' if bidirectional else 'rnn'}_v2")
+
+
+@registry.architectures(DBRNN_ENCODER_V2)
+def build_dbrnn_encoder_v2(
+    width: int,
+    cell: str = "elstm",
+    period: int = 100,
+    gates: str = "recurrent",
+    dropout: float = DEFAULT_DROPOUT,
+    input_width: Optional[int] = None,
+    residual: bool = DEFAULT_RESIDUAL,
+    layer_norm: bool = DEFAULT_LAYER_NORM,
+    projection: bool = DEFAULT_PROJECTION,
+    input_dropout: float = DEFAULT_INPUT_DROPOUT,
+    word_dropout: float = DEFAULT_WORD_DROPOUT,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """DBRNNEncoder.v1's DBRNN, wired as h = LN(x + dropout(BRNN(x))) and
+    p = LN(h + dropout(w_f * p^f(h) + w_b * p^b(h))) (post-norm; each part as
+    asked). To be used as the `encode` layer of spacy.Tok2Vec.v2.
+
+    width, cell, period, gates, input_width: as in v1.
+    dropout (float): Dropout on the lower BRNN's and the upper combination's outputs while
+        training (before the residual sums).
+    residual (bool): The skip connections around the lower BRNN and around the upper
+        combination; where input_width differs from width, the lower one maps the input
+        through a learned linear map (no bias).
+    layer_norm (bool): LayerNorm after each of the two sums.
+    projection (bool): A final linear layer (width -> width, with bias) on the output.
+    input_dropout (float): Dropout on the elements of the incoming vectors while training.
+    word_dropout (float): Zero each token's whole incoming vector with this probability
+        while training (the others scaled by 1 / (1 - p)).
+    """
+    check_encoder_args(DBRNN_ENCODER_V2, split_width=True, width=width, cell=cell,
+                       period=period, gates=gates, dropout=dropout, input_width=input_width,
+                       residual=residual, layer_norm=layer_norm, projection=projection,
+                       input_dropout=input_dropout, word_dropout=word_dropout)
+    n_in = width if input_width is None else input_width
+    module = WiredDBRNN(cell=cell, input_width=n_in, width=width, period=period, gates=gates,
+                        residual=residual, layer_norm=layer_norm, projection=projection,
+                        dropout=dropout, input_dropout=input_dropout, word_dropout=word_dropout)
+    return with_torch_sequences(module, input_width=n_in, width=width,
+                                name=f"{cell}_dbrnn_v2")

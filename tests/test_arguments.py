@@ -9,11 +9,14 @@ import spacy
 from spacy.util import registry
 
 import spacy_elstm  # noqa: F401  registers the decorators
-from spacy_elstm.architectures import (DBRNN_ENCODER, MAX_PERIOD, RECURRENT_ENCODER,
+from spacy_elstm.architectures import (DBRNN_ENCODER, DBRNN_ENCODER_V2, MAX_PERIOD,
+                                       RECURRENT_ENCODER, RECURRENT_ENCODER_V2,
                                        check_encoder_args)
 
 ROOT = Path(__file__).parent.parent
 BOTH = [RECURRENT_ENCODER, DBRNN_ENCODER]
+V2 = [RECURRENT_ENCODER_V2, DBRNN_ENCODER_V2]
+ALL = BOTH + V2
 ALLOWED = {
     "width": "a positive integer",
     "depth": "an integer >= 1",
@@ -21,6 +24,11 @@ ALLOWED = {
     "period": f"an integer in [1, {MAX_PERIOD}]",
     "dropout": "a number in [0, 1)",
     "bidirectional": "true or false",
+    "input_dropout": "a number in [0, 1)",
+    "word_dropout": "a number in [0, 1)",
+    "residual": "true or false",
+    "layer_norm": "true or false",
+    "projection": "true or false",
 }
 # Each of these got past today's checks (or failed in torch, or with a message
 # that named no argument) before the checks in check_encoder_args.
@@ -35,6 +43,13 @@ BAD_RECURRENT_ONLY = [
     ("depth", True),
     ("bidirectional", 1), ("bidirectional", "no"), ("bidirectional", None),
 ]
+# The v2 wiring arguments: probabilities are numbers (not strings, not booleans)
+# in [0, 1), switches are booleans.
+BAD_V2_ONLY = [
+    (arg, value) for arg in ("dropout", "input_dropout", "word_dropout")
+    for value in (1, 1.0, -0.1, "0.1", True, None)
+] + [(arg, value) for arg in ("residual", "layer_norm", "projection")
+     for value in (1, 0, "true", None)]
 # Caught, with the same message, before too: kept so they stay caught.
 CAUGHT_BEFORE = [("width", 8.0), ("width", "8"), ("width", 0), ("depth", 2.0), ("depth", "2")]
 
@@ -45,8 +60,10 @@ def cases(pairs, names):
 
 
 @pytest.mark.parametrize("name,arg,value",
-                         cases(BAD, BOTH) + cases(BAD_RECURRENT_ONLY, [RECURRENT_ENCODER])
-                         + cases(CAUGHT_BEFORE, [RECURRENT_ENCODER]))
+                         cases(BAD, ALL)
+                         + cases(BAD_RECURRENT_ONLY, [RECURRENT_ENCODER, RECURRENT_ENCODER_V2])
+                         + cases(CAUGHT_BEFORE, [RECURRENT_ENCODER, RECURRENT_ENCODER_V2])
+                         + cases(BAD_V2_ONLY, V2))
 def test_a_bad_value_fails_when_the_architecture_is_called(name, arg, value):
     args = {"width": 8, arg: value}
     with pytest.raises(ValueError) as err:
@@ -58,7 +75,9 @@ def test_a_bad_value_fails_when_the_architecture_is_called(name, arg, value):
     "config,arg,value",
     [("elstm_brnn", "input_width", -5), ("elstm_brnn", "input_width", 0),
      ("elstm_brnn", "dropout", "0.1"), ("elstm_brnn", "period", 10**12),
-     ("dbrnn_elstm", "input_width", 0), ("dbrnn_elstm", "period", 10**12)],
+     ("dbrnn_elstm", "input_width", 0), ("dbrnn_elstm", "period", 10**12),
+     ("elstm_brnn_v2", "word_dropout", 1.0), ("elstm_brnn_v2", "input_dropout", "0.1"),
+     ("elstm_brnn_v2", "dropout", -0.5)],
 )
 def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
     config = spacy.util.load_config(ROOT / "configs" / f"{config}.cfg")
@@ -68,11 +87,31 @@ def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
         spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
 
 
-@pytest.mark.parametrize("name", BOTH)
+@pytest.mark.parametrize("arg", ["residual", "layer_norm", "projection"])
+def test_a_non_boolean_switch_in_a_config_fails_at_resolution(arg):
+    """thinc checks the bool annotation before the architecture runs; its message
+    names the argument and the value too."""
+    config = spacy.util.load_config(ROOT / "configs" / "elstm_brnn_v2.cfg")
+    config["components"]["tok2vec"]["model"]["encode"][arg] = 1
+    with pytest.raises(ValueError, match=f"{arg}.*1 is not"):
+        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+
+
+@pytest.mark.parametrize("name", ALL)
 @pytest.mark.parametrize("args", [{"period": 1}, {"period": MAX_PERIOD}, {"dropout": 0},
                                   {"dropout": 0.99}, {"input_width": 1},
                                   {"input_width": None}])
 def test_the_edges_of_the_allowed_values_build(name, args):
+    model = registry.architectures.get(name)(width=4, **args)
+    assert model.get_dim("nO") == 4
+
+
+@pytest.mark.parametrize("name", V2)
+@pytest.mark.parametrize("args", [{"input_dropout": 0}, {"input_dropout": 0.99},
+                                  {"word_dropout": 0}, {"word_dropout": 0.99},
+                                  {"residual": False, "layer_norm": True, "projection": True},
+                                  {"input_width": 3, "residual": True}])
+def test_the_edges_of_the_v2_values_build(name, args):
     model = registry.architectures.get(name)(width=4, **args)
     assert model.get_dim("nO") == 4
 

@@ -13,9 +13,9 @@ SAMPLE = {"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
           "paths.dev": str(ROOT / "assets/ud-ewt-sample/dev.conllu")}
 
 
-def test_the_six_configs_are_there():
+def test_the_seven_configs_are_there():
     assert {p.stem for p in CONFIGS} == {"elstm_brnn", "elstm2_brnn", "dbrnn_elstm",
-                                         "lstm_brnn", "gru_brnn", "cnn"}
+                                         "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2"}
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
@@ -28,6 +28,25 @@ def test_config(path, tmp_path):
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
     encode = config["components"]["tok2vec"]["model"]["encode"]
     expected = {"cnn": "spacy.MaxoutWindowEncoder.v2",
-                "dbrnn_elstm": "spacy-elstm.DBRNNEncoder.v1"}.get(path.stem,
-                                                                 "spacy-elstm.RecurrentEncoder.v1")
+                "dbrnn_elstm": "spacy-elstm.DBRNNEncoder.v1",
+                "elstm_brnn_v2": "spacy-elstm.RecurrentEncoder.v2"}.get(
+                    path.stem, "spacy-elstm.RecurrentEncoder.v1")
     assert encode["@architectures"] == expected
+
+
+def test_the_v2_config_holds_the_v2_defaults():
+    """configs/elstm_brnn_v2.cfg is RecurrentEncoder.v2 with its defaults, written
+    out: when a default in spacy_elstm.architectures changes, so must the config."""
+    from spacy_elstm import architectures as arch
+
+    config = spacy.util.load_config(ROOT / "configs" / "elstm_brnn_v2.cfg", interpolate=False)
+    encode = config["components"]["tok2vec"]["model"]["encode"]
+    defaults = {"residual": arch.DEFAULT_RESIDUAL, "layer_norm": arch.DEFAULT_LAYER_NORM,
+                "projection": arch.DEFAULT_PROJECTION, "dropout": arch.DEFAULT_DROPOUT,
+                "input_dropout": arch.DEFAULT_INPUT_DROPOUT,
+                "word_dropout": arch.DEFAULT_WORD_DROPOUT}
+    assert {arg: encode[arg] for arg in defaults} == defaults
+    v1 = spacy.util.load_config(ROOT / "configs" / "elstm_brnn.cfg", interpolate=False)
+    v1_encode = dict(v1["components"]["tok2vec"]["model"]["encode"])
+    assert {k: v for k, v in encode.items() if k not in defaults or k == "dropout"} == {
+        **v1_encode, "@architectures": arch.RECURRENT_ENCODER_V2}

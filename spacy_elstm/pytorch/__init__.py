@@ -1,11 +1,13 @@
 """Pure PyTorch recurrent modules: no thinc or spaCy imports below this point."""
 from . import kernels
 from .cells import CELLS, GATE_MODES, TABLE, Cell, check_cell
-from .dbrnn import DBRNN
-from .encoder import BiLayer, Layer, RecurrentEncoder
+from .dbrnn import DBRNN, DBRNNUpper, WiredDBRNN
+from .encoder import BiLayer, Layer, RecurrentEncoder, WiredRecurrentEncoder
 from .packing import Packing
 from .recurrence import Recurrence
 from .sequence import SequenceModule
+from .wiring import Block, Wired, WordDropout
 
-__all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "BiLayer", "Layer",
-           "RecurrentEncoder", "Recurrence", "Packing", "SequenceModule", "kernels"]
+__all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "DBRNNUpper", "WiredDBRNN",
+           "BiLayer", "Layer", "RecurrentEncoder", "WiredRecurrentEncoder", "Recurrence", "Packing",
+           "SequenceModule", "Block", "Wired", "WordDropout", "kernels"]

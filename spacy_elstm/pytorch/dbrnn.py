@@ -1,5 +1,5 @@
 """The dependent bidirectional RNN (DBRNN) encoder, Eqs. 41-42 of Su & Kuo."""
-from typing import Tuple
+from typing import Iterable, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -8,6 +8,7 @@ from .encoder import Layer
 from .packing import Packing
 from .recurrence import Recurrence
 from .sequence import SequenceModule
+from .wiring import Block, Wired
 
 
 class DBRNN(SequenceModule):
@@ -48,3 +49,61 @@ class DBRNN(SequenceModule):
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
         return self.dropout(self.run_heads(x, packing)[0])
+
+
+class DBRNNUpper(SequenceModule):
+    """The DBRNN's upper part on its own: an upper forward and an upper backward
+    RNN (``width`` units each) reading the same ``width``-wide input, combined as
+    w_f * p^f + w_b * p^b (Eq. 42; w_f, w_b initialised to 0.5). ``DBRNN`` is
+    ``Layer`` (the lower BRNN) then this, with dropout after each."""
+
+    def __init__(self, *, cell: str, width: int, period: int = 1, gates: str = "recurrent"):
+        super().__init__()
+        self.upper_forward = Recurrence(cell=cell, input_width=width, hidden_width=width,
+                                        period=period, gates=gates, reverse=False)
+        self.upper_backward = Recurrence(cell=cell, input_width=width, hidden_width=width,
+                                         period=period, gates=gates, reverse=True)
+        self.weight_forward = nn.Parameter(torch.full((width,), 0.5))
+        self.weight_backward = nn.Parameter(torch.full((width,), 0.5))
+
+    @property
+    def output_width(self) -> int:
+        return self.weight_forward.shape[0]
+
+    def run(self, h: Tensor, packing: Packing) -> Tensor:
+        forward = self.upper_forward.run(h, packing)
+        backward = self.upper_backward.run(h, packing)
+        return self.weight_forward * forward + self.weight_backward * backward
+
+
+class WiredDBRNN(Wired):
+    """The encoder of ``spacy-elstm.DBRNNEncoder.v2``: the DBRNN in two
+    ``wiring.Block``s, after word dropout and dropout on the incoming vectors
+    and before an optional output projection (see ``wiring``):
+
+        h = norm_1(skip(x) + dropout(BRNN(x)))       the lower BRNN
+        p = norm_2(h + dropout(upper(h)))            upper(h) = w_f * p^f + w_b * p^b
+
+    where the skip terms are there with ``residual`` (skip(x) is x, or a linear
+    map of x where ``input_width != width``), and norm_i is a LayerNorm with
+    ``layer_norm``. With every option off and no dropout it computes ``DBRNN``.
+    """
+
+    def __init__(self, *, cell: str, input_width: int, width: int, period: int = 1,
+                 gates: str = "recurrent", residual: bool = True, layer_norm: bool = False,
+                 projection: bool = False, dropout: float = 0.0, input_dropout: float = 0.0,
+                 word_dropout: float = 0.0):
+        super().__init__(input_width=input_width, width=width, projection=projection,
+                         input_dropout=input_dropout, word_dropout=word_dropout)
+        if width % 2:
+            raise ValueError(f"The DBRNN's lower BRNN needs an even width, got {width}.")
+        lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
+                      period=period, gates=gates, bidirectional=True)
+        self.lower = Block(lower, input_width=input_width, residual=residual,
+                           layer_norm=layer_norm, dropout=dropout)
+        self.upper = Block(DBRNNUpper(cell=cell, width=width, period=period, gates=gates),
+                           input_width=width, residual=residual, layer_norm=layer_norm,
+                           dropout=dropout)
+
+    def blocks(self) -> Iterable[Block]:
+        return (self.lower, self.upper)

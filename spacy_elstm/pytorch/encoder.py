@@ -1,5 +1,5 @@
 """Stacked uni- or bidirectional recurrent encoders (RNN, BRNN, deep BRNN)."""
-from typing import List
+from typing import Iterable, List
 
 import torch
 from torch import Tensor, nn
@@ -7,6 +7,7 @@ from torch import Tensor, nn
 from .packing import Packing
 from .recurrence import Recurrence
 from .sequence import SequenceModule
+from .wiring import Block, Wired
 
 
 class Layer(SequenceModule):
@@ -65,3 +66,35 @@ class RecurrentEncoder(SequenceModule):
         for layer in self.layers:
             x = self.dropout(layer.run(x, packing))
         return x
+
+
+class WiredRecurrentEncoder(Wired):
+    """The encoder of ``spacy-elstm.RecurrentEncoder.v2``: ``RecurrentEncoder``'s
+    layers, each in a ``wiring.Block`` (residual connection, layer norm and
+    dropout as asked), after word dropout and dropout on the incoming vectors,
+    and before an optional output projection (see ``wiring``). With
+    ``residual``, the first layer's skip path maps the input linearly where
+    ``input_width != width``. With every option off and no dropout it computes
+    ``RecurrentEncoder``.
+    """
+
+    def __init__(self, *, cell: str, input_width: int, width: int, depth: int = 1,
+                 bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
+                 residual: bool = True, layer_norm: bool = False, projection: bool = False,
+                 dropout: float = 0.0, input_dropout: float = 0.0, word_dropout: float = 0.0):
+        super().__init__(input_width=input_width, width=width, projection=projection,
+                         input_dropout=input_dropout, word_dropout=word_dropout)
+        if bidirectional and width % 2:
+            raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}.")
+        hidden = width // 2 if bidirectional else width
+        self.layers = nn.ModuleList(
+            Block(Layer(cell=cell, input_width=n_in, hidden_width=hidden, period=period,
+                        gates=gates, bidirectional=bidirectional),
+                  input_width=n_in, residual=residual, layer_norm=layer_norm, dropout=dropout)
+            for n_in in [input_width] + [width] * (depth - 1)
+        )
+
+    def blocks(self) -> Iterable[Block]:
+        return self.layers
