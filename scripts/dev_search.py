@@ -1,0 +1,75 @@
+"""The dev-only search of issue 8: every setting trains the same number of steps
+on the full EWT train split from one config with a few overrides, and is scored
+on dev (spacy evaluate, gold tokenisation). Each setting writes its training log
+and dev scores into one folder, which `spacy-elstm report` tabulates.
+
+Usage (from the project root, after `spacy project run convert`):
+    python scripts/dev_search.py [NAME ...] [--steps 2000] [--out metrics/search-2000steps]
+         [--threads 1]
+Without names it lists the settings. The test split is never read here.
+"""
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+V2 = "configs/elstm_brnn_v2.cfg"
+ENC = "components.tok2vec.model.encode"
+LR = "training.optimizer.learn_rate.initial_rate"
+# name: (config, overrides); every name is the config's own settings unless it says otherwise
+SETTINGS = {
+    "cnn": ("configs/cnn.cfg", {}),
+    "cnn-lr2": ("configs/cnn.cfg", {LR: 0.002}),
+    "v1": ("configs/elstm_brnn.cfg", {}),
+    "v2": (V2, {}),
+    "v2-lr2": (V2, {LR: 0.002}),
+    "v2-lr2-ln": (V2, {LR: 0.002, f"{ENC}.layer_norm": True}),
+    "v2-lr2-proj": (V2, {LR: 0.002, f"{ENC}.projection": True}),
+    "v2-lr2-d2": (V2, {LR: 0.002, f"{ENC}.depth": 2}),
+    "v2-lr2-w256": (V2, {LR: 0.002, f"{ENC}.width": 256}),
+    "v2-lr2-wd": (V2, {LR: 0.002, f"{ENC}.word_dropout": 0.1}),
+    "v2-lr2-id": (V2, {LR: 0.002, f"{ENC}.input_dropout": 0.1}),
+    "v2-lr2-ts1": (V2, {LR: 0.002, f"{ENC}.period": 1}),
+    "v2-lr3": (V2, {LR: 0.003}),
+    "v2-lr2-input": (V2, {LR: 0.002, f"{ENC}.gates": "input"}),
+}
+
+
+def run(name: str, steps: int, out: Path, threads: int) -> None:
+    config, overrides = SETTINGS[name]
+    model = Path("training") / "search" / name
+    args = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in overrides.items()]
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
+    subprocess.run([sys.executable, "-m", "spacy", "train", config, "--output", str(model),
+                    "--paths.train", "corpus/ud/en_ewt-ud-train.spacy",
+                    "--paths.dev", "corpus/ud/en_ewt-ud-dev.spacy",
+                    "--paths.train_log", str(out / f"train-{name}.jsonl"),
+                    f"--training.max_steps={steps}", *args], check=True, env=env)
+    subprocess.run([sys.executable, "-m", "spacy", "evaluate", str(model / "model-best"),
+                    "corpus/ud/en_ewt-ud-dev.spacy", "--output", str(out / f"{name}-dev.json"),
+                    "--gold-preproc"], check=True, env=env)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--threads", type=int, default=1)
+    opts = parser.parse_args()
+    if not opts.names:
+        for name, (config, overrides) in SETTINGS.items():
+            print(f"{name:14s} {config} {overrides}")
+        return
+    unknown = [n for n in opts.names if n not in SETTINGS]
+    if unknown:
+        sys.exit(f"unknown setting(s) {unknown}: choose from {list(SETTINGS)}")
+    out = opts.out or Path("metrics") / f"search-{opts.steps}steps"
+    out.mkdir(parents=True, exist_ok=True)
+    for name in opts.names:
+        run(name, opts.steps, out, opts.threads)
+
+
+if __name__ == "__main__":
+    main()
