@@ -21,6 +21,7 @@ LR = "training.optimizer.learn_rate.initial_rate"
 SETTINGS = {
     "cnn": ("configs/cnn.cfg", {}),
     "cnn-lr2": ("configs/cnn.cfg", {LR: 0.002}),
+    "cnn-lr3": ("configs/cnn.cfg", {LR: 0.003}),
     "v1": ("configs/elstm_brnn.cfg", {}),
     "v2": (V2, {}),
     "v2-lr2": (V2, {LR: 0.002}),

@@ -23,9 +23,12 @@ DBRNN_ENCODER_V2 = "spacy-elstm.DBRNNEncoder.v2"
 
 # The defaults of the v2 wiring arguments, here and nowhere else (the builders'
 # signatures and configs/src/encoders/elstm_brnn_v2.cfg, which a test holds to
-# them). Provisional: to be set by measurement.
+# them). Measured on EWT dev, 2,000 steps, seed 0 (metrics/search-2000steps/):
+# the residual connection lifts LAS from 72.41 (v1, metrics/ud-2000steps/) to
+# 76.04 at learning rate 0.001, and layer norm from 78.11 to 78.90 at 0.002. The projection and the
+# input and word dropouts are not measured yet, so they stay off.
 DEFAULT_RESIDUAL = True
-DEFAULT_LAYER_NORM = False
+DEFAULT_LAYER_NORM = True
 DEFAULT_PROJECTION = False
 DEFAULT_DROPOUT = 0.1
 DEFAULT_INPUT_DROPOUT = 0.0

@@ -170,6 +170,8 @@ def test_v2_with_its_wiring_off_predicts_what_v1_predicts(v1, v2):
     # and with its default wiring it does not
     wired = resolve(v2, width=8, period=4, dropout=0.0)
     wired.initialize(X=Xs)
-    wired.layers[0].shims[0]._model.load_state_dict(state)
+    # the default wiring has layer norm's weights beside v1's: they keep their init
+    missing = wired.layers[0].shims[0]._model.load_state_dict(state, strict=False).missing_keys
+    assert all(".norm." in key for key in missing)
     assert any(not numpy.allclose(a, b) for a, b in zip(old.predict(Xs), wired.predict(Xs))
                if len(a))
