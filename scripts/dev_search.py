@@ -38,6 +38,8 @@ SETTINGS = {
     "v2-lr2-w256-ln-d2": (V2, {LR: 0.002, f"{ENC}.width": 256, f"{ENC}.layer_norm": True,
                                f"{ENC}.depth": 2}),
     "v2-lr3-w256-ln": (V2, {LR: 0.003, f"{ENC}.width": 256, f"{ENC}.layer_norm": True}),
+    "v2-lr3-w256-ln-d2": (V2, {LR: 0.003, f"{ENC}.width": 256, f"{ENC}.layer_norm": True,
+                               f"{ENC}.depth": 2}),
     "v2-lr2-w256-ln-wd": (V2, {LR: 0.002, f"{ENC}.width": 256, f"{ENC}.layer_norm": True,
                                f"{ENC}.word_dropout": 0.1}),
 }
