@@ -15,7 +15,8 @@ SAMPLE = {"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
 
 def test_the_seven_configs_are_there():
     assert {p.stem for p in CONFIGS} == {"elstm_brnn", "elstm2_brnn", "dbrnn_elstm",
-                                         "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2"}
+                                         "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2",
+                                         "best_elstm"}
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
@@ -29,7 +30,8 @@ def test_config(path, tmp_path):
     encode = config["components"]["tok2vec"]["model"]["encode"]
     expected = {"cnn": "spacy.MaxoutWindowEncoder.v2",
                 "dbrnn_elstm": "spacy-elstm.DBRNNEncoder.v1",
-                "elstm_brnn_v2": "spacy-elstm.RecurrentEncoder.v2"}.get(
+                "elstm_brnn_v2": "spacy-elstm.RecurrentEncoder.v2",
+                "best_elstm": "spacy-elstm.RecurrentEncoder.v2"}.get(
                     path.stem, "spacy-elstm.RecurrentEncoder.v1")
     assert encode["@architectures"] == expected
 
