@@ -3,6 +3,7 @@ the committed files are exactly what it writes, and they differ in their
 encoder only."""
 import copy as copying
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -48,11 +49,13 @@ def copy(tmp_path):
 
 def test_check_fails_on_an_edited_config(copy):
     path = copy / "gru_brnn.cfg"
-    path.write_text(path.read_text().replace("initial_rate = 0.001", "initial_rate = 0.002"))
+    edited = re.sub(r"(?m)^initial_rate = .*$", "initial_rate = 0.0123", path.read_text())
+    assert edited != path.read_text()
+    path.write_text(edited)
     result = run_script("--check", "--out", copy)
     assert result.returncode == 1
     assert "gru_brnn.cfg differs" in result.stderr
-    assert path.read_text().count("initial_rate = 0.002") == 1  # --check writes nothing
+    assert path.read_text().count("initial_rate = 0.0123") == 1  # --check writes nothing
 
 
 def test_check_fails_on_a_missing_or_extra_config(copy):
