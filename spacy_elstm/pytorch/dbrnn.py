@@ -11,51 +11,11 @@ from .sequence import SequenceModule
 from .wiring import Block, Wired
 
 
-class DBRNN(SequenceModule):
-    """A lower BRNN (``width // 2`` units per direction), then an upper forward
-    and an upper backward RNN (``width`` units each) that both read the lower
-    layer's concatenated outputs h_t = [h^f_t; h^b_t] (Eq. 41). The encoding is
-    p_t = w_f * p^f_t + w_b * p^b_t with trainable vectors w_f, w_b (Eq. 42),
-    initialised to 0.5 so that it starts as the mean of the two heads.
-    """
-
-    def __init__(self, *, cell: str, input_width: int, width: int, period: int = 1,
-                 gates: str = "recurrent", dropout: float = 0.0):
-        super().__init__()
-        if width % 2:
-            raise ValueError(f"The DBRNN's lower BRNN needs an even width, got {width}.")
-        self.lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
-                           period=period, gates=gates, bidirectional=True)
-        self.upper_forward = Recurrence(cell=cell, input_width=width, hidden_width=width,
-                                        period=period, gates=gates, reverse=False)
-        self.upper_backward = Recurrence(cell=cell, input_width=width, hidden_width=width,
-                                         period=period, gates=gates, reverse=True)
-        self.weight_forward = nn.Parameter(torch.full((width,), 0.5))
-        self.weight_backward = nn.Parameter(torch.full((width,), 0.5))
-        self.dropout = nn.Dropout(dropout)
-
-    @property
-    def output_width(self) -> int:
-        return self.weight_forward.shape[0]
-
-    def run_heads(self, x: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
-        """(p, p^f, p^b) on the packed layout, each (n_tokens, width): the
-        combination and the upper forward and backward RNNs' outputs."""
-        h = self.dropout(self.lower.run(x, packing))
-        forward = self.upper_forward.run(h, packing)
-        backward = self.upper_backward.run(h, packing)
-        combined = self.weight_forward * forward + self.weight_backward * backward
-        return combined, forward, backward
-
-    def run(self, x: Tensor, packing: Packing) -> Tensor:
-        return self.dropout(self.run_heads(x, packing)[0])
-
-
 class DBRNNUpper(SequenceModule):
     """The DBRNN's upper part on its own: an upper forward and an upper backward
     RNN (``width`` units each) reading the same ``width``-wide input, combined as
-    w_f * p^f + w_b * p^b (Eq. 42; w_f, w_b initialised to 0.5). ``DBRNN`` is
-    ``Layer`` (the lower BRNN) then this, with dropout after each."""
+    w_f * p^f + w_b * p^b (Eq. 42; w_f, w_b initialised to 0.5, so that it
+    starts as the mean of the two heads)."""
 
     def __init__(self, *, cell: str, width: int, period: int = 1, gates: str = "recurrent"):
         super().__init__()
@@ -70,10 +30,43 @@ class DBRNNUpper(SequenceModule):
     def output_width(self) -> int:
         return self.weight_forward.shape[0]
 
-    def run(self, h: Tensor, packing: Packing) -> Tensor:
+    def run_heads(self, h: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
+        """(p, p^f, p^b) on the packed layout, each (n_tokens, width): the
+        combination and the upper forward and backward RNNs' outputs."""
         forward = self.upper_forward.run(h, packing)
         backward = self.upper_backward.run(h, packing)
-        return self.weight_forward * forward + self.weight_backward * backward
+        combined = self.weight_forward * forward + self.weight_backward * backward
+        return combined, forward, backward
+
+    def run(self, h: Tensor, packing: Packing) -> Tensor:
+        return self.run_heads(h, packing)[0]
+
+
+class DBRNN(DBRNNUpper):
+    """A lower BRNN (``width // 2`` units per direction), then the upper forward
+    and backward RNNs of ``DBRNNUpper``, which both read the lower layer's
+    concatenated outputs h_t = [h^f_t; h^b_t] (Eq. 41) and are combined as
+    p_t = w_f * p^f_t + w_b * p^b_t (Eq. 42); dropout on h and on p. The upper
+    part is inherited rather than held, so its weights keep the names that
+    pipelines saved with release 0.1 carry.
+    """
+
+    def __init__(self, *, cell: str, input_width: int, width: int, period: int = 1,
+                 gates: str = "recurrent", dropout: float = 0.0):
+        if width % 2:
+            raise ValueError(f"The DBRNN's lower BRNN needs an even width, got {width}.")
+        super().__init__(cell=cell, width=width, period=period, gates=gates)
+        self.lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
+                           period=period, gates=gates, bidirectional=True)
+        self.dropout = nn.Dropout(dropout)
+
+    def run_heads(self, x: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
+        """(p, p^f, p^b) on the packed layout, each (n_tokens, width), from the
+        input x of the lower BRNN."""
+        return super().run_heads(self.dropout(self.lower.run(x, packing)), packing)
+
+    def run(self, x: Tensor, packing: Packing) -> Tensor:
+        return self.dropout(self.run_heads(x, packing)[0])
 
 
 class WiredDBRNN(Wired):
