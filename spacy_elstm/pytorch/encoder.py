@@ -1,5 +1,5 @@
 """Stacked uni- or bidirectional recurrent encoders (RNN, BRNN, deep BRNN)."""
-from typing import Iterable, List
+from typing import Iterable, Iterator, List
 
 import torch
 from torch import Tensor, nn
@@ -25,6 +25,10 @@ class Layer(SequenceModule):
         )
 
     @property
+    def input_width(self) -> int:
+        return self.directions[0].input_width
+
+    @property
     def output_width(self) -> int:
         return sum(d.hidden_width for d in self.directions)
 
@@ -34,6 +38,22 @@ class Layer(SequenceModule):
 
 
 BiLayer = Layer  # the name of releases up to 0.1
+
+
+def stacked_layers(*, cell: str, input_width: int, width: int, depth: int, bidirectional: bool,
+                   period: int, gates: str) -> Iterator[Layer]:
+    """``depth`` layers, the first reading ``input_width`` features and each
+    writing ``width`` (a bidirectional layer gives each direction ``width // 2``).
+    Made one at a time as they are taken, so a caller that wraps each one draws
+    its own random initial weights in between, as it always has."""
+    if bidirectional and width % 2:
+        raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
+    if depth < 1:
+        raise ValueError(f"depth must be >= 1, got {depth}.")
+    hidden = width // 2 if bidirectional else width
+    return (Layer(cell=cell, input_width=n_in, hidden_width=hidden, period=period, gates=gates,
+                  bidirectional=bidirectional)
+            for n_in in [input_width] + [width] * (depth - 1))
 
 
 class RecurrentEncoder(SequenceModule):
@@ -46,16 +66,9 @@ class RecurrentEncoder(SequenceModule):
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
                  dropout: float = 0.0):
         super().__init__()
-        if bidirectional and width % 2:
-            raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}.")
-        hidden = width // 2 if bidirectional else width
-        self.layers = nn.ModuleList(
-            Layer(cell=cell, input_width=input_width if i == 0 else width,
-                  hidden_width=hidden, period=period, gates=gates, bidirectional=bidirectional)
-            for i in range(depth)
-        )
+        self.layers = nn.ModuleList(stacked_layers(
+            cell=cell, input_width=input_width, width=width, depth=depth,
+            bidirectional=bidirectional, period=period, gates=gates))
         self.dropout = nn.Dropout(dropout)
 
     @property
@@ -84,17 +97,12 @@ class WiredRecurrentEncoder(Wired):
                  dropout: float = 0.0, input_dropout: float = 0.0, word_dropout: float = 0.0):
         super().__init__(input_width=input_width, width=width, projection=projection,
                          input_dropout=input_dropout, word_dropout=word_dropout)
-        if bidirectional and width % 2:
-            raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}.")
-        hidden = width // 2 if bidirectional else width
         self.layers = nn.ModuleList(
-            Block(Layer(cell=cell, input_width=n_in, hidden_width=hidden, period=period,
-                        gates=gates, bidirectional=bidirectional),
-                  input_width=n_in, residual=residual, layer_norm=layer_norm, dropout=dropout)
-            for n_in in [input_width] + [width] * (depth - 1)
-        )
+            Block(layer, input_width=layer.input_width, residual=residual,
+                  layer_norm=layer_norm, dropout=dropout)
+            for layer in stacked_layers(cell=cell, input_width=input_width, width=width,
+                                        depth=depth, bidirectional=bidirectional,
+                                        period=period, gates=gates))
 
     def blocks(self) -> Iterable[Block]:
         return self.layers
