@@ -55,9 +55,11 @@ class DBRNN(DBRNNUpper):
                  gates: str = "recurrent", dropout: float = 0.0):
         if width % 2:
             raise ValueError(f"The DBRNN's lower BRNN needs an even width, got {width}.")
+        # the lower layer first, so that a seed gives the initial weights it always has
+        lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
+                      period=period, gates=gates, bidirectional=True)
         super().__init__(cell=cell, width=width, period=period, gates=gates)
-        self.lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
-                           period=period, gates=gates, bidirectional=True)
+        self.lower = lower
         self.dropout = nn.Dropout(dropout)
 
     def run_heads(self, x: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
