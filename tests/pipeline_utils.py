@@ -77,8 +77,9 @@ TRAIN = [
 ]
 
 
-def make_nlp(name: str):
-    config = Config().from_str(CONFIG.format(encoder=ENCODERS[name]))
+def make_nlp(name: str, encoders: Dict[str, str] = ENCODERS):
+    """The pipeline with encoder ``name`` of ``encoders`` (a table like ``ENCODERS``)."""
+    config = Config().from_str(CONFIG.format(encoder=encoders[name]))
     return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
 
 
@@ -91,10 +92,10 @@ def make_examples(nlp):
     return examples
 
 
-def trained_nlp(name: str, n_iter: int = 20):
+def trained_nlp(name: str, n_iter: int = 20, encoders: Dict[str, str] = ENCODERS):
     """Returns (nlp, list of total losses per iteration)."""
     fix_random_seed(0)
-    nlp = make_nlp(name)
+    nlp = make_nlp(name, encoders)
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     optimizer = Adam(0.01)
@@ -104,3 +105,8 @@ def trained_nlp(name: str, n_iter: int = 20):
         nlp.update(examples, sgd=optimizer, losses=losses)
         history.append(losses["tagger"] + losses["parser"])
     return nlp, history
+
+
+def predictions(nlp, texts):
+    """(tag, head, dep) of every token of every text."""
+    return [[(t.tag_, t.head.i, t.dep_) for t in doc] for doc in nlp.pipe(texts)]

@@ -14,6 +14,8 @@ import spacy_elstm  # noqa: F401  registers the decorators
 from spacy_elstm.architectures import (DBRNN_ENCODER, DBRNN_ENCODER_V2, RECURRENT_ENCODER,
                                        RECURRENT_ENCODER_V2)
 
+from test_wiring import v1_state_as_v2
+
 ALL_ON = {"residual": True, "layer_norm": True, "projection": True, "input_dropout": 0.1,
           "word_dropout": 0.2}
 LAYER_CONFIGS = {
@@ -155,15 +157,7 @@ def test_v2_with_its_wiring_off_predicts_what_v1_predicts(v1, v2):
     old.initialize(X=Xs), new.initialize(X=Xs)
     old_module = old.layers[0].shims[0]._model
     new_module = new.layers[0].shims[0]._model
-    state = {}
-    for key, value in old_module.state_dict().items():
-        if v1 == DBRNN_ENCODER:
-            key = ("lower.layer." + key[len("lower."):] if key.startswith("lower.")
-                   else "upper.layer." + key)
-        else:
-            head, index, rest = key.split(".", 2)
-            key = f"{head}.{index}.layer.{rest}"
-        state[key] = value
+    state = v1_state_as_v2(old_module.state_dict(), dbrnn=v1 == DBRNN_ENCODER)
     new_module.load_state_dict(state)  # strict: v2 with its wiring off has no more weights
     for a, b in zip(old.predict(Xs), new.predict(Xs)):
         numpy.testing.assert_array_equal(a, b)

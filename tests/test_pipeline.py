@@ -3,12 +3,7 @@ import numpy
 import pytest
 import spacy
 
-from pipeline_utils import ENCODERS, TRAIN, make_examples, make_nlp, trained_nlp
-
-
-def predictions(nlp, texts):
-    docs = list(nlp.pipe(texts))
-    return [[(t.tag_, t.head.i, t.dep_) for t in doc] for doc in docs]
+from pipeline_utils import ENCODERS, TRAIN, make_examples, make_nlp, predictions, trained_nlp
 
 
 @pytest.mark.parametrize("name", list(ENCODERS))

@@ -4,9 +4,8 @@ from typing import Dict
 import numpy
 import pytest
 import spacy
-from thinc.api import Adam, Config, fix_random_seed
 
-from pipeline_utils import CONFIG, TRAIN, make_examples
+from pipeline_utils import TRAIN, make_examples, make_nlp, predictions, trained_nlp
 
 WIRING = ("residual = true\nlayer_norm = true\nprojection = true\ndropout = 0.1\n"
           "input_dropout = 0.1\nword_dropout = 0.1")
@@ -19,32 +18,9 @@ ENCODERS_V2: Dict[str, str] = {
 }
 
 
-def make_nlp(name):
-    config = Config().from_str(CONFIG.format(encoder=ENCODERS_V2[name]))
-    return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
-
-
-def trained_nlp(name, n_iter=15):
-    fix_random_seed(0)
-    nlp = make_nlp(name)
-    examples = make_examples(nlp)
-    nlp.initialize(lambda: examples)
-    optimizer = Adam(0.01)
-    history = []
-    for _ in range(n_iter):
-        losses: Dict[str, float] = {}
-        nlp.update(examples, sgd=optimizer, losses=losses)
-        history.append(losses["tagger"] + losses["parser"])
-    return nlp, history
-
-
-def predictions(nlp, texts):
-    return [[(t.tag_, t.head.i, t.dep_) for t in doc] for doc in nlp.pipe(texts)]
-
-
 @pytest.mark.parametrize("name", list(ENCODERS_V2))
 def test_v2_trains_and_round_trips(name, tmp_path):
-    nlp, history = trained_nlp(name)
+    nlp, history = trained_nlp(name, n_iter=15, encoders=ENCODERS_V2)
     assert history[-1] < 0.5 * history[0], history
     texts = [" ".join(words) for words, *_ in TRAIN]
     before = predictions(nlp, texts)
@@ -57,7 +33,7 @@ def test_v2_trains_and_round_trips(name, tmp_path):
     v2 = loaded.get_pipe("tok2vec").predict([loaded.make_doc(texts[0])])[0]
     numpy.testing.assert_array_equal(v1, v2)
     # the saved weights are what makes the predictions: a fresh pipeline differs
-    fresh = make_nlp(name)
+    fresh = make_nlp(name, ENCODERS_V2)
     fresh.initialize(lambda: make_examples(fresh))
     assert not numpy.array_equal(fresh.get_pipe("tok2vec").predict([fresh.make_doc(texts[0])])[0],
                                  v1)
