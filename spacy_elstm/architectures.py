@@ -127,7 +127,7 @@ def build_recurrent_encoder(
                               bidirectional=bidirectional, period=period, gates=gates,
                               dropout=dropout)
     return with_torch_sequences(module, input_width=n_in, width=width,
-                             name=f"{cell}_{'brnn' if bidirectional else 'rnn'}")
+                                name=f"{cell}_{'brnn' if bidirectional else 'rnn'}")
 
 
 @registry.architectures(DBRNN_ENCODER)

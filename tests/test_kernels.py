@@ -115,7 +115,7 @@ def test_a_failing_onednn_step_product_falls_back_to_cpp(monkeypatch):
     lengths = torch.full((64,), 50)
     if kernels.KERNELS["cpp-onednn"].cannot(rec.problem_for(lengths)):
         pytest.skip(kernels.KERNELS["cpp-onednn"].cannot(rec.problem_for(lengths)))
-    monkeypatch.setattr(kernels, "_probe", None)
+    monkeypatch.setattr(kernels, "_probed", False)
     monkeypatch.setattr(onednn, "reorder_weight",
                         lambda *a: (_ for _ in ()).throw(RuntimeError("no such schema")))
     with pytest.warns(UserWarning, match="oneDNN products failed on a probe.*no such schema"):

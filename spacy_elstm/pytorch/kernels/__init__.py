@@ -32,7 +32,7 @@ import os
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional
 
 import torch
 from torch import Tensor
@@ -117,15 +117,7 @@ def _cpp(problem: Problem) -> Optional[str]:
         return f"the C++ kernels run on the CPU, not {problem.device.type}"
     if problem.dtype not in (torch.float32, torch.float64):
         return f"the C++ kernels take float32 and float64, not {problem.dtype}"
-    return _needs_cell_state(problem) or _extension_missing()
-
-
-def _extension_missing() -> Optional[str]:
-    if extension.get() is not None:  # builds on first use; warns once where it cannot
-        return None
-    if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
-        return "SPACY_ELSTM_NO_EXTENSION is set"
-    return "the C++ kernels are unavailable (see the warning)"
+    return _needs_cell_state(problem) or extension.unavailable()
 
 
 def _cpp_onednn(problem: Problem) -> Optional[str]:
@@ -161,15 +153,17 @@ register(Kernel("scan", "PyTorch ops, parallel scan over time", _gates("input"))
 register(Kernel("reference", "cells.step under autograd", lambda problem: None))
 
 _forced: List[str] = []
-_probe: Optional[Tuple[str]] = None
+_probe: Optional[str] = None
+_probed = False
 
 
 def _cpp_onednn_probe() -> Optional[str]:
     """The C++ kernels call a private oneDNN operator looked up by schema; run
     them once on a tiny problem with a reordered weight, against their own
     products, so a changed schema falls back here and not inside a forward pass."""
-    global _probe
-    if _probe is None:
+    global _probe, _probed
+    if not _probed:
+        _probed = True
         try:
             gen = torch.Generator().manual_seed(0)
             proj, w = torch.randn(6, 8, generator=gen), torch.randn(8, 2, generator=gen)
@@ -178,13 +172,13 @@ def _cpp_onednn_probe() -> Optional[str]:
             got = module.forward(proj, w, onednn.reorder_weight(w, 3), None, None, [3, 2, 1],
                                  gates)[0]
             _probe = (None if torch.allclose(got, want, rtol=1e-4, atol=1e-5)
-                      else "the C++ kernels' oneDNN products gave a wrong answer on a probe",)
+                      else "the C++ kernels' oneDNN products gave a wrong answer on a probe")
         except Exception as err:
             _probe = (f"the C++ kernels' oneDNN products failed on a probe "
-                      f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})",)
-        if _probe[0] is not None:
-            warnings.warn(f"spacy-elstm: {_probe[0]}; using the C++ kernels' own products.")
-    return _probe[0]
+                      f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})")
+        if _probe is not None:
+            warnings.warn(f"spacy-elstm: {_probe}; using the C++ kernels' own products.")
+    return _probe
 
 
 def _forced_name() -> Optional[str]:

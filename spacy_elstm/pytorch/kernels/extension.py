@@ -42,6 +42,7 @@ SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
 _module: Optional[ModuleType] = None
 _tried = False
 _warned_off = False
+_failure: Optional[str] = None  # why the build failed, where it did
 AVX512 = ("avx512f", "avx512bw", "avx512vl", "avx512dq")  # what ATen's AVX512 kernels need
 # compiler flags per instruction set, with the macros that select ATen's matching
 # ``Vectorized``; best first
@@ -123,7 +124,8 @@ def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
 
 
 def get() -> Optional[ModuleType]:
-    global _module, _tried, _warned_off
+    """The compiled kernels (built on first use), or None; ``unavailable`` says why."""
+    global _module, _tried, _warned_off, _failure
     if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
         if not _warned_off:
             _warned_off = True
@@ -135,10 +137,20 @@ def get() -> Optional[ModuleType]:
         try:
             _module = build(supported_variants()[0])
         except Exception as err:  # no compiler, no ninja, a failed build, a timeout: fall back
+            _failure = _cause(err)
             warnings.warn(f"spacy-elstm: C++ kernels unavailable, using PyTorch ops: "
-                          f"{_cause(err)}", stacklevel=2)
+                          f"{_failure}", stacklevel=2)
             _module = None
     return _module
+
+
+def unavailable() -> Optional[str]:
+    """None where the kernels can run (building them on first use), else why not."""
+    if get() is not None:
+        return None
+    if os.environ.get("SPACY_ELSTM_NO_EXTENSION", "") not in ("", "0"):
+        return "SPACY_ELSTM_NO_EXTENSION is set"
+    return f"the C++ kernels could not be built ({_failure})"
 
 
 def _build_directory(name: str) -> str:
