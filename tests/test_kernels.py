@@ -1,4 +1,5 @@
 """The kernel registry: one decision, with its reason, that tests and users can ask for."""
+import importlib.util
 import logging
 
 import pytest
@@ -36,7 +37,8 @@ def test_cpu_kernels_need_the_cpu():
     problem = kernels.Problem(layer().spec, "recurrent", torch.device("cuda", 0), torch.float32,
                               steps=5, tokens=10, hidden=8)
     assert "run on the CPU, not cuda" in kernels.explain(problem)["cpp"]
-    assert kernels.select(problem).kernel == "torch"
+    on_gpu = "triton" if importlib.util.find_spec("triton") else "torch"
+    assert kernels.select(problem).kernel == on_gpu
     assert kernels.select(problem).products == "torch"
 
 
@@ -74,7 +76,7 @@ def test_forcing_by_name():
             "reference", rec.kernel_for(lengths).products, "forced")
     with kernels.use("scan"), pytest.raises(ValueError, match="'scan' cannot run elstm/recurrent"):
         rec(torch.randn(2, 4, 8), lengths)
-    with pytest.raises(ValueError, match="Unknown kernel 'fast'.*'cpp-onednn', 'cpp', 'torch'"):
+    with pytest.raises(ValueError, match="Unknown kernel 'fast'.*'cpp-onednn', 'cpp', 'triton', 'torch'"):
         with kernels.use("fast"):
             pass
 

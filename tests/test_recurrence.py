@@ -295,3 +295,16 @@ def test_other_instruction_set_builds(variant, monkeypatch):
             results = [outputs_and_grads(rec, x, lengths, k) for k in ("cpp", "reference")]
             for a, b in zip(*results):
                 torch.testing.assert_close(a, b, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("kernel", ["cpp-onednn", "cpp", "torch"])
+def test_batch_of_one_token_sequences_trains(kernel):
+    """Every sequence one token long: no step past the first, so the recurrent
+    weight's gradient is a product over no rows (which oneDNN refuses); it is zero."""
+    rec = Recurrence(cell="elstm", input_width=6, hidden_width=8)
+    lengths = torch.tensor([1, 1, 1])
+    x = torch.randn(3, 1, 6)
+    with using(kernel, rec, lengths):
+        rec(x, lengths).sum().backward()
+    assert torch.equal(rec.weight_h.grad, torch.zeros_like(rec.weight_h))
+    assert rec.weight_x.grad.abs().sum() > 0

@@ -192,11 +192,18 @@ def _layers_table(path: Path, data: Dict[str, Any]) -> str:
     rounds = sorted({r.get("repeats", data["repeats"]) for r in data["rows"]}, reverse=True)
     note = (f"Forward+backward, one direction, input = hidden width, median of "
             f"{' or '.join(map(str, rounds))} interleaved rounds (the long sequences fewer); "
-            f"kernel: the one the registry picked (`Recurrence.kernel_for`); torch "
-            f"{env['torch']}, {env['threads']} threads; allocator: "
+            f"kernel: the one the registry picked (`Recurrence.kernel_for`); "
+            f"{_hardware(env)}; torch {env['torch']}, {env['threads']} threads; allocator: "
             f"{data.get('allocator', 'default')}. From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["device", "B×T×W", "layer", "kernel", "tokens/s",
                                    "× nn.LSTM", "× nn.GRU", "peak MiB"], rows)
+
+
+def _hardware(env: Dict[str, Any]) -> str:
+    """Where a benchmark ran: the GPU's name, or the CPU's."""
+    if env.get("gpu"):
+        return f"GPU: {env['gpu']}"
+    return f"CPU: {env.get('cpu') or env.get('processor') or 'unknown'}"
 
 
 def pipelines_section(path: Path) -> Optional[str]:
@@ -213,7 +220,8 @@ def _pipelines_table(path: Path, data: Dict[str, Any]) -> str:
     env = data["environment"]
     repeats = data["rows"][0].get("repeats", 1) if data["rows"] else 1
     note = (f"tok2vec + tagger + parser, width {data['width']}, untrained weights, on "
-            f"`{data['data']}`; median of {repeats} interleaved rounds; torch {env['torch']}, "
+            f"`{data['data']}`; median of {repeats} interleaved rounds; {_hardware(env)}; "
+            f"torch {env['torch']}, "
             f"{env['threads']} threads; allocator: {data.get('allocator', 'default')}. "
             f"From `{path.as_posix()}`.")
     return note + "\n\n" + _table(["encoder", "mode", "words", "words/s", "× spaCy CNN",
@@ -283,7 +291,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         parts.append("")
     if not parts:
         parts = ["_No evaluation files yet._", ""]
-    parts += ["### Layer speed (CPU)", ""]
+    parts += ["### Layer speed", ""]
     for path in _default_first(metrics, "bench-layers"):
         parts += [text for text in [layers_section(path)] if text is not None] + [""]
     parts += ["### Pipeline speed", ""]

@@ -16,6 +16,10 @@ Kernels, best first:
 - ``cpp``: the C++ kernels (``csrc/cell_state.cpp``) with their own blocked
   products fused into each step (gates="recurrent"), or each sequence on its
   own thread through time (gates="input"). CPU.
+- ``triton``: two persistent Triton kernels, all steps forward in one launch
+  and all steps backward in another (``triton_cell``). CUDA, float32,
+  gates="recurrent", Triton installed; on the CPU only under the Triton
+  interpreter (TRITON_INTERPRET=1, for tests).
 - ``torch``: PyTorch ops per step with a hand-written backward through time
   (gates="recurrent"). Any device.
 - ``scan``: PyTorch ops with a parallel scan over time (gates="input"). Any device.
@@ -27,6 +31,7 @@ or the environment variable SPACY_ELSTM_KERNEL; a forced kernel that cannot run
 a problem raises a ValueError saying why. SPACY_ELSTM_NO_EXTENSION=1 and
 SPACY_ELSTM_NO_ONEDNN=1 rule out the C++ kernels and the oneDNN products.
 """
+import importlib.util
 import logging
 import os
 import warnings
@@ -137,6 +142,20 @@ def _cpp_onednn_pays(problem: Problem) -> Optional[str]:
     return None
 
 
+def _triton(problem: Problem) -> Optional[str]:
+    if problem.gates != "recurrent":
+        return "it runs gates='recurrent' only"
+    if problem.dtype != torch.float32:
+        return f"the Triton kernels take float32, not {problem.dtype}"
+    interpreter = os.environ.get("TRITON_INTERPRET", "0") == "1"
+    if problem.device.type != "cuda" and not (interpreter and problem.device.type == "cpu"):
+        return (f"the Triton kernels run on CUDA (on the CPU only under TRITON_INTERPRET=1), "
+                f"not {problem.device.type}")
+    if importlib.util.find_spec("triton") is None:
+        return "Triton is not installed"
+    return _needs_cell_state(problem)
+
+
 def _gates(mode: str) -> Callable[[Problem], Optional[str]]:
     def cannot(problem: Problem) -> Optional[str]:
         if problem.gates != mode:
@@ -148,6 +167,7 @@ def _gates(mode: str) -> Callable[[Problem], Optional[str]]:
 register(Kernel("cpp-onednn", "C++ steps, recurrent products on oneDNN", _cpp_onednn,
                 _cpp_onednn_pays))
 register(Kernel("cpp", "C++ steps with their own products", _cpp))
+register(Kernel("triton", "persistent Triton kernels, one launch per pass", _triton))
 register(Kernel("torch", "PyTorch ops per step, backward by hand", _gates("recurrent")))
 register(Kernel("scan", "PyTorch ops, parallel scan over time", _gates("input")))
 register(Kernel("reference", "cells.step under autograd", lambda problem: None))

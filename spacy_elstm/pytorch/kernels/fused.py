@@ -9,6 +9,8 @@ decided by the registry (``kernels.select``) and handed in by name:
 - ``cpp`` and ``cpp-onednn``: the C++ kernels of ``csrc/cell_state.cpp`` (see
   ``extension``), one fused pass per step; with ``cpp-onednn`` each step's
   recurrent product runs on oneDNN with the weight reordered once per pass.
+- ``triton``: two persistent Triton kernels, every step forward in one launch
+  and every step backward in another (``triton_cell``; CUDA, gates="recurrent").
 - ``torch``: PyTorch ops per step (gates="recurrent").
 - ``scan``: with ``gates="input"`` every gate is known before the loop starts,
   so gates, nonlinearities and all parameter gradients are computed for all
@@ -30,6 +32,13 @@ from ..cells import Cell
 from ..packing import Packing
 from . import onednn
 from .scan import linear_scan
+
+
+def _triton():
+    """The Triton kernels, imported on first use (Triton is optional)."""
+    from . import triton_cell
+
+    return triton_cell
 
 
 def _activate(a: Tensor, g: slice) -> Tensor:
@@ -54,7 +63,7 @@ class CellStateRecurrence(torch.autograd.Function):
     """proj: (n_tokens, n_gates * N), the packed input projection incl. bias.
     weight_h: (n_gates * N, N) or None (gates="input"). scale: (Ts, N) or None.
     state_bias: (N,) or None. packing: where each row lives (``packing.Packing``).
-    cell: the cell's table entry. kernel: "cpp", "cpp-onednn", "torch" or "scan".
+    cell: the cell's table entry. kernel: "cpp", "cpp-onednn", "triton", "torch" or "scan".
     Returns h: (n_tokens, N), packed."""
 
     @staticmethod
@@ -65,6 +74,11 @@ class CellStateRecurrence(torch.autograd.Function):
         sizes = packing.sizes
         scales = None if scale is None else _scale_rows(scale, len(sizes))
         ctx.scales = scales  # derived from scale; backward reuses it
+        if kernel == "triton":
+            hs, cs, tcs, acts = _triton().forward(proj, weight_h, scales, state_bias, packing,
+                                                  cell)
+            ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias)
+            return hs
         if kernel in ("cpp", "cpp-onednn"):
             packed = onednn.reorder_weight(weight_h, sizes[0]) if kernel == "cpp-onednn" else None
             hs, cs, tcs, acts = extension.get().forward(proj, weight_h, packed, scales,
@@ -127,6 +141,10 @@ class CellStateRecurrence(torch.autograd.Function):
         i, f, g, o = (cell.block(q, n) for q in "ifgo")
         scales = ctx.scales
         d_hs = d_hs.contiguous()
+        if ctx.kernel == "triton":
+            d_pre, d_su, d_tc_pre = _triton().backward(d_hs, acts, cs, tcs, weight_h, scales,
+                                                       packing, cell)
+            return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
         if ctx.kernel in ("cpp", "cpp-onednn"):
             packed_t = (onednn.reorder_weight(weight_h.t(), sizes[0])
                         if ctx.kernel == "cpp-onednn" else None)

@@ -78,8 +78,10 @@ def runs_on(device: torch.device, dtype: torch.dtype) -> bool:
 
 
 def usable(t: Tensor) -> bool:
-    """Whether products with ``t`` run on oneDNN."""
-    return runs_on(t.device, t.dtype)
+    """Whether products with ``t`` run on oneDNN (never for an empty ``t``:
+    oneDNN refuses a product with no rows, which a batch of one-token
+    sequences asks of the recurrent weight's gradient)."""
+    return t.numel() > 0 and runs_on(t.device, t.dtype)
 
 
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None,

@@ -1,6 +1,6 @@
 """Layer benchmark: forward+backward tokens/second of every cell and gate mode
 against torch.nn.LSTM and torch.nn.GRU of the same sizes, in the same run."""
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
@@ -12,6 +12,9 @@ SHAPES: Tuple[Tuple[int, int, int], ...] = ((32, 25, 128), (64, 50, 256), (16, 2
 # one very long sequence at a small and a mid width: where a per-step library
 # call would cost more than the step (the kernel registry's cost rule)
 LONG_SHAPES: Tuple[Tuple[int, int, int], ...] = ((1, 30_000, 32), (1, 50_000, 128))
+# on a GPU the long case is a batch of long sequences at a large width (cuDNN's
+# strength); a per-step loop of 50,000 launches would say little more
+CUDA_LONG_SHAPES: Tuple[Tuple[int, int, int], ...] = ((8, 1000, 512),)
 # the long shapes time only these (the reference loop of gru and srn would take minutes)
 LONG_CANDIDATES = ("elstm/recurrent", "elstm/input", "lstm/recurrent")
 LONG_REPEATS = 3
@@ -60,13 +63,16 @@ def make_step(name: str, batch: int, length: int, width: int,
 
 
 def run_layer_benchmark(*, device: str = "cpu", shapes: Sequence[Tuple[int, int, int]] = SHAPES,
-                        long_shapes: Sequence[Tuple[int, int, int]] = LONG_SHAPES,
+                        long_shapes: Optional[Sequence[Tuple[int, int, int]]] = None,
                         names: Sequence[str] = (), repeats: int = 5,
                         memory: bool = True, progress: Callable[[str], None] = print
                         ) -> List[Dict[str, Any]]:
     """Returns one row per (shape, candidate) with tokens/s, ratios, peak memory
     and the kernel that ran. ``long_shapes`` time only ``LONG_CANDIDATES`` (of
-    ``names``), in at most ``LONG_REPEATS`` rounds."""
+    ``names``), in at most ``LONG_REPEATS`` rounds; by default ``LONG_SHAPES`` on
+    the CPU and ``CUDA_LONG_SHAPES`` on a GPU."""
+    if long_shapes is None:
+        long_shapes = CUDA_LONG_SHAPES if device.startswith("cuda") else LONG_SHAPES
     names = list(names) or candidates()
     for ref in REFERENCES:  # ratios need the references in the same run
         if ref not in names:

@@ -2,7 +2,7 @@
 import json
 import platform
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 import typer
@@ -94,12 +94,23 @@ def _table(header: List[str], rows: List[List[str]]) -> str:
     return "\n".join(lines)
 
 
+def parse_shape(text: str) -> Tuple[int, int, int]:
+    """"32x25x128" -> (32, 25, 128); a BadParameter naming the value otherwise."""
+    parts = text.lower().split("x")
+    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise typer.BadParameter(f"{text!r} is not BATCHxLENGTHxWIDTH with three positive "
+                                 "integers, e.g. 32x25x128.", param_hint="--shape")
+    batch, length, width = map(int, parts)
+    return batch, length, width
+
+
 @benchmark_app.command("layers")
 def layers(
     output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
     device: List[str] = typer.Option([], help="cpu and/or cuda:0; default: cpu, plus cuda:0 when present."),
     repeats: int = typer.Option(9, min=1, help="Timed rounds; every candidate runs once per round and its median is kept."),
     name: List[str] = typer.Option([], help="Only these candidates, e.g. elstm/recurrent; default: all."),
+    shape: List[str] = typer.Option([], help="Only these shapes, as BATCHxLENGTHxWIDTH (e.g. 32x25x128), every candidate at each; default: the standard and long shapes of each device."),
     memory: bool = typer.Option(True, help="Also measure peak memory (a fresh process per row on CPU)."),
     threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
     keep_freed_memory: bool = typer.Option(False, help=KEEP_HELP),
@@ -109,6 +120,7 @@ def layers(
     from ..benchmarks.layers import run_layer_benchmark
 
     check_output(output)
+    shapes = [parse_shape(s) for s in shape]
     if threads:
         torch.set_num_threads(threads)
     allocator = _allocator(keep_freed_memory)
@@ -116,8 +128,9 @@ def layers(
     rows: List[Dict[str, Any]] = []
     for dev in devices:
         typer.echo(f"layer benchmark on {dev}:", err=True)
+        given = {"shapes": shapes, "long_shapes": []} if shapes else {}
         rows += run_layer_benchmark(device=dev, repeats=repeats, names=name, memory=memory,
-                                    progress=lambda msg: typer.echo(msg, err=True))
+                                    progress=lambda msg: typer.echo(msg, err=True), **given)
     table = [[r["device"], f"{r['batch']}x{r['length']}x{r['width']}", r["name"],
               f"{r['tokens_per_second']:,.0f}", f"{r['vs_LSTM']:.2f}", f"{r['vs_GRU']:.2f}",
               _mib(r["peak_memory_bytes"])] for r in rows]
