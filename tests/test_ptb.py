@@ -223,3 +223,21 @@ def test_command_line(treebank, tmp_path):
     assert result.exit_code == 1
     assert "wsj_0002.dp, line 1: the heads of words 1, 3 form a cycle" in result.output
     assert not (tmp_path / "dp" / "all.spacy").exists()
+
+
+def test_packaged_pipelines_carry_the_penn_treebank_terms(tmp_path):
+    import subprocess
+    import sys
+
+    root = Path(__file__).parent.parent
+    spacy.blank("en").to_disk(tmp_path / "model")
+    licence = root / "assets" / "penn-treebank" / "LICENSE.txt"
+    result = subprocess.run([sys.executable, str(root / "scripts" / "prepare_package.py"),
+                             str(tmp_path / "model"), str(tmp_path / "package"), str(licence),
+                             "--treebank", "ptb-sample"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "package" / "meta.json").read_text())
+    assert meta["license"] == "LDC; non-commercial use only"
+    assert [s["name"] for s in meta["sources"]] == [
+        "Penn Treebank WSJ, NLTK's 10% sample (treebank, dependency_treebank)"]
+    assert "non-commercial use only" in (tmp_path / "package" / "LICENSE").read_text()

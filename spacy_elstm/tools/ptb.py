@@ -270,7 +270,7 @@ def _text(path: Path) -> str:
 # No space before these words (closing punctuation, clitics) ...
 NO_SPACE_BEFORE = {",", ".", ":", ";", "?", "!", "%", "''", "'", "-RRB-", "-RCB-", "-RSB-",
                    "n't", "'s", "'S", "'re", "'ve", "'ll", "'d", "'m", "'RE", "'VE", "'LL",
-                   "'D", "'M", "N'T", "...", "na"}
+                   "'D", "'M", "N'T", "..."}
 # ... and none after these (opening brackets and quotes, currency).
 NO_SPACE_AFTER = {"``", "`", "-LRB-", "-LCB-", "-LSB-", "$", "#", "US$", "C$", "A$", "HK$"}
 
