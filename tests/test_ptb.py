@@ -58,6 +58,7 @@ def test_labels_lose_function_tags_and_indices_but_keep_the_functions():
     assert split_label("PP-LOC-CLR") == ("PP", frozenset({"LOC", "CLR"}))
     assert split_label("NP=2") == ("NP", frozenset())
     assert split_label("-LRB-") == ("-LRB-", frozenset())
+    assert split_label("-NONE-") == ("-NONE-", frozenset())
     topic = read_trees(FIXTURES / "wsj_0001.mrg")[1].tree.children[1]
     assert topic.label == "S" and topic.functions == {"TPC"}
 

@@ -17,12 +17,10 @@ folder).
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 FILE_NAME = re.compile(r"^wsj_(\d{4})\.(mrg|dp)$")
 EMPTY = "-NONE-"
-# Labels that start with "-" are tags, not constituents with a function tag.
-SPECIAL_TAGS = {"-NONE-", "-LRB-", "-RRB-"}
 
 
 class TreebankFormatError(ValueError):
@@ -72,7 +70,7 @@ class Sentence:
 def split_label(label: str) -> Tuple[str, FrozenSet[str]]:
     """`NP-SBJ-1` -> ("NP", {"SBJ"}); `NP=2` -> ("NP", {}); `PRT|ADVP` -> ("PRT", {});
     tags such as `-NONE-` and `-LRB-` unchanged."""
-    if label in SPECIAL_TAGS:
+    if label.startswith("-"):  # a tag: -NONE-, -LRB-, -RRB-
         return label, frozenset()
     label = label.split("=")[0].split("|")[0]
     parts = label.split("-")
@@ -85,7 +83,7 @@ def split_label(label: str) -> Tuple[str, FrozenSet[str]]:
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
 
-def _tokens(path: Path, text: str) -> List[Tuple[str, int]]:
+def _tokens(text: str) -> List[Tuple[str, int]]:
     tokens = []
     for number, line in enumerate(text.split("\n"), start=1):
         tokens += [(m.group(), number) for m in _TOKEN.finditer(line)]
@@ -102,7 +100,7 @@ def parse_trees(path: Path, text: str) -> List[Tuple[Tree, int]]:
 
     trees = []
     stack: List[Tuple[Tree, int]] = []  # open constituents, with the line of their "("
-    tokens = _tokens(path, text)
+    tokens = _tokens(text)
     i = 0
     while i < len(tokens):
         token, line = tokens[i]
@@ -373,7 +371,3 @@ def read_split(folder: Path, split: Split, suffix: str) -> List[Sentence]:
     reader = read_trees if suffix == "mrg" else read_dependencies
     paths = select(find_files(folder, suffix), split, folder, suffix)
     return [sentence for path in paths for sentence in reader(path)]
-
-
-def words_of(sentences: Iterable[Sentence]) -> int:
-    return sum(len(s.words) for s in sentences)
