@@ -37,15 +37,17 @@ def is_ptb_folder(folder: Path) -> bool:
 
 def ptb_section(folder: Path) -> Optional[str]:
     """The tables of one PTB metrics folder; None if it holds no scores."""
-    rows = []
-    for path in sorted(folder.glob("*.json")):
-        match = _SCORES.match(path.name)
-        if not match:
-            continue
+    rows, tests = [], {}
+    matches = [m for m in map(_SCORES.match, (p.name for p in folder.glob("*.json"))) if m]
+    order = list(DATA)
+    for match in sorted(matches, key=lambda m: (m["config"], order.index(m["data"]), m["split"])):
+        path = folder / match.string
         scores = _read_json(path)
         if scores is None:
             continue
         data, config = match["data"], match["config"]
+        if match["split"] == "test":
+            tests.setdefault(config, {})[data] = scores
         log = _read_log(folder / f"train-{data}-{config}.jsonl")
         run = _read_json(folder / f"run-{data}-{config}.json") or {}
         last = log[-1] if log else {}
@@ -69,13 +71,32 @@ def ptb_section(folder: Path) -> Optional[str]:
     agreement = _agreement(folder / "headrules-agreement.json")
     if agreement:
         parts += ["", agreement]
+    summary = _test_summary(tests)
+    if summary:
+        parts += ["", summary]
     header = ["config", "data", "split", "POS", "UAS", "LAS", "steps", "words seen",
               "train min", "best step", "seed"]
-    parts += ["", _table(header, rows)]
+    parts += ["", "Every model, dev and test:", "", _table(header, rows)]
     machine = _machines(folder)
     if machine:
         parts += ["", machine]
     return "\n".join(parts) + "\n"
+
+
+def _test_summary(tests: Dict[str, Dict[str, Dict[str, Any]]]) -> Optional[str]:
+    """The sample's test files, one row per config: POS and LAS of the model
+    trained on the trees, UAS of both models."""
+    rows = [[config, _percent(by_data["trees"], "tag_acc"),
+             _percent(by_data["dp"], "dep_uas") if "dp" in by_data else "-",
+             _percent(by_data["trees"], "dep_uas"), _percent(by_data["trees"], "dep_las")]
+            for config, by_data in sorted(tests.items()) if "trees" in by_data]
+    if not rows:
+        return None
+    return ("Test files, per encoder: POS and LAS of the model trained on the trees (head-rule "
+            "labels), UAS of the model trained on the `.dp` files (unlabelled) and of the one "
+            "trained on the trees (the same gold heads).\n\n"
+            + _table(["config", "POS", "UAS (.dp model)", "UAS (trees model)", "LAS (trees model)"],
+                     rows))
 
 
 def _splits_table(folder: Path) -> Optional[str]:
