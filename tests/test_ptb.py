@@ -242,3 +242,19 @@ def test_packaged_pipelines_carry_the_penn_treebank_terms(tmp_path):
     assert [s["name"] for s in meta["sources"]] == [
         "Penn Treebank WSJ, NLTK's 10% sample (treebank, dependency_treebank)"]
     assert "non-commercial use only" in (tmp_path / "package" / "LICENSE").read_text()
+
+
+def test_ptb_workflows_take_the_gpu_and_the_wsj_is_user_supplied():
+    import srsly
+
+    project = srsly.read_yaml(Path(__file__).parent.parent / "project.yml")
+    commands = {c["name"]: c for c in project["commands"]}
+    steps = [commands[name] for name in project["workflows"]["ptb-sample"] + project["workflows"]["ptb"]]
+    lines = [line for c in steps for line in c["script"]
+             if "spacy train" in line or "spacy evaluate" in line]
+    assert len(lines) == 2 + 4 + 1 + 2 + 1 + 2
+    assert all("--gpu-id ${vars.gpu}" in line and "--gold-preproc" in line
+               for line in lines if "evaluate" in line)
+    assert all("--gpu-id ${vars.gpu}" in line for line in lines)
+    (wsj,) = [a for a in project["assets"] if a["dest"] == "${vars.ptb_wsj}"]
+    assert "url" not in wsj and "LDC99T42" in wsj["description"]
