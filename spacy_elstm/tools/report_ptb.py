@@ -26,8 +26,8 @@ SAMPLE_NOTE = (
     "from sections 00-01), split by file so that whole articles stay together: files "
     "1-159 train, 160-179 dev, 180-199 test. These numbers are **not comparable** to "
     "results on the full WSJ (POS on sections 22-24, parsing on section 23): the "
-    "training set is a tenth of the usual one, and the test files are 245 sentences "
-    "from other sections. POS = accuracy of the PTB tags; UAS/LAS as spaCy scores them "
+    "training set is a tenth of the usual one, and the test files are a few hundred "
+    "sentences from other sections. POS = accuracy of the PTB tags; UAS/LAS as spaCy scores them "
     "(punctuation excluded); gold tokenisation and sentences.")
 
 
