@@ -63,8 +63,11 @@ def ptb_section(folder: Path) -> Optional[str]:
     name = folder.name
     parts = [f"### Penn Treebank ({name}): gold tokenisation, one seed", "",
              f"From `{folder.as_posix()}/`."]
-    if name == "ptb-sample":
+    if name.startswith("ptb-sample"):
         parts += ["", SAMPLE_NOTE]
+    if name.endswith("-search"):
+        parts += ["", "A dev-only search (`scripts/ptb_dev_search.py`, which lists each "
+                  "setting): the models are scored on the dev files, never on the test files."]
     data = _splits_table(folder)
     if data:
         parts += ["", data]
