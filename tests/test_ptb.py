@@ -258,3 +258,24 @@ def test_ptb_workflows_take_the_gpu_and_the_wsj_is_user_supplied():
     assert all("--gpu-id ${vars.gpu}" in line for line in lines)
     (wsj,) = [a for a in project["assets"] if a["dest"] == "${vars.ptb_wsj}"]
     assert "url" not in wsj and "LDC99T42" in wsj["description"]
+
+
+def test_outputs_replace_old_ones_only_when_all_are_complete(treebank, tmp_path, monkeypatch):
+    from spacy_elstm.tools import ptbconvert
+
+    out = tmp_path / "out"
+    splits = [parse_split("train=1"), parse_split("test=2")]
+    convert_splits(treebank, splits, "mrg", out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    original, calls = ptbconvert.conllu_to_spacy, []
+
+    def fail_on_the_second(path, output_dir, n_sents):
+        calls.append(path.name)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        return original(path, output_dir, n_sents)
+
+    monkeypatch.setattr(ptbconvert, "conllu_to_spacy", fail_on_the_second)
+    with pytest.raises(OSError, match="disk full"):
+        convert_splits(treebank, splits, "dp", out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no scratch left either

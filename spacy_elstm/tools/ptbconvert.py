@@ -6,10 +6,14 @@ unlabelled heads, written with the one placeholder relation `dep` (the root
 `root`), for a parser whose UAS alone means something. Each split is written
 as `<name>.conllu` (by the `conllu` package) and `<name>.spacy` (read back from
 that file by the project's strict CoNLL-U reader, so the two always agree).
-Every file of every split is read and converted before anything is written,
-and each output is written whole or not at all (`files.write_atomically`).
+Every file of every split is read and converted before anything is written;
+the outputs are then written into a scratch folder beside their place and
+renamed into it only once all of them are complete, so a failure leaves the
+folder as it was.
 """
 import json
+import os
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence
@@ -59,18 +63,24 @@ def convert_splits(folder: Path, splits: List[Split], suffix: str, output_dir: P
         converted[split.name] = (sentences, [make(s) for s in sentences])
     output_dir.mkdir(parents=True, exist_ok=True)
     summary = {}
-    for split in splits:
-        sentences, token_lists = converted[split.name]
-        path = output_dir / f"{split.name}.conllu"
-        write_atomically(path, "".join(t.serialize() for t in token_lists).encode("utf8"))
-        conllu_to_spacy(path, output_dir, n_sents)
-        files = sorted({s.path.stem for s in sentences})
-        labels = Counter(token["deprel"] for tokens in token_lists for token in tokens)
-        summary[split.name] = {"selection": split.describe(), "files": len(files),
-                               "first_file": files[0], "last_file": files[-1],
-                               "sentences": len(sentences),
-                               "words": sum(len(s.words) for s in sentences),
-                               "labels": dict(sorted(labels.items()))}
+    # Written into a scratch folder beside the outputs, read back by the strict
+    # CoNLL-U reader, and only then renamed into place, all splits together.
+    with tempfile.TemporaryDirectory(dir=output_dir, prefix=".ptb-") as scratch:
+        for split in splits:
+            sentences, token_lists = converted[split.name]
+            path = Path(scratch) / f"{split.name}.conllu"
+            path.write_text("".join(t.serialize() for t in token_lists), encoding="utf8")
+            conllu_to_spacy(path, Path(scratch), n_sents)
+            files = sorted({s.path.stem for s in sentences})
+            labels = Counter(token["deprel"] for tokens in token_lists for token in tokens)
+            summary[split.name] = {"selection": split.describe(), "files": len(files),
+                                   "first_file": files[0], "last_file": files[-1],
+                                   "sentences": len(sentences),
+                                   "words": sum(len(s.words) for s in sentences),
+                                   "labels": dict(sorted(labels.items()))}
+        for split in splits:
+            for suffix in (".conllu", ".spacy"):
+                os.replace(Path(scratch) / f"{split.name}{suffix}", output_dir / f"{split.name}{suffix}")
     return summary
 
 
