@@ -7,8 +7,13 @@ never read here.
 
 Usage (from the project root, after `spacy project run ptb-sample-convert`):
     python scripts/ptb_dev_search.py [NAME ...] [--out metrics/ptb-sample-search]
-Without names it lists the settings.
+    python scripts/ptb_dev_search.py --final NAME [--out metrics/ptb-sample-search]
+Without names it lists the settings. `--final NAME`, once the search is done,
+scores the model that NAME trained on the dev and the test files into
+metrics/ptb-sample-final/ (with its training log and run record): the one
+reading of the test files, for the setting picked on dev.
 """
+import shutil
 import argparse
 import os
 import subprocess
@@ -45,11 +50,31 @@ def run(name: str, out: Path) -> None:
                     str(out / f"run-trees-{name}.json")], check=True, env=os.environ)
 
 
+def final(name: str, out: Path) -> None:
+    model = Path("training") / "ptb-sample-search" / name / "model-best"
+    if not model.is_dir():
+        sys.exit(f"{model}: no such model; run the search for {name} first.")
+    folder = Path("metrics") / "ptb-sample-final"
+    folder.mkdir(parents=True, exist_ok=True)
+    for split in ("dev", "test"):
+        subprocess.run([sys.executable, "-m", "spacy", "evaluate", str(model),
+                        str(DATA / f"{split}.spacy"), "--output",
+                        str(folder / f"trees-{name}-{split}.json"), "--gold-preproc"],
+                       check=True, env=os.environ)
+    for record in (f"train-trees-{name}.jsonl", f"run-trees-{name}.json"):
+        shutil.copyfile(out / record, folder / record)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
     parser.add_argument("--out", type=Path, default=Path("metrics") / "ptb-sample-search")
+    parser.add_argument("--final", metavar="NAME", choices=sorted(SETTINGS), default=None,
+                        help="score NAME's model on dev and test into metrics/ptb-sample-final")
     opts = parser.parse_args()
+    if opts.final:
+        final(opts.final, opts.out)
+        return
     if not opts.names:
         for name, (config, steps, overrides) in SETTINGS.items():
             print(f"{name:20s} {config} {steps} steps {overrides}")
