@@ -162,4 +162,4 @@ def test_penn_treebank_folder(tmp_path):
     assert "**99.50%** of 200 words" in section
     assert "| trees | test | files 180-199 | wsj_0180-wsj_0199 | 20 | 245 | 5,964 |" in section
     assert "**not comparable**" in section and "UD English-EWT" not in section
-    assert "Some CPU, torch 2.13.0, 1 threads (trees-elstm_brnn)" in section
+    assert "Some CPU, torch 2.13.0, threads: 1 (trees-elstm_brnn)" in section

@@ -63,8 +63,11 @@ def ptb_section(folder: Path) -> Optional[str]:
     name = folder.name
     parts = [f"### Penn Treebank ({name}): gold tokenisation, one seed", "",
              f"From `{folder.as_posix()}/`."]
-    if name.startswith("ptb-sample"):
+    if name == "ptb-sample":
         parts += ["", SAMPLE_NOTE]
+    elif name.startswith("ptb-sample"):
+        parts += ["", "The same sample, split and scores as in `ptb-sample` (not comparable "
+                  "to full-WSJ results)."]
     if name.endswith("-search"):
         parts += ["", "A dev-only search (`scripts/ptb_dev_search.py`, which lists each "
                   "setting): the models are scored on the dev files, never on the test files."]
@@ -79,7 +82,7 @@ def ptb_section(folder: Path) -> Optional[str]:
         parts += ["", summary]
     header = ["config", "data", "split", "POS", "UAS", "LAS", "steps", "words seen",
               "train min", "best step", "seed"]
-    parts += ["", "Every model, dev and test:", "", _table(header, rows)]
+    parts += ["", "Every model:", "", _table(header, rows)]
     machine = _machines(folder)
     if machine:
         parts += ["", machine]
@@ -143,7 +146,7 @@ def _machines(folder: Path) -> Optional[str]:
         machine = run.get("machine") or {}
         if machine:
             key = (f"{machine.get('cpu', '?')}, torch {machine.get('torch', '?')}, "
-                   f"{machine.get('torch_threads', '?')} threads"
+                   f"threads: {machine.get('torch_threads', '?')}"
                    + (f", GPU {machine['gpu']}" if machine.get("gpu") else ""))
             machines.setdefault(key, []).append(path.stem[len("run-"):])
     if not machines:
