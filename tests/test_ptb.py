@@ -279,3 +279,28 @@ def test_outputs_replace_old_ones_only_when_all_are_complete(treebank, tmp_path,
     with pytest.raises(OSError, match="disk full"):
         convert_splits(treebank, splits, "dp", out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no scratch left either
+
+
+@pytest.mark.slow
+def test_spacy_train_on_converted_trees(treebank, tmp_path):
+    """The hand-written trees, converted, train configs/ptb/elstm_brnn.cfg for a
+    few steps, and the pipeline tags and parses with PTB tags and the head-rule labels."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).parent.parent
+    convert_splits(treebank, [parse_split("train=1-2"), parse_split("dev=1-2")], "mrg",
+                   tmp_path / "corpus")
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "train", str(root / "configs" / "ptb" / "elstm_brnn.cfg"),
+         "--output", str(tmp_path / "model"), "--paths.train", str(tmp_path / "corpus" / "train.spacy"),
+         "--paths.dev", str(tmp_path / "corpus" / "dev.spacy"), "--training.max_steps", "6",
+         "--training.eval_frequency", "3", "--components.parser.min_action_freq", "1"],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    nlp = spacy.load(tmp_path / "model" / "model-last")
+    assert set(nlp.get_pipe("tagger").labels) == {t for s in read_trees(FIXTURES / "wsj_0001.mrg")
+                                                  for t in s.tags} | {"PRP", "VBD", "."}
+    assert "nsubj" in nlp.get_pipe("parser").labels
+    doc = nlp("Ms. Lee said it worked .")
+    assert all(t.tag_ for t in doc) and doc.has_annotation("DEP")
