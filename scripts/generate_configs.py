@@ -1,11 +1,14 @@
 """Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg
+    python scripts/generate_configs.py          # (re)write configs/*.cfg and configs/ptb/*.cfg
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
 configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
 then configs/src/base.cfg with its line ``{{ encode }}`` replaced by that
-encoder's [components.tok2vec.model.encode] block. Lines starting with "##"
+encoder's [components.tok2vec.model.encode] block. configs/ptb/<name>.cfg is
+made the same way from configs/src/ptb.cfg (a tagger and a parser for the Penn
+Treebank), except that the header is the base's own comment, with
+``{{ name }}`` replaced by the encoder's name. Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -20,6 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "configs" / "src"
 OUT = ROOT / "configs"
 PLACEHOLDER = "{{ encode }}"
+NAME = "{{ name }}"
+# Output subfolder of configs/ -> the base it is made from.
+BASES = {"": "base.cfg", "ptb": "ptb.cfg"}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 
@@ -59,23 +65,31 @@ def _split_encoder(path: Path):
 
 
 def generate(src: Path = SRC) -> Dict[str, str]:
-    """The text of every config, by name, from the sources in ``src``."""
-    base = _lines(src / "base.cfg")
-    slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
-    if len(slots) != 1:
-        raise SourceError(f"{src / 'base.cfg'}: needs the line {PLACEHOLDER} once, "
-                          f"found it {len(slots)} times.")
-    if any(ln.startswith(ENCODE) for ln in base):
-        raise SourceError(f"{src / 'base.cfg'}: the encode section belongs in encoders/.")
+    """The text of every config, by its path below configs/ without ".cfg"
+    (``elstm_brnn``, ``ptb/elstm_brnn``), from the sources in ``src``."""
     encoders = sorted((src / "encoders").glob("*.cfg"))
     if not encoders:
         raise SourceError(f"{src / 'encoders'}: no encoder sources.")
+    blocks = {path.stem: _split_encoder(path) for path in encoders}
     configs = {}
-    for path in encoders:
-        header, block = _split_encoder(path)
+    for folder, base_name in BASES.items():
+        base = _lines(src / base_name)
+        slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
+        if len(slots) != 1:
+            raise SourceError(f"{src / base_name}: needs the line {PLACEHOLDER} once, "
+                              f"found it {len(slots)} times.")
+        if any(ln.startswith(ENCODE) for ln in base):
+            raise SourceError(f"{src / base_name}: the encode section belongs in encoders/.")
+        own_header = any(NAME in ln for ln in base)
         i = slots[0]
-        configs[path.stem] = "".join(header + base[:i] + block + base[i + 1:])
+        for name, (header, block) in blocks.items():
+            text = "".join(([] if own_header else header) + base[:i] + block + base[i + 1:])
+            configs[f"{folder}/{name}" if folder else name] = text.replace(NAME, name)
     return configs
+
+
+def _outputs(out: Path) -> List[Path]:
+    return [p for folder in BASES for p in sorted((out / folder).glob("*.cfg"))]
 
 
 def check(src: Path = SRC, out: Path = OUT) -> List[str]:
@@ -88,8 +102,8 @@ def check(src: Path = SRC, out: Path = OUT) -> List[str]:
             problems.append(f"{path} is missing")
         elif path.read_bytes() != text.encode("utf-8"):
             problems.append(f"{path} differs from its sources")
-    for path in sorted(out.glob("*.cfg")):
-        if path.stem not in configs:
+    for path in _outputs(out):
+        if path.relative_to(out).with_suffix("").as_posix() not in configs:
             problems.append(f"{path} has no source {src / 'encoders' / path.name}")
     return problems
 
@@ -101,6 +115,7 @@ def write(src: Path = SRC, out: Path = OUT) -> List[str]:
         path = out / f"{name}.cfg"
         data = text.encode("utf-8")
         if not path.exists() or path.read_bytes() != data:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
             changed.append(name)
     return changed

@@ -15,6 +15,7 @@ import spacy
 ROOT = Path(__file__).parent.parent
 SCRIPT = ROOT / "scripts" / "generate_configs.py"
 CONFIGS = sorted((ROOT / "configs").glob("*.cfg"))
+PTB_CONFIGS = sorted((ROOT / "configs" / "ptb").glob("*.cfg"))
 ENCODE = ("components", "tok2vec", "model", "encode")
 
 _spec = importlib.util.spec_from_file_location("generate_configs", SCRIPT)
@@ -33,6 +34,9 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert [p.name for p in written] == [p.name for p in CONFIGS]
     for path in CONFIGS:
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+    assert [p.name for p in sorted((tmp_path / "ptb").glob("*.cfg"))] == [p.name for p in CONFIGS]
+    for path in PTB_CONFIGS:
+        assert (tmp_path / "ptb" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 def test_check_passes_on_the_committed_configs():
@@ -67,6 +71,15 @@ def test_check_fails_on_a_missing_or_extra_config(copy):
     assert "lstm2_brnn.cfg has no source" in result.stderr
 
 
+def test_check_fails_on_an_edited_or_extra_ptb_config(copy):
+    path = copy / "ptb" / "cnn.cfg"
+    path.write_text(path.read_text().replace("tag_acc = 0.34", "tag_acc = 0.5"))
+    shutil.copy(path, copy / "ptb" / "cnn2.cfg")
+    result = run_script("--check", "--out", copy)
+    assert result.returncode == 1
+    assert "ptb/cnn.cfg differs" in result.stderr and "ptb/cnn2.cfg has no source" in result.stderr
+
+
 def test_writing_repairs_an_edited_config(copy):
     path = copy / "cnn.cfg"
     path.write_text(path.read_text().replace("patience = 1600", "patience = 1"))
@@ -80,14 +93,25 @@ def _without_encode(config):
     return config
 
 
-def test_configs_differ_in_their_encoder_only():
-    loaded = {p.stem: spacy.util.load_config(p, interpolate=False) for p in CONFIGS}
+@pytest.mark.parametrize("configs", [CONFIGS, PTB_CONFIGS], ids=["ud", "ptb"])
+def test_configs_differ_in_their_encoder_only(configs):
+    loaded = {p.stem: spacy.util.load_config(p, interpolate=False) for p in configs}
     shared = {name: _without_encode(c) for name, c in loaded.items()}
     first = next(iter(shared.values()))
     for name, config in shared.items():
         assert config == first, name
     encoders = [c["components"]["tok2vec"]["model"]["encode"] for c in loaded.values()]
     assert all(a != b for i, a in enumerate(encoders) for b in encoders[i + 1:])
+
+
+def test_ptb_configs_share_the_ud_configs_encoders_and_training():
+    for path in PTB_CONFIGS:
+        ptb = spacy.util.load_config(path, interpolate=False)
+        ud = spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+        assert ptb["components"]["tok2vec"] == ud["components"]["tok2vec"], path.stem
+        assert ptb["training"]["optimizer"] == ud["training"]["optimizer"], path.stem
+        assert ptb["nlp"]["pipeline"] == ["tok2vec", "tagger", "parser"]
+        assert f"configs/{path.stem}.cfg" in path.read_text().splitlines()[1]
 
 
 @pytest.mark.parametrize(

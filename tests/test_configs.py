@@ -9,6 +9,7 @@ from spacy.cli.init_config import fill_config
 
 ROOT = Path(__file__).parent.parent
 CONFIGS = sorted((ROOT / "configs").glob("*.cfg"))
+PTB_CONFIGS = sorted((ROOT / "configs" / "ptb").glob("*.cfg"))
 SAMPLE = {"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
           "paths.dev": str(ROOT / "assets/ud-ewt-sample/dev.conllu")}
 
@@ -52,3 +53,14 @@ def test_the_v2_config_holds_the_v2_defaults():
     v1_encode = dict(v1["components"]["tok2vec"]["model"]["encode"])
     assert {k: v for k, v in encode.items() if k not in defaults or k == "dropout"} == {
         **v1_encode, "@architectures": arch.RECURRENT_ENCODER_V2}
+
+
+@pytest.mark.parametrize("path", PTB_CONFIGS, ids=lambda p: p.stem)
+def test_ptb_config(path, tmp_path):
+    """The Penn Treebank configs: one per encoder, a tagger and a parser."""
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
+                                            validate=True)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "parser"]
+    assert {p.stem for p in PTB_CONFIGS} == {p.stem for p in CONFIGS}

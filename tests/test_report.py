@@ -130,3 +130,36 @@ def test_readme_keeps_its_permissions(tmp_path):
     readme.chmod(0o640)
     update_readme(readme, "NEW")
     assert readme.stat().st_mode & 0o777 == 0o640 and "NEW" in readme.read_text()
+
+
+def test_penn_treebank_folder(tmp_path):
+    """A metrics/ptb* folder gets its own table: POS, UAS and LAS per model,
+    LAS left out for the unlabelled (.dp) models, the head-rule agreement, the
+    splits and the note that the sample is not the full WSJ."""
+    metrics = tmp_path / "metrics"
+    folder = metrics / "ptb-sample"
+    folder.mkdir(parents=True)
+    scores = {"tag_acc": 0.9612, "dep_uas": 0.88, "dep_las": 0.84}
+    (folder / "trees-elstm_brnn-test.json").write_text(json.dumps(scores))
+    (folder / "dp-elstm_brnn-test.json").write_text(json.dumps({**scores, "dep_las": 0.87}))
+    (folder / "train-trees-elstm_brnn.jsonl").write_text(json.dumps(
+        {"step": 2000, "words": 600000, "seconds": 180, "score": 0.9}))
+    (folder / "run-trees-elstm_brnn.json").write_text(json.dumps(
+        {"seed": 0, "machine": {"cpu": "Some CPU", "torch": "2.13.0", "torch_threads": 1}}))
+    (folder / "headrules-agreement.json").write_text(json.dumps({"all": {
+        "sentences": 10, "words": 200, "agreement": 99.5, "agreement_no_punct": 99.4,
+        "whole_sentences": 90.0}}))
+    (folder / "data-trees.json").write_text(json.dumps({"splits": {"test": {
+        "selection": "files 180-199", "first_file": "wsj_0180", "last_file": "wsj_0199",
+        "files": 20, "sentences": 245, "words": 5964}}}))
+    section = render(metrics)
+    rows = [line for line in section.splitlines() if line.startswith("| elstm_brnn")]
+    assert rows == [
+        "| elstm_brnn | 96.12 | 88.00 | 88.00 | 84.00 |",  # the test summary
+        "| elstm_brnn | trees: tags, head-rule labels | test | 96.12 | 88.00 | 84.00 | 2000 | "
+        "600,000 | 3.0 | 2000 | 0 |",
+        "| elstm_brnn | .dp: unlabelled heads | test | 96.12 | 88.00 | - | - | - | - | - | - |"]
+    assert "**99.50%** of 200 words" in section
+    assert "| trees | test | files 180-199 | wsj_0180-wsj_0199 | 20 | 245 | 5,964 |" in section
+    assert "**not comparable**" in section and "UD English-EWT" not in section
+    assert "Some CPU, torch 2.13.0, threads: 1 (trees-elstm_brnn)" in section

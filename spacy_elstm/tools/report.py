@@ -263,8 +263,10 @@ def _default_first(metrics: Path, stem: str) -> List[Path]:
 
 def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> str:
     """The results section: one accuracy table (and plot) per folder of
-    evaluation files (``metrics/`` itself and each folder in it), then the
-    benchmarks."""
+    evaluation files (``metrics/`` itself and each folder in it; the Penn
+    Treebank's ``ptb*`` folders by `report_ptb`), then the benchmarks."""
+    from .report_ptb import is_ptb_folder, ptb_section
+
     _warned.clear()
     if not metrics.is_dir():
         raise ReportError(f"{metrics}: no such metrics folder.")
@@ -274,6 +276,10 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     parts = []
     folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
     for folder in folders:
+        if is_ptb_folder(folder):
+            section = ptb_section(folder)
+            parts += [section] if section else []
+            continue
         if (not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json"))
                 and not official_files(folder)):
             continue

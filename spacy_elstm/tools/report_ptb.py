@@ -1,0 +1,154 @@
+"""The README's Penn Treebank tables, from a `metrics/ptb*/` folder that the
+project's `ptb-sample` and `ptb` workflows fill:
+
+- `<data>-<config>-<split>.json`: `spacy evaluate` scores, where `<data>` is
+  `trees` (the sample's trees: tags and head-rule labels), `dp` (the sample's
+  `.dp` files: unlabelled, one placeholder relation, so only UAS means
+  anything), `parse` (full WSJ, 02-21/22/23) or `tag` (full WSJ, 00-18/19-21/22-24);
+- `train-<data>-<config>.jsonl`: the training log; `run-<data>-<config>.json`:
+  how the run was made (`scripts/run_record.py`);
+- `data-*.json`: the splits' counts; `headrules-agreement.json`: the head rules
+  against the `.dp` heads.
+"""
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from .report import _percent, _read_json, _read_log, _table, warn
+
+DATA = {"trees": "trees: tags, head-rule labels", "dp": ".dp: unlabelled heads",
+        "parse": "WSJ 02-21 / 22 / 23", "tag": "WSJ 00-18 / 19-21 / 22-24"}
+UNLABELLED = {"dp"}
+_SCORES = re.compile(rf"^(?P<data>{'|'.join(DATA)})-(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
+
+SAMPLE_NOTE = (
+    "NLTK's sample is 10% of the WSJ (3,914 sentences, files wsj_0001-wsj_0199, all "
+    "from sections 00-01), split by file so that whole articles stay together: files "
+    "1-159 train, 160-179 dev, 180-199 test. These numbers are **not comparable** to "
+    "results on the full WSJ (POS on sections 22-24, parsing on section 23): the "
+    "training set is a tenth of the usual one, and the test files are a few hundred "
+    "sentences from other sections. POS = accuracy of the PTB tags; UAS/LAS as spaCy scores them "
+    "(punctuation excluded); gold tokenisation and sentences.")
+
+
+def is_ptb_folder(folder: Path) -> bool:
+    return folder.name.startswith("ptb")
+
+
+def ptb_section(folder: Path) -> Optional[str]:
+    """The tables of one PTB metrics folder; None if it holds no scores."""
+    rows, tests = [], {}
+    matches = [m for m in map(_SCORES.match, (p.name for p in folder.glob("*.json"))) if m]
+    order = list(DATA)
+    for match in sorted(matches, key=lambda m: (m["config"], order.index(m["data"]), m["split"])):
+        path = folder / match.string
+        scores = _read_json(path)
+        if scores is None:
+            continue
+        data, config = match["data"], match["config"]
+        if match["split"] == "test":
+            tests.setdefault(config, {})[data] = scores
+        log = _read_log(folder / f"train-{data}-{config}.jsonl")
+        run = _read_json(folder / f"run-{data}-{config}.json") or {}
+        last = log[-1] if log else {}
+        best = max(log, key=lambda r: r["score"]) if log else {}
+        rows.append([config, DATA[data], match["split"], _percent(scores, "tag_acc"),
+                     _percent(scores, "dep_uas"),
+                     "-" if data in UNLABELLED else _percent(scores, "dep_las"),
+                     str(last.get("step", "-")), f"{last['words']:,}" if last else "-",
+                     f"{last['seconds'] / 60:.1f}" if last else "-", str(best.get("step", "-")),
+                     str(run.get("seed", "-"))])
+    if not rows:
+        return None
+    name = folder.name
+    parts = [f"### Penn Treebank ({name}): gold tokenisation, one seed", "",
+             f"From `{folder.as_posix()}/`."]
+    if name == "ptb-sample":
+        parts += ["", SAMPLE_NOTE]
+    elif name.startswith("ptb-sample"):
+        parts += ["", "The same sample, split and scores as in `ptb-sample` (not comparable "
+                  "to full-WSJ results)."]
+    if name.endswith("-search"):
+        parts += ["", "A dev-only search (`scripts/ptb_dev_search.py`, which lists each "
+                  "setting): the models are scored on the dev files, never on the test files."]
+    data = _splits_table(folder)
+    if data:
+        parts += ["", data]
+    agreement = _agreement(folder / "headrules-agreement.json")
+    if agreement:
+        parts += ["", agreement]
+    summary = _test_summary(tests)
+    if summary:
+        parts += ["", summary]
+    header = ["config", "data", "split", "POS", "UAS", "LAS", "steps", "words seen",
+              "train min", "best step", "seed"]
+    parts += ["", "Every model:", "", _table(header, rows)]
+    machine = _machines(folder)
+    if machine:
+        parts += ["", machine]
+    return "\n".join(parts) + "\n"
+
+
+def _test_summary(tests: Dict[str, Dict[str, Dict[str, Any]]]) -> Optional[str]:
+    """The sample's test files, one row per config: POS and LAS of the model
+    trained on the trees, UAS of both models."""
+    rows = [[config, _percent(by_data["trees"], "tag_acc"),
+             _percent(by_data["dp"], "dep_uas") if "dp" in by_data else "-",
+             _percent(by_data["trees"], "dep_uas"), _percent(by_data["trees"], "dep_las")]
+            for config, by_data in sorted(tests.items()) if "trees" in by_data]
+    if not rows:
+        return None
+    return ("Test files, per encoder: POS and LAS of the model trained on the trees (head-rule "
+            "labels), UAS of the model trained on the `.dp` files (unlabelled) and of the one "
+            "trained on the trees (the same gold heads).\n\n"
+            + _table(["config", "POS", "UAS (.dp model)", "UAS (trees model)", "LAS (trees model)"],
+                     rows))
+
+
+def _splits_table(folder: Path) -> Optional[str]:
+    rows = []
+    for path in sorted(folder.glob("data-*.json")):
+        summary = _read_json(path)
+        if summary is None:
+            continue
+        try:
+            for split, part in summary["splits"].items():
+                rows.append([path.stem[len("data-"):], split, part["selection"],
+                             f"{part['first_file']}-{part['last_file']}", f"{part['files']:,}",
+                             f"{part['sentences']:,}", f"{part['words']:,}"])
+        except (KeyError, TypeError, AttributeError) as err:
+            warn(f"{path}: no key {err}; skipped.")
+    if not rows:
+        return None
+    return _table(["data", "split", "selection", "files", "n files", "sentences", "words"], rows)
+
+
+def _agreement(path: Path) -> Optional[str]:
+    data = _read_json(path)
+    if data is None:
+        return None
+    try:
+        overall = data["all"]
+        return (f"Head rules (`spacy_elstm/tools/headrules.py`) against the sample's `.dp` "
+                f"heads, all {overall['sentences']:,} sentences: **{overall['agreement']:.2f}%** "
+                f"of {overall['words']:,} words agree ({overall['agreement_no_punct']:.2f}% "
+                f"without punctuation; {overall['whole_sentences']:.2f}% of the sentences "
+                f"entirely). From `{path.as_posix()}`.")
+    except (KeyError, TypeError, ValueError) as err:
+        warn(f"{path}: no key {err}; skipped.")
+        return None
+
+
+def _machines(folder: Path) -> Optional[str]:
+    machines: Dict[str, List[str]] = {}
+    for path in sorted(folder.glob("run-*.json")):
+        run: Dict[str, Any] = _read_json(path) or {}
+        machine = run.get("machine") or {}
+        if machine:
+            key = (f"{machine.get('cpu', '?')}, torch {machine.get('torch', '?')}, "
+                   f"threads: {machine.get('torch_threads', '?')}"
+                   + (f", GPU {machine['gpu']}" if machine.get("gpu") else ""))
+            machines.setdefault(key, []).append(path.stem[len("run-"):])
+    if not machines:
+        return None
+    return "Trained on: " + "; ".join(f"{k} ({', '.join(v)})" for k, v in machines.items()) + "."
