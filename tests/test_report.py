@@ -163,3 +163,19 @@ def test_penn_treebank_folder(tmp_path):
     assert "| trees | test | files 180-199 | wsj_0180-wsj_0199 | 20 | 245 | 5,964 |" in section
     assert "**not comparable**" in section and "UD English-EWT" not in section
     assert "Some CPU, torch 2.13.0, threads: 1 (trees-elstm_brnn)" in section
+
+
+def test_seeds_are_summarised_as_mean_and_standard_deviation(tmp_path):
+    metrics = tmp_path / "metrics"
+    scores = {"final": (80.0, 70.0), "final-seed1": (82.0, 74.0), "final-seed2": (84.0, 72.0),
+              "other": (50.0, 40.0)}
+    for folder, (uas, las) in scores.items():
+        (metrics / folder).mkdir(parents=True)
+        (metrics / folder / "elstm-test.official.json").write_text(json.dumps(
+            {"UPOS": 90.0, "XPOS": None, "UFeats": 80.0, "UAS": uas, "LAS": las, "CLAS": 60.0,
+             "words": 100, "repaired_roots": 0}))
+    section = render(metrics)
+    assert "### Across seeds (final)" in section and "Across seeds (other)" not in section
+    row = next(line for line in section.splitlines() if line.startswith("| elstm | test | 3"))
+    assert row == ("| elstm | test | 3 | 90.00 ± 0.00 | - | 80.00 ± 0.00 | 82.00 ± 2.00 "
+                   "| 72.00 ± 2.00 | 60.00 ± 0.00 |")

@@ -6,6 +6,7 @@ a missing key) is named in a warning on stderr and left out; the README is
 rewritten whole or not at all."""
 import json
 import re
+import statistics
 import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
@@ -177,6 +178,51 @@ def _official(scores: Dict[str, Any], key: str) -> str:
     return f"{value:.2f}"
 
 
+_SEED = re.compile(r"^(?P<base>.+?)-seed(?P<seed>\d+)$")
+
+
+def seed_groups(metrics: Path) -> Dict[str, List[Path]]:
+    """Folders of one setting run with several seeds: ``name`` (seed 0) and
+    ``name-seedN``; only settings with two or more seeds."""
+    groups: Dict[str, List[Path]] = {}
+    for folder in sorted(p for p in metrics.iterdir() if p.is_dir()):
+        match = _SEED.match(folder.name)
+        groups.setdefault(match["base"] if match else folder.name, []).append(folder)
+    return {base: folders for base, folders in groups.items() if len(folders) > 1}
+
+
+def seeds_section(folders: List[Path]) -> Optional[str]:
+    """Mean ± sample standard deviation of the official scores of each
+    (config, split) over the seeds in ``folders``; None where no (config,
+    split) has scores from two or more seeds."""
+    values: Dict[tuple, Dict[str, List[float]]] = {}
+    for folder in folders:
+        for path in official_files(folder):
+            match = _OFFICIAL.match(path.name)
+            scores = _read_json(path)
+            if scores is None:
+                continue
+            entry = values.setdefault((match["config"], match["split"]), {})
+            for key in OFFICIAL:
+                if isinstance(scores.get(key), (int, float)):
+                    entry.setdefault(key, []).append(float(scores[key]))
+    rows = []
+    for (config, split), entry in sorted(values.items()):
+        seeds = max((len(v) for v in entry.values()), default=0)
+        if seeds < 2:
+            continue
+        rows.append([config, split, str(seeds)]
+                    + [_mean_sd(entry[k]) if len(entry.get(k, [])) == seeds else "-"
+                       for k in OFFICIAL])
+    if not rows:
+        return None
+    return _table(["config", "split", "seeds"] + OFFICIAL, rows)
+
+
+def _mean_sd(values: List[float]) -> str:
+    return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
+
+
 def layers_section(path: Path) -> Optional[str]:
     """The layer benchmark table of `path`; None (with a warning) if unreadable."""
     return _section(path, _layers_table, "_No layer benchmark yet._")
@@ -297,6 +343,13 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         parts.append("")
     if not parts:
         parts = ["_No evaluation files yet._", ""]
+    for base, group in seed_groups(metrics).items():
+        table = seeds_section(group)
+        if table is not None:
+            parts += [f"### Across seeds ({base}): official scores, mean ± standard deviation",
+                      "", f"Over `{'/`, `'.join(p.as_posix() for p in group)}/`: one seed per "
+                      "folder, each the same training run but for `--system.seed`. "
+                      + OFFICIAL_NOTE.split(':', 1)[0] + ".", "", table, ""]
     parts += ["### Layer speed", ""]
     for path in _default_first(metrics, "bench-layers"):
         parts += [text for text in [layers_section(path)] if text is not None] + [""]
