@@ -14,10 +14,25 @@ SAMPLE = {"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
           "paths.dev": str(ROOT / "assets/ud-ewt-sample/dev.conllu")}
 
 
-def test_the_seven_configs_are_there():
+def test_the_configs_are_there():
     assert {p.stem for p in CONFIGS} == {"elstm_brnn", "elstm2_brnn", "dbrnn_elstm",
                                          "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2",
-                                         "best_elstm"}
+                                         "best_elstm", "shared_lstm", "shared_gru",
+                                         "shared_elstm2"}
+
+
+def test_the_shared_setting_configs_differ_from_best_elstm_in_the_cell_only():
+    best = spacy.util.load_config(ROOT / "configs" / "best_elstm.cfg", interpolate=False)
+    for cell in ("lstm", "gru", "elstm2"):
+        config = spacy.util.load_config(ROOT / "configs" / f"shared_{cell}.cfg",
+                                        interpolate=False)
+        encode = dict(config["components"]["tok2vec"]["model"]["encode"])
+        assert encode.pop("cell") == cell
+        want = dict(best["components"]["tok2vec"]["model"]["encode"])
+        want.pop("cell")
+        assert encode == want
+        config["components"]["tok2vec"]["model"]["encode"]["cell"] = "elstm"
+        assert config == best
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
@@ -32,7 +47,10 @@ def test_config(path, tmp_path):
     expected = {"cnn": "spacy.MaxoutWindowEncoder.v2",
                 "dbrnn_elstm": "spacy-elstm.DBRNNEncoder.v1",
                 "elstm_brnn_v2": "spacy-elstm.RecurrentEncoder.v2",
-                "best_elstm": "spacy-elstm.RecurrentEncoder.v2"}.get(
+                "best_elstm": "spacy-elstm.RecurrentEncoder.v2",
+                "shared_lstm": "spacy-elstm.RecurrentEncoder.v2",
+                "shared_gru": "spacy-elstm.RecurrentEncoder.v2",
+                "shared_elstm2": "spacy-elstm.RecurrentEncoder.v2"}.get(
                     path.stem, "spacy-elstm.RecurrentEncoder.v1")
     assert encode["@architectures"] == expected
 
