@@ -227,3 +227,21 @@ def test_factory_and_architectures_come_by_entry_point_without_import():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ok" in result.stdout
+
+
+def test_dbrnn_tagger_reads_a_shared_tok2vec():
+    """The labeller as a listener of a tok2vec component: it trains through it."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", config={"model": {
+        "@architectures": "spacy.Tok2Vec.v2",
+        "embed": {"@architectures": "spacy.MultiHashEmbed.v2", "width": 16,
+                  "attrs": ["NORM", "SHAPE"], "rows": [300, 30],
+                  "include_static_vectors": False},
+        "encode": {"@architectures": "spacy-elstm.RecurrentEncoder.v1", "width": 16,
+                   "cell": "srn"}}})
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 16, "upstream": "*"}
+    nlp.add_pipe("elstm_tagger", config={"model": {**MODELS["dbrnn"], "tok2vec": listener}})
+    examples = _examples(nlp, "tag")
+    losses = _train(nlp, examples)
+    assert losses[-1] < 0.5 * losses[0], losses
+    assert [t.tag_ for t in nlp(TRAIN[0][0])] == TRAIN[0][1]
