@@ -245,3 +245,21 @@ def test_dbrnn_tagger_reads_a_shared_tok2vec():
     losses = _train(nlp, examples)
     assert losses[-1] < 0.5 * losses[0], losses
     assert [t.tag_ for t in nlp(TRAIN[0][0])] == TRAIN[0][1]
+
+
+def test_the_dbrnn_tagger_config_is_valid(tmp_path):
+    from pathlib import Path
+
+    from spacy.cli.debug_config import debug_config
+    from spacy.cli.init_config import fill_config
+
+    root = Path(__file__).parent.parent
+    path = root / "configs" / "labeller" / "dbrnn_tagger.cfg"
+    debug_config(path, overrides={"paths.train": str(root / "assets/ud-ewt-sample/train.conllu"),
+                                  "paths.dev": str(root / "assets/ud-ewt-sample/dev.conllu")})
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    config = spacy.util.load_config(filled)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert nlp.pipe_names == ["elstm_tagger"]
+    assert nlp.get_pipe("elstm_tagger").attr == "tag"
