@@ -1,9 +1,12 @@
 """spacy-elstm: extended LSTM (ELSTM) and dependent bidirectional RNN encoders for spaCy."""
 from .about import __version__
-from .architectures import build_dbrnn_encoder, build_recurrent_encoder
+from .architectures import (build_dbrnn_encoder, build_dbrnn_tagger, build_recurrent_encoder,
+                            build_recurrent_tagger)
 from .logger import training_log
 from .multiprocess import install as _install_fork_handler
+from .sequence_labeller import SequenceLabeller, make_sequence_labeller
 
 _install_fork_handler()
 
-__all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "training_log"]
+__all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "build_recurrent_tagger",
+           "build_dbrnn_tagger", "SequenceLabeller", "make_sequence_labeller", "training_log"]

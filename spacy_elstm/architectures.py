@@ -10,9 +10,9 @@ from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .layers import with_torch_sequences
-from .pytorch import (CELLS, DBRNN, GATE_MODES, RecurrentEncoder, WiredDBRNN,
-                      WiredRecurrentEncoder, check_cell)
+from .layers import with_torch_labeller, with_torch_sequences
+from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
+                      RecurrentLabeller, WiredDBRNN, WiredRecurrentEncoder, check_cell)
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
 DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
@@ -20,6 +20,10 @@ DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
 # names keep their exact behaviour, for the pipelines saved with them.
 RECURRENT_ENCODER_V2 = "spacy-elstm.RecurrentEncoder.v2"
 DBRNN_ENCODER_V2 = "spacy-elstm.DBRNNEncoder.v2"
+# sequence labellers (models for the spacy-elstm.sequence_labeller component): a
+# tok2vec, then a recurrent macro-model and its softmax heads (pytorch/labeller.py)
+RECURRENT_TAGGER = "spacy-elstm.RecurrentTagger.v1"
+DBRNN_TAGGER = "spacy-elstm.DBRNNTagger.v1"
 
 # The defaults of the v2 wiring arguments, here and nowhere else (the builders'
 # signatures and configs/src/encoders/elstm_brnn_v2.cfg, which a test holds to
@@ -243,3 +247,103 @@ def build_dbrnn_encoder_v2(
                         dropout=dropout, input_dropout=input_dropout, word_dropout=word_dropout)
     return with_torch_sequences(module, input_width=n_in, width=width,
                                 name=f"{cell}_dbrnn_v2")
+
+
+def _input_width(name: str, tok2vec: Model) -> int:
+    if not tok2vec.has_dim("nO"):
+        raise ValueError(f"{name}: the tok2vec's output width (its dim nO) is not set; give "
+                         f"it a width (spacy.Tok2Vec.v2 takes it from its encoder, "
+                         f"spacy.Tok2VecListener.v1 from its width argument).")
+    return tok2vec.get_dim("nO")
+
+
+def _check_tagger_args(name: str, n_labels: Optional[int], **loss_weights: Any) -> None:
+    if n_labels is not None and not (_is_int(n_labels) and n_labels >= 1):
+        raise ValueError(f"{name}: nO must be null (set from the labels) or a positive "
+                         f"integer, got {n_labels!r}.")
+    for arg, value in loss_weights.items():
+        if not (isinstance(value, Real) and not isinstance(value, bool) and value >= 0):
+            raise ValueError(f"{name}: {arg} must be a number >= 0, got {value!r}.")
+    if loss_weights and not any(loss_weights.values()):
+        raise ValueError(f"{name}: the loss weights {loss_weights} are all zero; nothing "
+                         f"would be trained.")
+
+
+@registry.architectures(RECURRENT_TAGGER)
+def build_recurrent_tagger(
+    tok2vec: Model,
+    width: int,
+    depth: int = 1,
+    cell: str = "elstm",
+    bidirectional: bool = True,
+    period: int = 100,
+    gates: str = "recurrent",
+    dropout: float = 0.0,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """A sequence labeller of the basic macro-models: a stacked RNN, or BRNN
+    with bidirectional, reading the tok2vec's vectors, and one softmax head. For
+    the spacy-elstm.sequence_labeller component; outputs (n_tokens, nO)
+    log-probabilities per doc.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the RNN reads: a shared
+        tok2vec's listener or the labeller's own embedding.
+    width, depth, cell, bidirectional, period, gates: as in spacy-elstm.RecurrentEncoder.v1.
+    dropout (float): Dropout on each recurrent layer's output while training.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    check_encoder_args(RECURRENT_TAGGER, split_width=bidirectional, width=width,
+                       depth=depth, cell=cell, bidirectional=bidirectional, period=period,
+                       gates=gates, dropout=dropout)
+    _check_tagger_args(RECURRENT_TAGGER, nO)
+    n_in = _input_width(RECURRENT_TAGGER, tok2vec)
+    module = RecurrentLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
+                               depth=depth, bidirectional=bidirectional, period=period,
+                               gates=gates, dropout=dropout)
+    return with_torch_labeller(tok2vec, module, input_width=n_in, loss_weights=[1.0],
+                               name=f"{cell}_{'brnn' if bidirectional else 'rnn'}_tagger")
+
+
+@registry.architectures(DBRNN_TAGGER)
+def build_dbrnn_tagger(
+    tok2vec: Model,
+    width: int,
+    cell: str = "elstm",
+    period: int = 100,
+    gates: str = "recurrent",
+    dropout: float = 0.0,
+    loss_pooled: float = 1.0,
+    loss_forward: float = 1.0,
+    loss_backward: float = 1.0,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """The DBRNN as a sequence labeller, as in Su & Kuo, Sec. 4.2: a lower BRNN,
+    an upper forward and an upper backward RNN each with its own softmax head
+    (p^f, p^b), and the pooled prediction p = w_f * p^f + w_b * p^b, where
+    (w_f, w_b) = softmax of two trainable logits, so p stays a distribution.
+    The component predicts with p and trains on
+    loss_pooled * e + loss_forward * e_f + loss_backward * e_b; e_f reaches only
+    the upper forward RNN and the lower BRNN, e_b only the upper backward RNN
+    and the lower BRNN, e everything. Outputs (n_tokens, 3 * nO) per doc:
+    log p, log p^f, log p^b side by side.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the lower BRNN reads: a shared
+        tok2vec's listener or the labeller's own embedding.
+    width (int): The upper RNNs' width; the lower BRNN has width // 2 units per direction.
+    cell, period, gates: as in spacy-elstm.DBRNNEncoder.v1.
+    dropout (float): Dropout on the lower BRNN's and the upper RNNs' outputs while training.
+    loss_pooled (float): The weight of e, the loss of the pooled prediction p.
+    loss_forward (float): The weight of e_f, the loss of the forward prediction p^f.
+    loss_backward (float): The weight of e_b, the loss of the backward prediction p^b.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    check_encoder_args(DBRNN_TAGGER, split_width=True, width=width, cell=cell,
+                       period=period, gates=gates, dropout=dropout)
+    _check_tagger_args(DBRNN_TAGGER, nO, loss_pooled=loss_pooled, loss_forward=loss_forward,
+                       loss_backward=loss_backward)
+    n_in = _input_width(DBRNN_TAGGER, tok2vec)
+    module = DBRNNLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
+                           period=period, gates=gates, dropout=dropout)
+    return with_torch_labeller(tok2vec, module, input_width=n_in,
+                               loss_weights=[loss_pooled, loss_forward, loss_backward],
+                               name=f"{cell}_dbrnn_tagger")

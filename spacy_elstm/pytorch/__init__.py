@@ -3,6 +3,7 @@ from . import kernels
 from .cells import CELLS, GATE_MODES, TABLE, Cell, check_cell
 from .dbrnn import DBRNN, DBRNNUpper, WiredDBRNN
 from .encoder import BiLayer, Layer, RecurrentEncoder, WiredRecurrentEncoder
+from .labeller import DBRNNLabeller, RecurrentLabeller, head_losses, weighted_loss
 from .packing import Packing
 from .recurrence import Recurrence
 from .sequence import SequenceModule
@@ -10,4 +11,5 @@ from .wiring import Block, Wired, WordDropout
 
 __all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "DBRNNUpper", "WiredDBRNN",
            "BiLayer", "Layer", "RecurrentEncoder", "WiredRecurrentEncoder", "Recurrence", "Packing",
-           "SequenceModule", "Block", "Wired", "WordDropout", "kernels"]
+           "SequenceModule", "Block", "Wired", "WordDropout", "kernels", "DBRNNLabeller",
+           "RecurrentLabeller", "head_losses", "weighted_loss"]

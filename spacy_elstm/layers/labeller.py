@@ -1,0 +1,72 @@
+"""A thinc layer from docs to per-head log-probabilities: a tok2vec, then a
+pure-PyTorch labeller (``pytorch.labeller``) on its vectors.
+
+The labeller's heads are sized by the number of labels, which a component
+knows only once it has collected them (``initialize``) or read them back
+(``from_disk``): ``set_n_labels`` sizes them then, before any weights are
+trained or loaded, so the torch module always has its final size when its
+weights are read.
+"""
+from typing import Callable, List, Sequence, Tuple
+
+from thinc.api import Model
+from thinc.types import Floats2d
+
+from .recurrent import with_torch_sequences
+
+
+def with_torch_labeller(
+    tok2vec: Model, module, *, input_width: int, loss_weights: Sequence[float], name: str
+) -> Model:
+    """Model[List[Doc], List[Floats2d]]: for each doc, (n_tokens, n_heads *
+    n_labels) log-probabilities, the heads side by side (head 0 is the one a
+    component predicts with). ``module`` is a ``pytorch.labeller`` module;
+    ``loss_weights`` holds one weight per head, kept in ``attrs`` for the
+    component's loss. The dim ``nO`` is the number of labels.
+    """
+    if len(loss_weights) != module.n_heads:
+        raise ValueError(f"{name}: expected {module.n_heads} loss weights, got "
+                         f"{list(loss_weights)}.")
+    n_labels = module.n_labels or None
+    encoder = with_torch_sequences(module, input_width=input_width,
+                                   width=module.output_width or None, name=f"{name}_torch")
+    return Model(
+        name,
+        _forward,
+        init=_init,
+        layers=[tok2vec, encoder],
+        dims={"nO": n_labels},
+        attrs={"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]},
+    )
+
+
+def torch_module(model: Model):
+    """The pure-PyTorch labeller inside ``model``."""
+    return model.layers[1].layers[0].shims[0]._model
+
+
+def set_n_labels(model: Model, n_labels: int) -> None:
+    """Size the heads for ``n_labels`` labels (new weights where the size changes)."""
+    if model.has_dim("nO") and model.get_dim("nO") == n_labels:
+        return
+    torch_module(model).resize_labels(n_labels)
+    model.set_dim("nO", n_labels, force=True)
+    model.layers[1].set_dim("nO", model.attrs["n_heads"] * n_labels, force=True)
+
+
+def _init(model: Model, X=None, Y=None) -> None:
+    if not model.has_dim("nO"):
+        raise ValueError(f"{model.name}: the number of labels is not set; a component sets "
+                         f"it with set_n_labels before initializing the model.")
+    model.layers[0].initialize(X=X)
+    model.layers[1].initialize()
+
+
+def _forward(model: Model, docs, is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    vectors, backprop_tok2vec = model.layers[0](docs, is_train)
+    scores, backprop_encoder = model.layers[1](vectors, is_train)
+
+    def backprop(d_scores: List[Floats2d]):
+        return backprop_tok2vec(backprop_encoder(d_scores))
+
+    return scores, backprop

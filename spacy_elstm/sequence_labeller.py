@@ -1,0 +1,214 @@
+"""The ``elstm_tagger`` component: one token attribute (tag, pos or morph)
+labelled by a recurrent macro-model (spacy-elstm.RecurrentTagger.v1 or
+spacy-elstm.DBRNNTagger.v1), built on spaCy's TrainablePipe.
+
+The model gives, for each doc, (n_tokens, n_heads * n_labels) log-probabilities
+(see ``pytorch.labeller``); the component predicts with head 0 (the DBRNN's
+pooled p) and trains on sum_k loss_weights[k] * NLL(head k), summed over the
+tokens with a known gold label. A token whose gold label is missing (None, "",
+misaligned, or a label not collected in ``initialize``) gives no loss and no
+gradient.
+"""
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.scorer import Scorer
+from spacy.tokens import Doc
+from spacy.training import Example, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
+from thinc.types import Floats2d
+
+from .layers import set_n_labels
+
+FACTORY = "elstm_tagger"
+# the attribute a user names -> the name Example.get_aligned knows it by
+ATTRS: Dict[str, str] = {"tag": "TAG", "pos": "POS", "morph": "MORPH"}
+
+DEFAULT_MODEL = Config().from_str("""
+[model]
+@architectures = "spacy-elstm.DBRNNTagger.v1"
+width = 64
+cell = "elstm"
+period = 100
+gates = "recurrent"
+dropout = 0.0
+loss_pooled = 1.0
+loss_forward = 1.0
+loss_backward = 1.0
+nO = null
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 64
+depth = 1
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+""")["model"]
+
+
+@Language.factory(
+    FACTORY,
+    assigns=["token.tag", "token.pos", "token.morph"],
+    default_config={"model": DEFAULT_MODEL, "attr": "tag", "overwrite": False},
+    default_score_weights={"tag_acc": 1.0, "pos_acc": None, "morph_acc": None},
+)
+def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
+                           overwrite: bool) -> "SequenceLabeller":
+    """A component labelling the token attribute ``attr`` with a recurrent model.
+
+    model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
+        spacy-elstm.DBRNNTagger.v1.
+    attr (str): "tag" (token.tag_, e.g. XPOS), "pos" (token.pos_, UPOS) or "morph"
+        (token.morph). The training score is <attr>_acc; with attr "pos" or "morph",
+        set [training.score_weights] to weight it.
+    overwrite (bool): Replace values that tokens already have.
+    """
+    return SequenceLabeller(nlp.vocab, model, name, attr=attr, overwrite=overwrite)
+
+
+class SequenceLabeller(TrainablePipe):
+    """Labels one token attribute; see the module docstring."""
+
+    def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *, attr: str = "tag",
+                 overwrite: bool = False):
+        if attr not in ATTRS:
+            raise ValueError(f"{FACTORY}: unknown attr {attr!r}: choose one of "
+                             f"{', '.join(map(repr, ATTRS))}.")
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.cfg = {"labels": [], "attr": attr, "overwrite": overwrite}
+
+    @property
+    def attr(self) -> str:
+        return self.cfg["attr"]
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        return list(self.labels)
+
+    def _gold(self, example: Example) -> List[Optional[str]]:
+        """The gold label of each predicted token; None where it is missing
+        (morph "_" is the label of a token annotated with no features)."""
+        aligned = example.get_aligned(ATTRS[self.attr], as_string=True)
+        return [label if label else None for label in aligned]
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
+                   nlp: Optional[Language] = None, labels: Optional[List[str]] = None) -> None:
+        """Collect the labels (or take ``labels``), size the heads and initialize
+        the model on a sample of the docs."""
+        validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
+        if labels is None:
+            found = set()
+            for example in get_examples():
+                found.update(label for label in self._gold(example) if label is not None)
+            labels = sorted(found)
+        if not labels:
+            raise ValueError(f"{self.name}: no {self.attr!r} labels in the training examples "
+                             f"(attr must name an attribute the corpus annotates).")
+        self.cfg["labels"] = list(labels)
+        set_n_labels(self.model, len(labels))
+        docs = [example.x for example in get_examples()][:10]
+        self.model.initialize(X=docs)
+
+    def predict(self, docs: Iterable[Doc]) -> List:
+        """The index of the most probable label (head 0) of each token, per doc."""
+        docs = list(docs)
+        scores = self.model.predict(docs)
+        n_labels = len(self.labels)
+        return [self.model.ops.xp.argmax(s[:, :n_labels], axis=1) for s in scores]
+
+    def set_annotations(self, docs: Iterable[Doc], batch_ids: List) -> None:
+        labels = self.labels
+        overwrite = self.cfg["overwrite"]
+        for doc, ids in zip(docs, batch_ids):
+            for token, i in zip(doc, self.model.ops.to_numpy(ids).tolist()):
+                if self.attr == "tag" and (overwrite or not token.tag_):
+                    token.tag_ = labels[i]
+                elif self.attr == "pos" and (overwrite or not token.pos_):
+                    token.pos_ = labels[i]
+                elif self.attr == "morph" and (overwrite or not token.has_morph()):
+                    token.set_morph(labels[i])
+
+    def get_loss(self, examples: Iterable[Example],
+                 scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """sum_k w_k * NLL(head k) over the tokens with a known gold label, and
+        its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
+        ops = self.model.ops
+        weights = self.model.attrs["loss_weights"]
+        n_labels = len(self.labels)
+        index = {label: i for i, label in enumerate(self.labels)}
+        gold = [index.get(label, -1) if label is not None else -1
+                for example in examples for label in self._gold(example)]
+        lengths = [len(s) for s in scores]
+        flat = ops.flatten(scores).reshape(-1, len(weights), n_labels)
+        if len(gold) != flat.shape[0]:
+            raise ValueError(f"{self.name}: {len(gold)} gold labels for {flat.shape[0]} "
+                             f"scored tokens.")
+        rows = ops.xp.asarray([r for r, g in enumerate(gold) if g >= 0], dtype="i")
+        cols = ops.xp.asarray([g for g in gold if g >= 0], dtype="i")
+        d_flat = ops.alloc3f(*flat.shape)
+        loss = 0.0
+        for k, weight in enumerate(weights):
+            loss -= weight * float(flat[rows, k, cols].sum())
+            d_flat[rows, k, cols] = -weight
+        d_scores = ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
+        return loss, d_scores
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+        """spaCy's token-attribute accuracy: tag_acc, pos_acc, or morph_acc
+        and morph_per_feat (as spaCy's morphologizer scores them)."""
+        if self.attr != "morph":
+            return Scorer.score_token_attr(examples, self.attr, **kwargs)
+        examples = list(examples)
+
+        def morph_key(token, attr):
+            return getattr(token, attr).key
+
+        scores = Scorer.score_token_attr(examples, "morph", getter=morph_key, **kwargs)
+        scores.update(Scorer.score_token_attr_per_feat(examples, "morph", getter=morph_key,
+                                                       **kwargs))
+        return scores
+
+    def _size_model(self) -> None:
+        # the heads must have their trained size before the weights are read
+        if self.labels:
+            set_n_labels(self.model, len(self.labels))
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "SequenceLabeller":
+        def load_model(b: bytes) -> None:
+            self._size_model()
+            self.model.from_bytes(b)
+
+        deserialize = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
+            "model": load_model,
+        }
+        util.from_bytes(bytes_data, deserialize, exclude)
+        return self
+
+    def from_disk(self, path, *, exclude=tuple()) -> "SequenceLabeller":
+        def load_model(p) -> None:
+            self._size_model()
+            with open(p, "rb") as file_:
+                self.model.from_bytes(file_.read())
+
+        deserialize = {
+            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
+            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
+            "model": load_model,
+        }
+        util.from_disk(path, deserialize, exclude)
+        return self
