@@ -1,12 +1,10 @@
 """The Triton kernels (``kernels.triton_cell``) against the float64 reference:
 on CUDA where present, else on the CPU under the Triton interpreter, which
 runs the same kernels one program after another."""
-import os
-
 import pytest
 import torch
 
-pytest.importorskip("triton")
+triton = pytest.importorskip("triton")
 
 from spacy_elstm.pytorch import Recurrence, kernels  # noqa: E402
 
@@ -16,17 +14,16 @@ DEVICE = torch.device("cuda:0" if CUDA else "cpu")
 
 @pytest.fixture(autouse=True)
 def interpreter(monkeypatch):
-    # full float32 products for the comparisons with float64 (TF32, PyTorch's
-    # default for cuDNN's RNNs and so for these kernels, has its own test)
-    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", False)
-    """Without CUDA, the interpreter: set before the kernels are first imported
+    """Full float32 products for the comparisons with float64 (TF32, PyTorch's
+    default for cuDNN's RNNs and so for these kernels, has its own test); and
+    without CUDA, the interpreter, set before the kernels are first imported
     (Triton decides when it compiles a kernel's definition)."""
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", False)
     if not CUDA:
         monkeypatch.setenv("TRITON_INTERPRET", "1")
         from spacy_elstm.pytorch.kernels import triton_cell
 
-        if not isinstance(triton_cell._forward, __import__("triton").runtime.interpreter
-                          .InterpretedFunction):
+        if not isinstance(triton_cell._forward, triton.runtime.interpreter.InterpretedFunction):
             pytest.skip("the Triton kernels were compiled before the interpreter was set")
 
 

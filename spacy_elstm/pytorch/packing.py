@@ -7,7 +7,7 @@ sequence first. A step never sees a padded position, and no product or buffer
 is spent on one. Callers hand over either a zero-padded batch, (batch, seq_len,
 width), or the sequences one after another, (n_tokens, width).
 """
-from typing import Callable, List
+from typing import Callable, List, Tuple
 
 import torch
 from torch import Tensor
@@ -59,6 +59,15 @@ class Packing:
             self._previous = (torch.arange(self.sizes[0] if self.sizes else 0, self.n_tokens)
                               - back).to(self._device)
         return self._previous
+
+    def step_table(self, device: torch.device) -> Tuple[Tensor, Tensor]:
+        """sizes followed by a 0, and offsets (T + 1 of each), int32 on ``device``:
+        for kernels that walk the steps themselves. Made once per device."""
+        if getattr(self, "_step_table", None) is None or self._step_table[0].device != device:
+            sizes = torch.tensor(self.sizes + [0], dtype=torch.int32, device=device)
+            offsets = torch.tensor(self.offsets, dtype=torch.int32, device=device)
+            self._step_table = (sizes, offsets)
+        return self._step_table
 
     @property
     def _time_major_index(self) -> Tensor:

@@ -130,9 +130,11 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
 
 
 OFFICIAL = ["UPOS", "XPOS", "UFeats", "UAS", "LAS", "CLAS"]
-OFFICIAL_NOTE = (
+OFFICIAL_SOURCE = (
     "The CoNLL 2018 shared task's evaluation script (`conll18_ud_eval.py`, written by "
-    "`spacy-elstm score`) on the same gold words and sentences: F1 (here equal to accuracy), "
+    "`spacy-elstm score`) on the same gold words and sentences")
+OFFICIAL_NOTE = (
+    OFFICIAL_SOURCE + ": F1 (here equal to accuracy), "
     "punctuation included, relation subtypes and features outside the universal set ignored, so "
     "these differ from spaCy's numbers above (whose UAS/LAS leave punctuation out and whose "
     "Morph compares all features). `-`: not predicted by the pipeline.")
@@ -349,7 +351,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
             parts += [f"### Across seeds ({base}): official scores, mean ± standard deviation",
                       "", f"Over `{'/`, `'.join(p.as_posix() for p in group)}/`: one seed per "
                       "folder, each the same training run but for `--system.seed`. "
-                      + OFFICIAL_NOTE.split(':', 1)[0] + ".", "", table, ""]
+                      + OFFICIAL_SOURCE + ".", "", table, ""]
     parts += ["### Layer speed", ""]
     for path in _default_first(metrics, "bench-layers"):
         parts += [text for text in [layers_section(path)] if text is not None] + [""]

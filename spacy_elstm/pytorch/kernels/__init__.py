@@ -31,6 +31,7 @@ or the environment variable SPACY_ELSTM_KERNEL; a forced kernel that cannot run
 a problem raises a ValueError saying why. SPACY_ELSTM_NO_EXTENSION=1 and
 SPACY_ELSTM_NO_ONEDNN=1 rule out the C++ kernels and the oneDNN products.
 """
+import functools
 import importlib.util
 import logging
 import os
@@ -151,9 +152,15 @@ def _triton(problem: Problem) -> Optional[str]:
     if problem.device.type != "cuda" and not (interpreter and problem.device.type == "cpu"):
         return (f"the Triton kernels run on CUDA (on the CPU only under TRITON_INTERPRET=1), "
                 f"not {problem.device.type}")
-    if importlib.util.find_spec("triton") is None:
+    if not _triton_installed():
         return "Triton is not installed"
     return _needs_cell_state(problem)
+
+
+@functools.lru_cache(maxsize=None)
+def _triton_installed() -> bool:
+    """Looked up once: the registry is asked at every forward pass."""
+    return importlib.util.find_spec("triton") is not None
 
 
 def _gates(mode: str) -> Callable[[Problem], Optional[str]]:

@@ -142,9 +142,10 @@ class CellStateRecurrence(torch.autograd.Function):
         scales = ctx.scales
         d_hs = d_hs.contiguous()
         if ctx.kernel == "triton":
-            d_pre, d_su, d_tc_pre = _triton().backward(d_hs, acts, cs, tcs, weight_h, scales,
+            d_pre, d_cs, d_tc_pre = _triton().backward(d_hs, acts, cs, tcs, weight_h, scales,
                                                        packing, cell)
-            return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
+            return _parameter_grads(ctx, d_pre, _scale_grads(scale, d_cs, acts, i, g), d_tc_pre,
+                                    hs, weight_h, scale, state_bias)
         if ctx.kernel in ("cpp", "cpp-onednn"):
             packed_t = (onednn.reorder_weight(weight_h.t(), sizes[0])
                         if ctx.kernel == "cpp-onednn" else None)
@@ -199,8 +200,14 @@ class CellStateRecurrence(torch.autograd.Function):
                         da[:, f] = 0
                     dc.mul_(act[:, f])
                 torch.mul(da, deriv[rows], out=d_pre[rows])
-        d_su = None if scale is None else d_cs * acts[:, i] * acts[:, g]
-        return _parameter_grads(ctx, d_pre, d_su, d_tc_pre, hs, weight_h, scale, state_bias)
+        return _parameter_grads(ctx, d_pre, _scale_grads(scale, d_cs, acts, i, g), d_tc_pre,
+                                hs, weight_h, scale, state_bias)
+
+
+def _scale_grads(scale: Optional[Tensor], d_cs: Tensor, acts: Tensor, i: slice,
+                 g: slice) -> Optional[Tensor]:
+    """dc * i * g per row, the gradient of s_ts (u = s * i * g); None without s."""
+    return None if scale is None else d_cs * acts[:, i] * acts[:, g]
 
 
 def _parameter_grads(ctx, d_pre: Tensor, d_su: Optional[Tensor], d_tc_pre: Tensor, hs: Tensor,

@@ -22,7 +22,6 @@ The recurrent products follow the setting PyTorch gives cuDNN's RNNs, which
 these kernels stand in for: TF32 where ``torch.backends.cudnn.allow_tf32`` is
 on (PyTorch's default), full float32 otherwise.
 """
-import os
 from typing import Optional, Tuple
 
 import torch
@@ -39,10 +38,6 @@ from ..packing import Packing
 BLOCK_ROWS = 16
 BLOCK_COLS = 32
 BLOCK_K = 32
-
-
-def interpreted() -> bool:
-    return os.environ.get("TRITON_INTERPRET", "0") == "1"
 
 
 # the kernels call only Triton's core operations: its standard library
@@ -227,17 +222,6 @@ def _backward(d_hs, acts, cs, tcs, w, scales, sizes, offsets, d_pre, d_tc_pre, d
         step += 1
 
 
-def _layout(packing: Packing, device: torch.device) -> Tuple[Tensor, Tensor]:
-    """sizes with a trailing 0, and offsets (T + 1 of each), int32 on ``device``."""
-    cached = getattr(packing, "_triton_layout", None)
-    if cached is None or cached[0].device != device:
-        sizes = torch.tensor(packing.sizes + [0], dtype=torch.int32)
-        offsets = torch.tensor(packing.offsets, dtype=torch.int32)
-        cached = (sizes.to(device), offsets.to(device))
-        packing._triton_layout = cached
-    return cached
-
-
 def _grid(packing: Packing, n: int, device: torch.device) -> Tuple[int, int]:
     """(row blocks, column groups): as many groups as the columns and the
     multiprocessors allow, all programs resident at once; 1 in the interpreter."""
@@ -264,7 +248,7 @@ def forward(proj: Tensor, weight_h: Tensor, scales: Optional[Tensor],
     """(hs, cs, tcs, acts) of the packed projection ``proj``, as ``fused`` makes them."""
     n = weight_h.shape[1]
     proj, weight_h = proj.contiguous(), weight_h.contiguous()
-    sizes, offsets = _layout(packing, proj.device)
+    sizes, offsets = packing.step_table(proj.device)
     rows, groups = _grid(packing, n, proj.device)
     acts = torch.empty_like(proj)
     hs, cs, tcs = (proj.new_empty(proj.shape[0], n) for _ in range(3))
@@ -280,10 +264,10 @@ def forward(proj: Tensor, weight_h: Tensor, scales: Optional[Tensor],
 
 def backward(d_hs: Tensor, acts: Tensor, cs: Tensor, tcs: Tensor, weight_h: Tensor,
              scales: Optional[Tensor], packing: Packing, cell: Cell
-             ) -> Tuple[Tensor, Optional[Tensor], Tensor]:
-    """(d_pre, d_su, d_tc_pre) from the gradient of hs, as ``fused`` makes them."""
+             ) -> Tuple[Tensor, Tensor, Tensor]:
+    """(d_pre, d_cs, d_tc_pre) from the gradient of hs, as ``fused`` makes them."""
     n = weight_h.shape[1]
-    sizes, offsets = _layout(packing, d_hs.device)
+    sizes, offsets = packing.step_table(d_hs.device)
     rows, groups = _grid(packing, n, d_hs.device)
     d_pre = torch.empty_like(acts)
     d_tc_pre, d_cs = torch.empty_like(cs), torch.empty_like(cs)
@@ -294,8 +278,4 @@ def backward(d_hs: Tensor, acts: Tensor, cs: Tensor, tcs: Tensor, weight_h: Tens
         cs if scales is None else scales.contiguous(), sizes, offsets, d_pre, d_tc_pre, d_cs,
         carry, sync, len(packing.sizes), n, **_gates(cell), HAS_SCALE=scales is not None,
         BB=BLOCK_ROWS, BJ=BLOCK_COLS, BK=BLOCK_K, GROUPS=groups, PRECISION=_precision())
-    d_su = None
-    if scales is not None:
-        i, g = cell.block("i", n), cell.block("g", n)
-        d_su = d_cs * acts[:, i] * acts[:, g]
-    return d_pre, d_su, d_tc_pre
+    return d_pre, d_cs, d_tc_pre
