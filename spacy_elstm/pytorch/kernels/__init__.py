@@ -144,8 +144,9 @@ def _cpp_onednn_pays(problem: Problem) -> Optional[str]:
 
 
 def _triton(problem: Problem) -> Optional[str]:
-    if problem.gates != "recurrent":
-        return "it runs gates='recurrent' only"
+    why = _gates("recurrent")(problem)
+    if why is not None:
+        return why
     if problem.dtype != torch.float32:
         return f"the Triton kernels take float32, not {problem.dtype}"
     interpreter = os.environ.get("TRITON_INTERPRET", "0") == "1"
@@ -154,7 +155,7 @@ def _triton(problem: Problem) -> Optional[str]:
                 f"not {problem.device.type}")
     if not _triton_installed():
         return "Triton is not installed"
-    return _needs_cell_state(problem)
+    return None
 
 
 @functools.lru_cache(maxsize=None)
