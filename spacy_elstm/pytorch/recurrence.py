@@ -1,5 +1,6 @@
 """One recurrent layer in one direction, on the packed layout: padding never read."""
 import math
+from typing import Optional, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -9,6 +10,8 @@ from .cells import check_cell
 from .kernels import onednn
 from .packing import Packing
 from .sequence import SequenceModule
+
+State = Tuple[Tensor, Optional[Tensor]]  # (h, c), each (batch, N); c None without a cell state
 
 
 class Recurrence(SequenceModule):
@@ -76,9 +79,9 @@ class Recurrence(SequenceModule):
             with torch.no_grad():
                 self.bias[self.spec.block("f", self.hidden_width)].fill_(self.spec.forget_init)
 
-    def problem(self, x: Tensor, packing: Packing) -> kernels.Problem:
+    def problem(self, x: Tensor, packing: Packing, stateful: bool = False) -> kernels.Problem:
         """What the registry is asked for input ``x`` packed by ``packing``."""
-        return kernels.Problem.of(self.spec, self.gates, x, packing, self.hidden_width)
+        return kernels.Problem.of(self.spec, self.gates, x, packing, self.hidden_width, stateful)
 
     def problem_for(self, lengths: Tensor, device=None, dtype=None) -> kernels.Problem:
         """The problem of a batch of sequences of these ``lengths``, on this
@@ -98,11 +101,57 @@ class Recurrence(SequenceModule):
             raise ValueError(
                 f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
             )
-        choice = kernels.select(self.problem(x, packing))
+        return self._run(x, packing, None)[0]
+
+    def run_state(self, x: Tensor, packing: Packing, state: Optional[State] = None,
+                  start: int = 0) -> Tuple[Tensor, State]:
+        """``run`` from a given state, also returning the state it ends in: what
+        a language model carries from one segment of a text to the next.
+
+        state: (h, c), each (batch, hidden_width) in the batch's own order (c is
+        None for cells without a cell state), or None for zeros; a ``reverse``
+        layer starts it at each sequence's last token. start: the steps already
+        run from the state (the ELSTM's scaling index t_s continues from there).
+        Returns the packed output
+        and the state after each sequence's last step (a sequence of length 0
+        keeps the state it was given). Gradients flow into the given state and
+        out of the returned one; detach them to truncate back-propagation."""
+        batch = len(packing.lengths)
+        if state is not None:
+            h, c = state
+            want = (batch, self.hidden_width)
+            if tuple(h.shape) != want or (c is not None and tuple(c.shape) != want):
+                raise ValueError(
+                    f"The state of a batch of {batch} sequences is two ({batch}, "
+                    f"{self.hidden_width}) tensors, got "
+                    f"{tuple(h.shape)} and {None if c is None else tuple(c.shape)}.")
+            if self.spec.cell_state and c is None:
+                raise ValueError(f"Cell {self.cell!r} carries a cell state: give (h, c).")
+        else:
+            h = x.new_zeros(batch, self.hidden_width)
+            c = x.new_zeros(batch, self.hidden_width) if self.spec.cell_state else None
+        if packing.n_tokens == 0:
+            return x.new_zeros(0, self.hidden_width), (h, c)
+        y, h_last, c_last = self._run(x, packing, (h, c), start)
+        running = packing.running
+        return y, (h.index_copy(0, running, h_last),
+                   None if c_last is None else c.index_copy(0, running, c_last))
+
+    def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0):
+        choice = kernels.select(self.problem(x, packing, stateful=state is not None))
         if self.reverse:
             x = packing.reverse(x)
         # all input projections in one product
         proj = onednn.Linear.apply(x, self.weight_x, self.bias)
-        y = kernels.run(choice, self.spec, proj, packing, weight_h=self.weight_h,
-                        scale=self.scale, state_bias=self.state_bias, bias_hn=self.bias_hn)
-        return packing.reverse(y) if self.reverse else y
+        h0 = c0 = None
+        if state is not None:
+            running = packing.running
+            h0 = state[0].index_select(0, running)
+            c0 = None if state[1] is None else state[1].index_select(0, running)
+        scale = self.scale
+        if scale is not None and start % scale.shape[0]:  # step t uses s at (start + t) mod Ts
+            scale = torch.roll(scale, -(start % scale.shape[0]), dims=0)
+        y, h_last, c_last = kernels.run(
+            choice, self.spec, proj, packing, weight_h=self.weight_h, scale=scale,
+            state_bias=self.state_bias, bias_hn=self.bias_hn, h0=h0, c0=c0)
+        return (packing.reverse(y) if self.reverse else y), h_last, c_last

@@ -38,7 +38,7 @@ import os
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -74,10 +74,13 @@ class Problem:
     steps: int
     tokens: int
     hidden: int
+    stateful: bool = False  # an initial state goes in, or the last state's gradient comes back
 
     @classmethod
-    def of(cls, cell: Cell, gates: str, x: Tensor, packing: Packing, hidden: int) -> "Problem":
-        return cls(cell, gates, x.device, x.dtype, len(packing.sizes), packing.n_tokens, hidden)
+    def of(cls, cell: Cell, gates: str, x: Tensor, packing: Packing, hidden: int,
+           stateful: bool = False) -> "Problem":
+        return cls(cell, gates, x.device, x.dtype, len(packing.sizes), packing.n_tokens, hidden,
+                   stateful)
 
     @property
     def step_macs(self) -> float:
@@ -149,6 +152,8 @@ def _triton(problem: Problem) -> Optional[str]:
         return why
     if problem.dtype != torch.float32:
         return f"the Triton kernels take float32, not {problem.dtype}"
+    if problem.stateful:
+        return "the Triton kernels take no initial state"
     interpreter = os.environ.get("TRITON_INTERPRET", "0") == "1"
     if problem.device.type != "cuda" and not (interpreter and problem.device.type == "cpu"):
         return (f"the Triton kernels run on CUDA (on the CPU only under TRITON_INTERPRET=1), "
@@ -196,8 +201,9 @@ def _cpp_onednn_probe() -> Optional[str]:
             gen = torch.Generator().manual_seed(0)
             proj, w = torch.randn(6, 8, generator=gen), torch.randn(8, 2, generator=gen)
             module, gates = extension.get(), [0, 1, 2, 3]
-            want = module.forward(proj, w, None, None, None, [3, 2, 1], gates)[0]
-            got = module.forward(proj, w, onednn.reorder_weight(w, 3), None, None, [3, 2, 1],
+            want = module.forward(proj, w, None, None, None, None, [3, 2, 1], gates)[0]
+            got = module.forward(proj, w, onednn.reorder_weight(w, 3), None, None, None,
+                                 [3, 2, 1],
                                  gates)[0]
             _probe = (None if torch.allclose(got, want, rtol=1e-4, atol=1e-5)
                       else "the C++ kernels' oneDNN products gave a wrong answer on a probe")
@@ -272,13 +278,23 @@ def select(problem: Problem) -> Choice:
 
 def run(choice: Choice, cell: Cell, proj: Tensor, packing: Packing, *,
         weight_h: Optional[Tensor], scale: Optional[Tensor], state_bias: Optional[Tensor],
-        bias_hn: Optional[Tensor]) -> Tensor:
-    """The recurrence over the packed projection ``proj`` on the chosen kernel;
-    returns h, (n_tokens, N), packed."""
+        bias_hn: Optional[Tensor], h0: Optional[Tensor] = None,
+        c0: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """The recurrence over the packed projection ``proj`` on the chosen kernel.
+    h0, c0: the states before the first step, one row per sequence of length
+    >= 1 in packed order, (sizes[0], N), or None for zeros. Returns h, (n_tokens,
+    N), packed, and each sequence's last h and c (packed order; c is None for
+    cells without a cell state), all with gradient."""
     if choice.kernel == "reference":
-        return reference.loop(cell, proj, packing, weight_h, scale, state_bias, bias_hn)
-    return CellStateRecurrence.apply(proj, weight_h, scale, state_bias, packing, cell,
-                                     choice.kernel)
+        return reference.loop(cell, proj, packing, weight_h, scale, state_bias, bias_hn, h0, c0)
+    if h0 is not None and weight_h is not None:
+        # h_(-1) enters a cell-state cell only through W_h h_(-1) in the gates
+        # of step 0 (with gates="input" not at all)
+        k = packing.sizes[0]
+        proj = torch.cat([torch.addmm(proj[:k], h0, weight_h.t()), proj[k:]])
+    hs, c_last = CellStateRecurrence.apply(proj, weight_h, scale, state_bias, c0, packing, cell,
+                                           choice.kernel)
+    return hs, hs.index_select(0, packing.last_rows), c_last
 
 
 __all__ = ["KERNELS", "Kernel", "Problem", "Choice", "register", "select", "explain", "use",

@@ -6,12 +6,14 @@ from typing import Optional
 import typer
 
 from .benchmark import benchmark_app
+from .lm import lm_app
 from .ptb import ptb_app
 from .score import score
 
 app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_args_is_help=True)
 app.add_typer(benchmark_app, name="benchmark")
 app.add_typer(ptb_app, name="ptb")
+app.add_typer(lm_app, name="lm")
 app.command("score")(score)
 
 

@@ -69,8 +69,8 @@ Gates gate_columns(const std::vector<int64_t>& blocks, int64_t n, int64_t n_gate
 // Rows per task: about 2k elements of a hidden state per task.
 inline int64_t grain(int64_t n) { return std::max<int64_t>(1, 2048 / std::max<int64_t>(1, n)); }
 
-// One step forward of one row. a: pre-activations; cp: c_(t-1) or null at the
-// first step; s: s_ts or null; b: the state bias or null. Writes the activated
+// One step forward of one row. a: pre-activations; cp: c_(t-1) (at the first
+// step the initial state, or null for zeros); s: s_ts or null; b: the state bias or null. Writes the activated
 // gates, c, tanh(c + b) and h = o * tanh(c + b).
 template <typename T, bool HasForget>
 void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, T* tc, T* h,
@@ -102,9 +102,9 @@ void forward_row(const T* a, const T* cp, const T* s, const T* b, T* act, T* c, 
 }
 
 // One step back through time of one row. dho: dL/dh_t from above; dhr:
-// W_h^T dA_(t+1) or null; dcb: in, f_(t+1) * dc_(t+1) (zero where the row ended
-// at t, as it was never written); out, f_t * dc_t. Writes d_pre (pre-activations), d_su = dc * i * g
-// (for s) and d_z = d tanh(c + b) / d(c + b) * dh * o.
+// W_h^T dA_(t+1) or null; dcb: in, f_(t+1) * dc_(t+1) (where the row ends at
+// t, dL/dc_last as the caller set it, or zero); out, f_t * dc_t. Writes d_pre
+// (pre-activations), d_su = dc * i * g (for s) and d_z = d tanh(c + b) / d(c + b) * dh * o.
 template <typename T, bool HasForget>
 void backward_row(const T* dho, const T* dhr, const T* act, const T* cp, const T* tc,
                   const T* s, T* dcb, T* dr, T* dsu, T* dz, const Gates& q, int64_t j_begin,
@@ -253,6 +253,7 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
                                               c10::optional<torch::Tensor> packed,
                                               c10::optional<torch::Tensor> scale_rows,
                                               c10::optional<torch::Tensor> state_bias,
+                                              c10::optional<torch::Tensor> c_init,
                                               std::vector<int64_t> sizes,
                                               std::vector<int64_t> gate_blocks) {
   proj = proj.contiguous();
@@ -266,20 +267,23 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
   const bool has_forget = q.f >= 0;
   auto hs = torch::empty({tokens, n}, proj.options());
   auto cs = torch::empty_like(hs), tcs = torch::empty_like(hs), acts = torch::empty_like(proj);
-  torch::Tensor scale, bias;
+  torch::Tensor scale, bias, c_start;
   if (scale_rows) scale = scale_rows->contiguous();
   if (state_bias) bias = state_bias->contiguous();
+  if (c_init) c_start = c_init->contiguous();
   const auto off = step_offsets(sizes);
   AT_DISPATCH_FLOATING_TYPES(proj.scalar_type(), "cell_state_forward", [&] {
     using T = scalar_t;
     auto row = has_forget ? forward_row<T, true> : forward_row<T, false>;
     const T *s0 = ptr_or_null<T>(scale), *b = ptr_or_null<T>(bias);
+    const T* ci0 = ptr_or_null<T>(c_start);
     T *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>(), *h0 = hs.data_ptr<T>();
     T* act0 = acts.data_ptr<T>();
     auto step_row = [&](int64_t t, int64_t r, const T* a, int64_t j_begin, int64_t j_end) {
       const int64_t i = off[t] + r;
-      row(a, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr, s0 ? s0 + t * n : nullptr, b,
-          act0 + i * width, c0 + i * n, tc0 + i * n, h0 + i * n, q, j_begin, j_end);
+      const T* cp = t > 0 ? c0 + (off[t - 1] + r) * n : (ci0 ? ci0 + r * n : nullptr);
+      row(a, cp, s0 ? s0 + t * n : nullptr, b, act0 + i * width, c0 + i * n, tc0 + i * n,
+          h0 + i * n, q, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own through time
       const auto lengths = row_lengths(sizes);
@@ -334,13 +338,17 @@ std::vector<torch::Tensor> cell_state_forward(torch::Tensor proj,
 }
 
 // Returns {d pre-activations (n_tokens, G*N), dc * i * g (n_tokens, N),
-// d (c + b) (n_tokens, N)}, packed. packed_t: weight_h^T packed for oneDNN, or
-// none for the blocked products above.
+// d (c + b) (n_tokens, N), d c_init (sizes[0], N)}, packed. packed_t: weight_h^T
+// packed for oneDNN, or none for the blocked products above. c_init: the cell
+// state before the first step, one row per sequence (packed order), or none
+// for zeros; d_c_last: dL/dc at each sequence's last step, (sizes[0], N), or none.
 std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor acts,
                                                torch::Tensor cs, torch::Tensor tcs,
                                                c10::optional<torch::Tensor> weight_h,
                                                c10::optional<torch::Tensor> packed_t,
                                                c10::optional<torch::Tensor> scale_rows,
+                                               c10::optional<torch::Tensor> c_init,
+                                               c10::optional<torch::Tensor> d_c_last,
                                                std::vector<int64_t> sizes,
                                                std::vector<int64_t> gate_blocks) {
   d_hs = d_hs.contiguous();
@@ -349,10 +357,14 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
   const bool has_forget = q.f >= 0;
   auto d_pre = torch::empty_like(acts);
   auto d_su = torch::empty_like(cs), d_zs = torch::empty_like(cs);
-  auto d_c_buf = torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
-  torch::Tensor w, scale;
+  // f_(t+1) * dc_(t+1) per running row; a row's slot is first read at its last
+  // step, where it holds dL/dc_last, and ends holding f_0 * dc_0 = dL/dc_init
+  auto d_c_buf = d_c_last ? d_c_last->contiguous().clone()
+                          : torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
+  torch::Tensor w, scale, c_start;
   if (weight_h) w = weight_h->contiguous();
   if (scale_rows) scale = scale_rows->contiguous();
+  if (c_init) c_start = c_init->contiguous();
   const int64_t last = (int64_t)sizes.size() - 1;
   const auto off = step_offsets(sizes);
   AT_DISPATCH_FLOATING_TYPES(cs.scalar_type(), "cell_state_backward", [&] {
@@ -360,13 +372,14 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
     auto row = has_forget ? backward_row<T, true> : backward_row<T, false>;
     const T *s0 = ptr_or_null<T>(scale), *dho0 = d_hs.data_ptr<T>();
     const T *act0 = acts.data_ptr<T>(), *c0 = cs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>();
+    const T* ci0 = ptr_or_null<T>(c_start);
     T *dr0 = d_pre.data_ptr<T>(), *dsu0 = d_su.data_ptr<T>(), *dz0 = d_zs.data_ptr<T>();
     T* dcb0 = d_c_buf.data_ptr<T>();
     auto step_row = [&](int64_t t, int64_t r, const T* dhr, int64_t j_begin, int64_t j_end) {
       const int64_t i = off[t] + r;
-      row(dho0 + i * n, dhr, act0 + i * width, t > 0 ? c0 + (off[t - 1] + r) * n : nullptr,
-          tc0 + i * n, s0 ? s0 + t * n : nullptr, dcb0 + r * n, dr0 + i * width, dsu0 + i * n,
-          dz0 + i * n, q, j_begin, j_end);
+      const T* cp = t > 0 ? c0 + (off[t - 1] + r) * n : (ci0 ? ci0 + r * n : nullptr);
+      row(dho0 + i * n, dhr, act0 + i * width, cp, tc0 + i * n, s0 ? s0 + t * n : nullptr,
+          dcb0 + r * n, dr0 + i * width, dsu0 + i * n, dz0 + i * n, q, j_begin, j_end);
     };
     if (!weight_h) {  // every sequence on its own, back through time
       const auto lengths = row_lengths(sizes);
@@ -414,7 +427,7 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
       });
     }
   });
-  return {d_pre, d_su, d_zs};
+  return {d_pre, d_su, d_zs, d_c_buf};
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {

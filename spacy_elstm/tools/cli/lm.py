@@ -1,0 +1,67 @@
+"""`spacy-elstm lm`: word-level language models on the recurrent cells."""
+from pathlib import Path
+
+import typer
+
+lm_app = typer.Typer(help="Train and evaluate word-level language models (Penn Treebank LM).",
+                     no_args_is_help=True)
+
+
+def _device(gpu_id: int) -> str:
+    if gpu_id < 0:
+        return "cpu"
+    import torch
+
+    if not torch.cuda.is_available():
+        raise ValueError(f"--gpu-id {gpu_id}: PyTorch sees no CUDA device here.")
+    return f"cuda:{gpu_id}"
+
+
+@lm_app.command("train", context_settings={"allow_extra_args": True,
+                                           "ignore_unknown_options": True})
+def train_command(
+    ctx: typer.Context,
+    config: Path = typer.Argument(..., help="An LM config, e.g. configs/lm/small_lstm.cfg."),
+    output_dir: Path = typer.Argument(..., help="Folder for checkpoint, best model and metrics."),
+    resume: bool = typer.Option(False, "--resume", help="Go on with the run in OUTPUT_DIR."),
+    gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
+    progress: bool = typer.Option(True, help="Show a progress bar with the running perplexity."),
+) -> None:
+    """Train a language model with truncated back-propagation through time, then
+    report validation and test perplexity. Override settings as spaCy does:
+    --training.epochs 2 --model.cell elstm."""
+    from spacy.cli._util import parse_config_overrides
+    from thinc.api import Config
+
+    from ..lm import Settings, train
+    from ..lmdata import TextFormatError
+    from . import fail
+
+    try:
+        overrides = parse_config_overrides(ctx.args)
+        settings = Settings.from_config(Config().from_disk(config, overrides=overrides))
+        train(settings, output_dir, resume=resume, device=_device(gpu_id), progress=progress,
+              log=typer.echo)
+    except (ValueError, TextFormatError, OSError) as err:
+        fail("lm train", err)
+    typer.echo(f"wrote {output_dir / 'metrics.json'}")
+
+
+@lm_app.command("evaluate")
+def evaluate_command(
+    model: Path = typer.Argument(..., help="A saved model, e.g. OUTPUT_DIR/model-best.pt."),
+    text: Path = typer.Argument(..., help="A text file, one sentence per line."),
+    batch_size: int = typer.Option(10, min=1, help="Rows the text is cut into."),
+    bptt: int = typer.Option(20, min=1, help="Words per segment."),
+    gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
+) -> None:
+    """Print the perplexity of a saved model on a text (every word and <eos> counted)."""
+    from ..lm import evaluate
+    from ..lmdata import TextFormatError
+    from . import fail
+
+    try:
+        ppl = evaluate(model, text, batch_size=batch_size, bptt=bptt, device=_device(gpu_id))
+    except (ValueError, TextFormatError, OSError) as err:
+        fail("lm evaluate", err)
+    typer.echo(f"{text}: perplexity {ppl:.2f}")
