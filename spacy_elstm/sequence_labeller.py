@@ -22,7 +22,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
-from .layers import set_n_labels
+from .layers import set_n_labels, weighted_nll
 
 FACTORY = "elstm_tagger"
 # the attribute a user names -> the name Example.get_aligned knows it by
@@ -145,26 +145,10 @@ class SequenceLabeller(TrainablePipe):
                  scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """sum_k w_k * NLL(head k) over the tokens with a known gold label, and
         its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
-        ops = self.model.ops
-        weights = self.model.attrs["loss_weights"]
-        n_labels = len(self.labels)
         index = {label: i for i, label in enumerate(self.labels)}
         gold = [index.get(label, -1) if label is not None else -1
                 for example in examples for label in self._gold(example)]
-        lengths = [len(s) for s in scores]
-        flat = ops.flatten(scores).reshape(-1, len(weights), n_labels)
-        if len(gold) != flat.shape[0]:
-            raise ValueError(f"{self.name}: {len(gold)} gold labels for {flat.shape[0]} "
-                             f"scored tokens.")
-        rows = ops.xp.asarray([r for r, g in enumerate(gold) if g >= 0], dtype="i")
-        cols = ops.xp.asarray([g for g in gold if g >= 0], dtype="i")
-        d_flat = ops.alloc3f(*flat.shape)
-        loss = 0.0
-        for k, weight in enumerate(weights):
-            loss -= weight * float(flat[rows, k, cols].sum())
-            d_flat[rows, k, cols] = -weight
-        d_scores = ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
-        return loss, d_scores
+        return weighted_nll(self.model, scores, gold, name=self.name)
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """spaCy's token-attribute accuracy: tag_acc, pos_acc, or morph_acc
