@@ -139,16 +139,20 @@ class SequenceParser(LabellingPipe):
                 continue
             sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
             pos = [token.pos_ for token in doc] if self.encoding == "pos" else None
-            values = numpy.zeros((len(doc), 2), dtype="int64")
+            offsets = numpy.zeros(len(doc), dtype="int64")
+            deps = numpy.zeros(len(doc), dtype="uint64")
             for sent in sents:
                 start, end = sent.start, sent.end
-                heads, deps = decode_scores(doc_scores[start:end], label_set,
-                                            None if pos is None else pos[start:end])
-                for i, (head, dep) in enumerate(zip(heads, deps)):
-                    values[start + i] = (head - i, self.vocab.strings.add(dep))
-            # from_array sets the sentence starts from the trees; each tree spans
-            # exactly its sentence, so they are the sentences the doc had
-            doc.from_array([HEAD, DEP], values.astype("uint64"))
+                heads, relations = decode_scores(doc_scores[start:end], label_set,
+                                                 None if pos is None else pos[start:end])
+                for i, (head, dep) in enumerate(zip(heads, relations)):
+                    offsets[start + i] = head - i
+                    deps[start + i] = self.vocab.strings.add(dep)
+            # HEAD is the head's offset (negative ones wrap around in uint64, as
+            # Doc.to_array gives them); from_array sets the sentence starts from
+            # the trees, and each tree spans exactly its sentence, so they are the
+            # sentences the doc had
+            doc.from_array([HEAD, DEP], numpy.stack([offsets.astype("uint64"), deps], axis=1))
 
     def get_loss(self, examples: Iterable[Example],
                  scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:

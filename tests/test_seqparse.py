@@ -124,7 +124,8 @@ TRAIN = [
     ("She likes ham", [1, 1, 1], ["nsubj", "ROOT", "obj"], ["PRON", "VERB", "NOUN"]),
     ("The dog barks loudly", [1, 2, 2, 2], ["det", "nsubj", "ROOT", "advmod"],
      ["DET", "NOUN", "VERB", "ADV"]),
-    ("Cats sleep", [1, 1], ["nsubj", "ROOT"], ["NOUN", "VERB"]),
+    # a relation that is not one of spaCy's symbols: its string hash is over 2**63
+    ("Cats sleep today", [1, 1, 1], ["nsubj", "ROOT", "obl:npmod"], ["NOUN", "VERB", "NOUN"]),
 ]
 TOK2VEC = {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
            "depth": 1, "embed_size": 300, "window_size": 1, "maxout_pieces": 2,
@@ -273,3 +274,19 @@ def test_the_factory_comes_by_entry_point_without_import():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ok" in result.stdout
+
+
+def test_the_seq_parser_config_is_valid(tmp_path):
+    from spacy.cli.debug_config import debug_config
+    from spacy.cli.init_config import fill_config
+
+    path = ROOT / "configs" / "labeller" / "seq_parser.cfg"
+    debug_config(path, overrides={"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
+                                  "paths.dev": str(ROOT / "assets/ud-ewt-sample/dev.conllu")})
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
+                                            validate=True)
+    assert nlp.pipe_names == ["tok2vec", "elstm_tagger", "elstm_seq_parser"]
+    assert nlp.get_pipe("elstm_seq_parser").encoding == "pos"
+    assert nlp.get_pipe("elstm_tagger").attr == "pos"
