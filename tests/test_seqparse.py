@@ -70,6 +70,8 @@ def test_the_encodings_look_as_documented():
     assert decode(["+1|VERB|x", "0|ROOT|ROOT"], "pos", ["NOUN", "NOUN"])[0] == [None, 1]
     assert encode([None, 1], ["x", ""], "relative") == [None, None]
     assert encode([1, 1], ["x", "ROOT"], "pos", ["NOUN", ""]) == [None, "0|ROOT|ROOT"]
+    with pytest.raises(ValueError, match="needs one POS per word: got None for 2 words"):
+        decode_scores(numpy.zeros((2, 1)), LabelSet(["0|ROOT|ROOT"], "pos"))
 
 
 @pytest.mark.parametrize("encoding", list(ENCODINGS))
@@ -290,3 +292,16 @@ def test_the_seq_parser_config_is_valid(tmp_path):
     assert nlp.pipe_names == ["tok2vec", "elstm_tagger", "elstm_seq_parser"]
     assert nlp.get_pipe("elstm_seq_parser").encoding == "pos"
     assert nlp.get_pipe("elstm_tagger").attr == "pos"
+
+
+def test_every_factory_has_an_identical_entry_point():
+    from importlib.metadata import entry_points
+
+    from spacy.util import registry
+
+    import spacy_elstm  # noqa: F401  (registers the decorators)
+
+    registered = {n for n in registry.factories.get_all() if n.startswith("elstm_")}
+    declared = {ep.name for ep in entry_points(group="spacy_factories")
+                if ep.value.startswith("spacy_elstm")}
+    assert registered == declared == {"elstm_tagger", "elstm_seq_parser"}

@@ -24,7 +24,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from .encoding import get_encoding, is_root, relation, split
+from .encoding import check_pos, get_encoding, is_root, relation, split
 
 FALLBACK_DEP = "dep"
 FALLBACK_ROOT_DEP = "ROOT"
@@ -58,6 +58,7 @@ def decode_scores(scores, label_set: LabelSet,
         return [], []
     if scores.shape[1] != len(label_set.labels):
         raise ValueError(f"{scores.shape[1]} score columns for {len(label_set.labels)} labels.")
+    check_pos(label_set.encoding, n, pos)
     order = numpy.argsort(-scores, axis=1, kind="stable")
     heads: List[Optional[int]] = [None] * n
     chosen: List[Optional[int]] = [None] * n

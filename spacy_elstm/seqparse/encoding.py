@@ -81,7 +81,7 @@ def get_encoding(name: str):
     return ENCODINGS[name]
 
 
-def _check_pos(encoding, n: int, pos: Optional[Sequence[str]]) -> None:
+def check_pos(encoding, n: int, pos: Optional[Sequence[str]]) -> None:
     if encoding.name == "pos" and (pos is None or len(pos) != n):
         raise ValueError(f"The 'pos' encoding needs one POS per word: got "
                          f"{None if pos is None else len(pos)} for {n} words.")
@@ -111,7 +111,7 @@ def encode(heads: Sequence[Optional[int]], deps: Sequence[Optional[str]], encodi
     """One label per word of a sentence; None where the head or the relation is
     missing (or, for ``pos``, the head's POS is)."""
     enc = get_encoding(encoding)
-    _check_pos(enc, len(heads), pos)
+    check_pos(enc, len(heads), pos)
     labels: List[Optional[str]] = []
     for i, (head, dep) in enumerate(zip(heads, deps)):
         code = enc.encode_head(i, head, pos) if head is not None and dep else None
@@ -125,7 +125,7 @@ def decode(labels: Sequence[str], encoding: str = "relative",
     where the label names no word of the sentence. No tree repair (see
     ``decoding.decode_scores`` for that)."""
     enc = get_encoding(encoding)
-    _check_pos(enc, len(labels), pos)
+    check_pos(enc, len(labels), pos)
     heads: List[Optional[int]] = []
     for i, label in enumerate(labels):
         head = head_of(label, i, enc, pos)
