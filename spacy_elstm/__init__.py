@@ -4,9 +4,11 @@ from .architectures import (build_dbrnn_encoder, build_dbrnn_tagger, build_recur
                             build_recurrent_tagger)
 from .logger import training_log
 from .multiprocess import install as _install_fork_handler
+from .seq_parser import SequenceParser, make_sequence_parser
 from .sequence_labeller import SequenceLabeller, make_sequence_labeller
 
 _install_fork_handler()
 
 __all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "build_recurrent_tagger",
-           "build_dbrnn_tagger", "SequenceLabeller", "make_sequence_labeller", "training_log"]
+           "build_dbrnn_tagger", "SequenceLabeller", "make_sequence_labeller", "SequenceParser",
+           "make_sequence_parser", "training_log"]

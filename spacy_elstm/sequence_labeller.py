@@ -11,10 +11,7 @@ gradient.
 """
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-import srsly
-from spacy import util
 from spacy.language import Language
-from spacy.pipeline import TrainablePipe
 from spacy.scorer import Scorer
 from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
@@ -22,6 +19,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
+from .labelling_pipe import LabellingPipe
 from .layers import set_n_labels
 
 FACTORY = "elstm_tagger"
@@ -73,7 +71,7 @@ def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
     return SequenceLabeller(nlp.vocab, model, name, attr=attr, overwrite=overwrite)
 
 
-class SequenceLabeller(TrainablePipe):
+class SequenceLabeller(LabellingPipe):
     """Labels one token attribute; see the module docstring."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *, attr: str = "tag",
@@ -89,14 +87,6 @@ class SequenceLabeller(TrainablePipe):
     @property
     def attr(self) -> str:
         return self.cfg["attr"]
-
-    @property
-    def labels(self) -> Tuple[str, ...]:
-        return tuple(self.cfg["labels"])
-
-    @property
-    def label_data(self) -> List[str]:
-        return list(self.labels)
 
     def _gold(self, example: Example) -> List[Optional[str]]:
         """The gold label of each predicted token; None where it is missing
@@ -124,10 +114,7 @@ class SequenceLabeller(TrainablePipe):
 
     def predict(self, docs: Iterable[Doc]) -> List:
         """The index of the most probable label (head 0) of each token, per doc."""
-        docs = list(docs)
-        scores = self.model.predict(docs)
-        n_labels = len(self.labels)
-        return [self.model.ops.xp.argmax(s[:, :n_labels], axis=1) for s in scores]
+        return [self.model.ops.xp.argmax(s, axis=1) for s in self._label_scores(docs)]
 
     def set_annotations(self, docs: Iterable[Doc], batch_ids: List) -> None:
         labels = self.labels
@@ -145,26 +132,8 @@ class SequenceLabeller(TrainablePipe):
                  scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """sum_k w_k * NLL(head k) over the tokens with a known gold label, and
         its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
-        ops = self.model.ops
-        weights = self.model.attrs["loss_weights"]
-        n_labels = len(self.labels)
-        index = {label: i for i, label in enumerate(self.labels)}
-        gold = [index.get(label, -1) if label is not None else -1
-                for example in examples for label in self._gold(example)]
-        lengths = [len(s) for s in scores]
-        flat = ops.flatten(scores).reshape(-1, len(weights), n_labels)
-        if len(gold) != flat.shape[0]:
-            raise ValueError(f"{self.name}: {len(gold)} gold labels for {flat.shape[0]} "
-                             f"scored tokens.")
-        rows = ops.xp.asarray([r for r, g in enumerate(gold) if g >= 0], dtype="i")
-        cols = ops.xp.asarray([g for g in gold if g >= 0], dtype="i")
-        d_flat = ops.alloc3f(*flat.shape)
-        loss = 0.0
-        for k, weight in enumerate(weights):
-            loss -= weight * float(flat[rows, k, cols].sum())
-            d_flat[rows, k, cols] = -weight
-        d_scores = ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
-        return loss, d_scores
+        return self._loss([label for example in examples for label in self._gold(example)],
+                          scores)
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """spaCy's token-attribute accuracy: tag_acc, pos_acc, or morph_acc
@@ -180,35 +149,3 @@ class SequenceLabeller(TrainablePipe):
         scores.update(Scorer.score_token_attr_per_feat(examples, "morph", getter=morph_key,
                                                        **kwargs))
         return scores
-
-    def _size_model(self) -> None:
-        # the heads must have their trained size before the weights are read
-        if self.labels:
-            set_n_labels(self.model, len(self.labels))
-
-    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "SequenceLabeller":
-        def load_model(b: bytes) -> None:
-            self._size_model()
-            self.model.from_bytes(b)
-
-        deserialize = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
-            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
-            "model": load_model,
-        }
-        util.from_bytes(bytes_data, deserialize, exclude)
-        return self
-
-    def from_disk(self, path, *, exclude=tuple()) -> "SequenceLabeller":
-        def load_model(p) -> None:
-            self._size_model()
-            with open(p, "rb") as file_:
-                self.model.from_bytes(file_.read())
-
-        deserialize = {
-            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
-            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
-            "model": load_model,
-        }
-        util.from_disk(path, deserialize, exclude)
-        return self

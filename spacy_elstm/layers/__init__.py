@@ -1,6 +1,6 @@
 """thinc layers wrapping the pure-PyTorch modules."""
-from .labeller import set_n_labels, torch_module, with_torch_labeller
+from .labeller import set_n_labels, torch_module, weighted_nll, with_torch_labeller
 from .recurrent import with_padded_torch, with_torch_sequences
 
 __all__ = ["with_torch_sequences", "with_padded_torch", "with_torch_labeller", "set_n_labels",
-           "torch_module"]
+           "torch_module", "weighted_nll"]

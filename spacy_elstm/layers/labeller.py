@@ -7,7 +7,7 @@ knows only once it has collected them (``initialize``) or read them back
 trained or loaded, so the torch module always has its final size when its
 weights are read.
 """
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from thinc.api import Model
 from thinc.types import Floats2d
@@ -52,6 +52,32 @@ def set_n_labels(model: Model, n_labels: int) -> None:
     torch_module(model).resize_labels(n_labels)
     model.set_dim("nO", n_labels, force=True)
     model.layers[1].set_dim("nO", model.attrs["n_heads"] * n_labels, force=True)
+
+
+def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence[int], *,
+                 name: Optional[str] = None) -> Tuple[float, List[Floats2d]]:
+    """The loss a component trains the heads on: sum_k w_k * NLL(head k), summed
+    over the tokens whose gold label index is >= 0 (-1: missing, no loss, no
+    gradient), and its gradient w.r.t. the log-probabilities ``scores`` (-w_k at
+    the gold label). ``gold`` holds one index per token of all docs in order;
+    the weights w_k are ``model.attrs["loss_weights"]``.
+    """
+    ops = model.ops
+    weights = model.attrs["loss_weights"]
+    n_labels = model.get_dim("nO")
+    lengths = [len(s) for s in scores]
+    flat = ops.flatten(scores).reshape(-1, len(weights), n_labels)
+    if len(gold) != flat.shape[0]:
+        raise ValueError(f"{name or model.name}: {len(gold)} gold labels for {flat.shape[0]} "
+                         f"scored tokens.")
+    rows = ops.xp.asarray([r for r, g in enumerate(gold) if g >= 0], dtype="i")
+    cols = ops.xp.asarray([g for g in gold if g >= 0], dtype="i")
+    d_flat = ops.alloc3f(*flat.shape)
+    loss = 0.0
+    for k, weight in enumerate(weights):
+        loss -= weight * float(flat[rows, k, cols].sum())
+        d_flat[rows, k, cols] = -weight
+    return loss, ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
 
 
 def _init(model: Model, X=None, Y=None) -> None:

@@ -1,0 +1,73 @@
+"""What the labelling components (``elstm_tagger``, ``elstm_seq_parser``) share: a
+model laid out as ``layers.with_torch_labeller`` lays it out -- for each doc,
+(n_tokens, n_heads * n_labels) log-probabilities, head 0 the one to predict
+with --, a label list in ``cfg["labels"]`` that sizes the heads, the weighted
+per-head loss (``layers.weighted_nll``), and serialization that sizes the heads
+before it reads the weights.
+"""
+from typing import List, Optional, Sequence, Tuple
+
+import srsly
+from spacy import util
+from spacy.pipeline import TrainablePipe
+from thinc.types import Floats2d
+
+from .layers import set_n_labels, weighted_nll
+
+
+class LabellingPipe(TrainablePipe):
+    """A TrainablePipe whose model scores one label per token; subclasses set
+    ``self.cfg["labels"]`` and say what a label means."""
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        return list(self.labels)
+
+    def _size_model(self) -> None:
+        # the heads must have their trained size before the weights are read
+        if self.labels:
+            set_n_labels(self.model, len(self.labels))
+
+    def _label_scores(self, docs) -> List[Floats2d]:
+        """Head 0's (n_tokens, n_labels) log-probabilities, per doc."""
+        n_labels = len(self.labels)
+        return [s[:, :n_labels] for s in self.model.predict(list(docs))]
+
+    def _loss(self, gold: Sequence[Optional[str]],
+              scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """The weighted loss of the gold labels (one per token of all docs in
+        order; None, or a label not in ``labels``, gives no loss and no gradient)."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        ids = [index.get(label, -1) if label is not None else -1 for label in gold]
+        return weighted_nll(self.model, scores, ids, name=self.name)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()):
+        def load_model(b: bytes) -> None:
+            self._size_model()
+            self.model.from_bytes(b)
+
+        deserialize = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
+            "model": load_model,
+        }
+        util.from_bytes(bytes_data, deserialize, exclude)
+        return self
+
+    def from_disk(self, path, *, exclude=tuple()):
+        def load_model(p) -> None:
+            self._size_model()
+            with open(p, "rb") as file_:
+                self.model.from_bytes(file_.read())
+
+        deserialize = {
+            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
+            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
+            "model": load_model,
+        }
+        util.from_disk(path, deserialize, exclude)
+        return self

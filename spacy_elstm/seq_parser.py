@@ -1,0 +1,162 @@
+"""The ``elstm_seq_parser`` component: dependency parsing as sequence labelling.
+
+Each word gets one label that encodes its head and its relation (``relative``:
+the head's signed offset; ``pos``: the k-th word to the left or right with a
+given UPOS, Strzyz et al. 2019; see ``seqparse.encoding``). The model is a
+labeller as for ``elstm_tagger`` (spacy-elstm.RecurrentTagger.v1 or
+spacy-elstm.DBRNNTagger.v1: per doc, (n_tokens, n_heads * n_labels)
+log-probabilities, predicting with head 0 and trained on the weighted loss of
+all heads). Su & Kuo (Sec. 5) label each word with its relation and its head's
+absolute position; the encodings here are relative, so that a label does not
+depend on where in the sentence the word is.
+
+Decoding is per sentence, from the doc's sentence boundaries; each sentence's
+label scores become one well-formed tree (one root, no cycle, heads inside the
+sentence: ``seqparse.decoding``), so no head crosses a sentence boundary and
+the sentences stay as they are. A doc without sentence boundaries is parsed as
+one sentence. The heads and relations are written with ``Doc.from_array``, as
+``token.head`` and ``token.dep_`` (the root's head is itself), so the parser
+scorer, displaCy and CoNLL-U output read them as a transition parser's.
+
+Training labels are encoded from the reference's heads and relations (aligned
+to the predicted tokens, not projectivized) and, for ``pos``, its gold UPOS;
+decoding reads ``token.pos_`` of the doc being parsed, as an earlier component
+(a tagger or morphologizer) predicted it. A token with a missing head or
+relation (or, for ``pos``, whose head's gold UPOS is missing) gives no loss, as
+does one whose label was seen fewer than ``min_label_freq`` times in
+``initialize`` (such labels are dropped).
+"""
+from collections import Counter
+from typing import Callable, Iterable, List, Optional, Tuple
+
+import numpy
+from spacy.attrs import DEP, HEAD
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Model
+from thinc.types import Floats2d
+
+from .labelling_pipe import LabellingPipe
+from .layers import set_n_labels
+from .seqparse import LabelSet, decode_scores, encode, get_encoding
+from .sequence_labeller import DEFAULT_MODEL
+
+FACTORY = "elstm_seq_parser"
+
+
+@Language.factory(
+    FACTORY,
+    assigns=["token.dep", "token.head", "token.is_sent_start", "doc.sents"],
+    default_config={"model": DEFAULT_MODEL, "encoding": "relative", "min_label_freq": 1,
+                    "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
+    default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
+                           "sents_p": None, "sents_r": None, "sents_f": None},
+)
+def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
+                         min_label_freq: int, scorer: Optional[Callable]) -> "SequenceParser":
+    """A dependency parser labelling each word with its head and relation.
+
+    model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
+        spacy-elstm.DBRNNTagger.v1.
+    encoding (str): "relative" (the head's signed offset) or "pos" (the k-th word
+        with the head's UPOS; needs token.pos_ from an earlier component).
+    min_label_freq (int): Labels seen fewer times in the training data are dropped.
+    scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
+        default (dep_uas, dep_las, dep_las_per_type).
+    """
+    return SequenceParser(nlp.vocab, model, name, encoding=encoding,
+                          min_label_freq=min_label_freq, scorer=scorer)
+
+
+class SequenceParser(LabellingPipe):
+    """Parses by labelling; see the module docstring."""
+
+    def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
+                 encoding: str = "relative", min_label_freq: int = 1,
+                 scorer: Optional[Callable] = None):
+        try:
+            get_encoding(encoding)
+        except ValueError as error:
+            raise ValueError(f"{FACTORY}: {error}") from None
+        if isinstance(min_label_freq, bool) or not isinstance(min_label_freq, int) \
+                or min_label_freq < 1:
+            raise ValueError(f"{FACTORY}: min_label_freq must be an integer >= 1, got "
+                             f"{min_label_freq!r}.")
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg = {"labels": [], "encoding": encoding, "min_label_freq": min_label_freq}
+        self._label_set: Optional[LabelSet] = None
+
+    @property
+    def encoding(self) -> str:
+        return self.cfg["encoding"]
+
+    def _labels(self) -> LabelSet:
+        if self._label_set is None or self._label_set.labels != list(self.labels):
+            self._label_set = LabelSet(self.labels, self.encoding)
+        return self._label_set
+
+    def _gold(self, example: Example) -> List[Optional[str]]:
+        """The gold label of each predicted token; None where it is missing."""
+        heads, deps = example.get_aligned_parse(projectivize=False)
+        pos = None
+        if self.encoding == "pos":
+            pos = [tag or "" for tag in example.get_aligned("POS", as_string=True)]
+        heads = [None if h is None else int(h) for h in heads]
+        return encode(heads, [d or None for d in deps], self.encoding, pos)
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
+                   nlp: Optional[Language] = None, labels: Optional[List[str]] = None) -> None:
+        """Collect the labels seen at least ``min_label_freq`` times (or take
+        ``labels``), size the heads and initialize the model on a sample of the docs."""
+        validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
+        if labels is None:
+            counts = Counter(label for example in get_examples()
+                             for label in self._gold(example) if label is not None)
+            labels = sorted(label for label, n in counts.items()
+                            if n >= self.cfg["min_label_freq"])
+        if not labels:
+            raise ValueError(f"{self.name}: no dependency labels in the training examples "
+                             f"(the corpus must annotate heads and relations"
+                             f"{' and UPOS' if self.encoding == 'pos' else ''}).")
+        self.cfg["labels"] = list(labels)
+        set_n_labels(self.model, len(labels))
+        docs = [example.x for example in get_examples()][:10]
+        self.model.initialize(X=docs)
+
+    def predict(self, docs: Iterable[Doc]) -> List:
+        """Head 0's (n_tokens, n_labels) log-probabilities per doc, on the CPU."""
+        return [self.model.ops.to_numpy(s) for s in self._label_scores(docs)]
+
+    def set_annotations(self, docs: Iterable[Doc], scores: List) -> None:
+        label_set = self._labels()
+        for doc, doc_scores in zip(docs, scores):
+            if len(doc) == 0:
+                continue
+            sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+            pos = [token.pos_ for token in doc] if self.encoding == "pos" else None
+            offsets = numpy.zeros(len(doc), dtype="int64")
+            deps = numpy.zeros(len(doc), dtype="uint64")
+            for sent in sents:
+                start, end = sent.start, sent.end
+                heads, relations = decode_scores(doc_scores[start:end], label_set,
+                                                 None if pos is None else pos[start:end])
+                for i, (head, dep) in enumerate(zip(heads, relations)):
+                    offsets[start + i] = head - i
+                    deps[start + i] = self.vocab.strings.add(dep)
+            # HEAD is the head's offset (negative ones wrap around in uint64, as
+            # Doc.to_array gives them); from_array sets the sentence starts from
+            # the trees, and each tree spans exactly its sentence, so they are the
+            # sentences the doc had
+            doc.from_array([HEAD, DEP], numpy.stack([offsets.astype("uint64"), deps], axis=1))
+
+    def get_loss(self, examples: Iterable[Example],
+                 scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """sum_k w_k * NLL(head k) over the tokens with a known gold label, and
+        its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
+        return self._loss([label for example in examples for label in self._gold(example)],
+                          scores)

@@ -1,0 +1,140 @@
+"""From per-word label scores to a well-formed dependency tree.
+
+Given a sentence's (n_words, n_labels) scores (log-probabilities; higher is
+better), each word first takes its best-scoring *valid* label: one whose head is
+a word of the sentence (for the ``pos`` encoding, one such that the named word
+exists). The labels alone need not make a tree, so the result is repaired:
+
+1. Roots. With no root, the word with the highest root score (its best score
+   over the root labels) becomes the root; with several, the one with the highest
+   root score stays the root and the others are attached to it.
+2. Cycles. Every word now has a head; following heads from a word ends at the
+   root or in a cycle. Each cycle is broken by attaching one of its words to the
+   root: the word whose change costs least, the cost being the score of its
+   chosen label minus the score of its best label whose head is the root
+   (infinite if no label gives it that head; ties go to the leftmost word).
+   Attaching to the root creates no new cycle, so one pass suffices.
+
+A word attached by the repair takes the relation of its best label whose head is
+its new head, or, if no label gives that head, of its best non-root label.
+
+The result has exactly one root, no cycles, and every head inside the sentence.
+"""
+from typing import List, Optional, Sequence, Tuple
+
+import numpy
+
+from .encoding import check_pos, get_encoding, is_root, relation, split
+
+FALLBACK_DEP = "dep"
+FALLBACK_ROOT_DEP = "ROOT"
+
+
+class LabelSet:
+    """A component's labels for one encoding, parsed once."""
+
+    def __init__(self, labels: Sequence[str], encoding: str):
+        self.encoding = get_encoding(encoding)
+        self.labels = list(labels)
+        self.fields = [split(label, self.encoding) for label in self.labels]
+        self.relations = [relation(label, self.encoding) for label in self.labels]
+        self.roots = numpy.asarray([i for i, label in enumerate(self.labels) if is_root(label)],
+                                   dtype="i")
+
+    def head(self, index: int, i: int, pos: Optional[Sequence[str]], n: int) -> Optional[int]:
+        """The head label ``index`` gives word ``i`` of an ``n``-word sentence;
+        None if it names no word of the sentence."""
+        head = self.encoding.head(self.fields[index], i, pos)
+        return head if head is not None and 0 <= head < n else None
+
+
+def decode_scores(scores, label_set: LabelSet,
+                  pos: Optional[Sequence[str]] = None) -> Tuple[List[int], List[str]]:
+    """The heads (sentence indices, a root its own head) and relations of a
+    sentence from its (n_words, n_labels) scores; see the module docstring."""
+    scores = numpy.asarray(scores, dtype="f")
+    n = scores.shape[0]
+    if n == 0:
+        return [], []
+    if scores.shape[1] != len(label_set.labels):
+        raise ValueError(f"{scores.shape[1]} score columns for {len(label_set.labels)} labels.")
+    check_pos(label_set.encoding, n, pos)
+    order = numpy.argsort(-scores, axis=1, kind="stable")
+    heads: List[Optional[int]] = [None] * n
+    chosen: List[Optional[int]] = [None] * n
+    for i in range(n):
+        for index in order[i]:
+            head = label_set.head(int(index), i, pos, n)
+            if head is not None:
+                heads[i], chosen[i] = head, int(index)
+                break
+    if len(label_set.roots):
+        root_scores = scores[:, label_set.roots].max(axis=1)
+    else:
+        root_scores = numpy.full(n, -numpy.inf, dtype="f")
+
+    def best_with_head(i: int, target: int) -> Optional[int]:
+        for index in order[i]:
+            if label_set.head(int(index), i, pos, n) == target:
+                return int(index)
+        return None
+
+    def attach(i: int, target: int) -> None:
+        heads[i] = target
+        index = best_with_head(i, target)
+        if index is None:
+            index = next((int(j) for j in order[i] if not is_root(label_set.labels[j])), None)
+        chosen[i] = index
+
+    roots = [i for i in range(n) if heads[i] == i]
+    root = max(roots or range(n), key=lambda i: (root_scores[i], -i))
+    if not roots:
+        heads[root] = root
+        chosen[root] = best_with_head(root, root)
+    for i in range(n):
+        if i != root and (heads[i] is None or heads[i] == i):
+            attach(i, root)
+
+    def cost(i: int) -> float:
+        index = best_with_head(i, root)
+        return numpy.inf if index is None else float(scores[i, chosen[i]] - scores[i, index])
+
+    for cycle in _cycles(heads, root):
+        attach(min(cycle, key=lambda i: (cost(i), i)), root)
+    deps = []
+    for i in range(n):
+        if chosen[i] is not None and not (is_root(label_set.labels[chosen[i]]) and i != root):
+            deps.append(label_set.relations[chosen[i]])
+        else:
+            deps.append(FALLBACK_ROOT_DEP if i == root else FALLBACK_DEP)
+    return heads, deps
+
+
+def _cycles(heads: List[int], root: int) -> List[List[int]]:
+    """The cycles of a head list whose only self-headed word is ``root``."""
+    state = [0] * len(heads)  # 0 unseen, 1 on the current path, 2 finished
+    state[root] = 2
+    cycles = []
+    for start in range(len(heads)):
+        path = []
+        i = start
+        while state[i] == 0:
+            state[i] = 1
+            path.append(i)
+            i = heads[i]
+        if state[i] == 1:
+            cycles.append(path[path.index(i):])
+        for j in path:
+            state[j] = 2
+    return cycles
+
+
+def is_tree(heads: Sequence[int]) -> bool:
+    """Whether ``heads`` (a root its own head) is one tree over the sentence."""
+    n = len(heads)
+    if n == 0:
+        return True
+    if any(not 0 <= h < n for h in heads) or sum(h == i for i, h in enumerate(heads)) != 1:
+        return False
+    root = next(i for i, h in enumerate(heads) if h == i)
+    return not _cycles(list(heads), root)
