@@ -155,7 +155,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("section,key,value,message", [
     ("model", "colour", 1, r"Unknown \[model\] key\(s\) \['colour'\]: allowed are cell, width"),
-    ("training", "optimizer", "rmsprop", "Unknown optimizer 'rmsprop': choose one of 'sgd', 'adam'"),
+    ("training", "optimizer", "rmsprop", "Unknown optimizer 'rmsprop': choose one of 'sgd', 'adam', 'adagrad'"),
     ("training", "bptt", 0, r"bptt must be >= 1"),
     ("model", "width", "wide", r"\[model\] width must be int, got 'wide'"),
 ])
@@ -219,3 +219,30 @@ def test_a_bidirectional_model_reads_the_word_it_predicts(tmp_path):
     # 8 random words of 12 and a predictable <eos> per line: at best 12 ** (8 / 9) = 9.1
     assert runs[False] > 8
     assert runs[True] < 4  # far below what any next-word model can reach
+
+
+def test_report_tabulates_runs_seeds_and_the_leak(tmp_path):
+    from spacy_elstm.tools.report import render
+
+    paths = write_texts(tmp_path)
+    folder = tmp_path / "metrics" / "lm"
+    folder.mkdir(parents=True)
+    results = {}
+    for name, seed, bidirectional in (("elstm", 0, False), ("elstm", 1, False),
+                                      ("leak-both-ways", 0, True)):
+        base = settings_for(paths, seed=seed, epochs=1)
+        settings = Settings(base.train, base.valid, base.test,
+                            lm_module.ModelSettings(cell="elstm", width=8, depth=1, period=3,
+                                                    bidirectional=bidirectional),
+                            base.training)
+        out = tmp_path / f"{name}-{seed}"
+        results[name, seed] = train(settings, out, progress=False, log=lambda _: None)
+        (folder / f"{name}-seed{seed}.json").write_text((out / "metrics.json").read_text())
+    text = render(tmp_path / "metrics")
+    row = next(line for line in text.splitlines() if line.startswith("| elstm |"))
+    tests = [results["elstm", s]["test_ppl"] for s in (0, 1)]
+    mean = sum(tests) / 2
+    assert "elstm, Ts = 3, 1 x 8, sgd" in row and "| 2 |" in row and f"{mean:.2f} ±" in row
+    leak = next(line for line in text.splitlines() if line.startswith("| leak-both-ways |"))
+    assert "reads both ways" in leak
+    assert f"{results['leak-both-ways', 0]['test_ppl']:.2f}" in leak

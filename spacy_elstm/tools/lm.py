@@ -7,7 +7,7 @@ ended in (detached, so back-propagation is truncated at the segment's start);
 the loss is the cross-entropy summed over the segment's steps and averaged over
 the rows (the scale their learning rates and clipping bound are given for);
 SGD with the learning rate multiplied by ``decay`` after each epoch past
-``decay_after``, or Adam; the gradient's global norm clipped at ``grad_clip``.
+``decay_after``, or Adam or AdaGrad at a constant rate; the gradient's global norm clipped at ``grad_clip``.
 Perplexity is exp of the mean cross-entropy per word over a whole file, every
 word (``<eos>`` included) counted once, the state carried through the file.
 
@@ -37,7 +37,7 @@ from torch.nn import functional as F
 from ..pytorch.language_model import LanguageModel
 from .lmdata import Vocab, batchify, segments
 
-OPTIMIZERS = ("sgd", "adam")
+OPTIMIZERS = ("sgd", "adam", "adagrad")
 
 
 @dataclass(frozen=True)
@@ -167,8 +167,8 @@ def perplexity(model: LanguageModel, stream: Tensor, batch_size: int, bptt: int)
 
 def learn_rate(training: TrainingSettings, epoch: int) -> float:
     """The rate of ``epoch`` (1-based): constant up to decay_after, then decayed
-    once per epoch (SGD); constant for Adam."""
-    if training.optimizer == "adam":
+    once per epoch (SGD); constant for Adam and AdaGrad, which adapt their own."""
+    if training.optimizer != "sgd":
         return training.learn_rate
     return training.learn_rate * training.decay ** max(0, epoch - training.decay_after)
 
@@ -205,7 +205,8 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
                for name in ("train", "valid", "test")}
     torch.manual_seed(tr.seed)
     model = build_model(settings.model, len(vocab)).to(device)
-    make_optimizer = torch.optim.SGD if tr.optimizer == "sgd" else torch.optim.Adam
+    make_optimizer = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam,
+                      "adagrad": torch.optim.Adagrad}[tr.optimizer]
     optimizer = make_optimizer(model.parameters(), lr=tr.learn_rate)
     data = batchify(streams["train"], tr.batch_size).to(device)
     n_segments = math.ceil((data.shape[1] - 1) / tr.bptt)

@@ -314,6 +314,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     evaluation files (``metrics/`` itself and each folder in it; the Penn
     Treebank's ``ptb*`` folders by `report_ptb`), then the benchmarks."""
     from .report_ptb import is_ptb_folder, ptb_section
+    from .report_lm import is_lm_folder, lm_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -326,6 +327,10 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     for folder in folders:
         if is_ptb_folder(folder):
             section = ptb_section(folder)
+            parts += [section] if section else []
+            continue
+        if is_lm_folder(folder):
+            section = lm_section(folder, plots, plot_link)
             parts += [section] if section else []
             continue
         if (not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json"))

@@ -1,0 +1,131 @@
+"""The README's language-modelling tables and plot, from ``metrics/lm/``, which
+the project's `lm` workflow fills: one ``<run>-seed<N>.json`` per finished run,
+the ``metrics.json`` that ``spacy-elstm lm train`` writes. Runs whose model
+reads the segment backwards too (``bidirectional``) go into a table of their
+own (named ``leak-*``, with the next-word run trained beside them on the same
+budget): they demonstrate the leak and are not language models.
+"""
+import re
+import statistics
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from .report import _read_json, _table
+
+LEAK = "leak-"  # runs named leak-*: the leak demonstration, a table of their own
+_RUN = re.compile(r"^(?P<name>.+?)(?:-seed(?P<seed>\d+))?\.json$")
+
+# Published numbers, for comparison only (never produced here)
+LITERATURE = ("Published next-word test perplexities on the same data: Zaremba et al. "
+              "(2014), LSTM 2 x 200, no dropout (the `small` setting here): 114.5; their "
+              "medium, regularised LSTM (2 x 650): 82.1; AWD-LSTM (Merity et al. 2018): 57.3.")
+PAPER = ("The paper's Table 5 (Su & Kuo; one layer, AdaGrad, 11 epochs) gives the basic RNN "
+         "267.47 / 262.39 / 248.60 (LSTM / GRU / ELSTM) and, for its bidirectional models, "
+         "BRNN 78.56 / 82.83 / 71.65 and DBRNN 9.80 / 24.10 / 6.18. A backward RNN over "
+         "the sentence has already read the word it is asked to predict, so those "
+         "bidirectional numbers are not next-word perplexities; the leak table below "
+         "shows the same effect with our code.")
+
+
+def is_lm_folder(folder: Path) -> bool:
+    return folder.name == "lm"
+
+
+def _runs(folder: Path) -> Dict[str, List[Dict[str, Any]]]:
+    groups: Dict[str, List[Dict[str, Any]]] = {}
+    for path in sorted(folder.glob("*.json")):
+        match = _RUN.match(path.name)
+        data = _read_json(path)
+        if match is None or data is None or "history" not in data or "test_ppl" not in data:
+            continue
+        groups.setdefault(match["name"], []).append(data)
+    return groups
+
+
+def _mean_sd(values: List[float]) -> str:
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
+    return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
+
+
+def _setting(run: Dict[str, Any]) -> str:
+    model, training = run["settings"]["model"], run["settings"]["training"]
+    period = f", Ts = {model['period']}" if model["cell"] in ("elstm", "elstm2") else ""
+    return (f"{model['cell']}{period}, {model['depth']} x {model['width']}, "
+            f"{training['optimizer']}")
+
+
+def _epochs(run: Dict[str, Any]) -> str:
+    history = run["history"]
+    if history and not history[-1].get("complete", True):
+        return f"{len(history) - 1} + {history[-1]['words']:,} words"
+    return str(len(history))
+
+
+def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Optional[str]:
+    groups = _runs(folder)
+    if not groups:
+        return None
+    leaks = {k: v for k, v in groups.items() if k.startswith(LEAK)}
+    models = {k: v for k, v in groups.items() if not k.startswith(LEAK)}
+    parts = ["### Language modelling: Penn Treebank (Mikolov's 10k-word version)", "",
+             f"From `{folder.as_posix()}/`, written by `spacy-elstm lm train` (`spacy project run "
+             "lm`). Perplexity: exp of the mean cross-entropy per word over the whole file, "
+             "`<eos>` counted, the state carried through it; test perplexity of the epoch "
+             "with the best validation perplexity. Mean ± sd over the seeds listed; "
+             "words/s is training throughput on the machine named.", ""]
+    if models:
+        rows = []
+        for name, runs in sorted(models.items()):
+            first = runs[0]
+            rows.append([
+                name, _setting(first), str(len(runs)), _epochs(first),
+                _mean_sd([r["valid_ppl"] for r in runs]), _mean_sd([r["test_ppl"] for r in runs]),
+                f"{statistics.mean(r['history'][0]['words_per_second'] for r in runs):,.0f}",
+                f"{statistics.mean(r['train_seconds'] for r in runs) / 60:,.0f}",
+                f"{first['machine']}, {first['device']}, {first['threads']} thread(s)"])
+        parts += [_table(["run", "model", "seeds", "epochs", "valid ppl", "test ppl",
+                          "words/s", "train min", "machine"], rows), ""]
+        parts += [LITERATURE, ""]
+        if plots is not None and plot_lm(models, plots / "lm-valid.png"):
+            parts += [f"![validation perplexity by epoch]({link}lm-valid.png)", ""]
+    parts += [PAPER, ""]
+    if leaks:
+        rows = []
+        for name, runs in sorted(leaks.items()):
+            first = runs[0]
+            kind = "reads both ways" if first["settings"]["model"].get("bidirectional") else "next word only"
+            rows.append([name, kind, _setting(first), _epochs(first),
+                         _mean_sd([r["valid_ppl"] for r in runs]),
+                         _mean_sd([r["test_ppl"] for r in runs])])
+        parts += ["#### The bidirectional leak", "",
+                  "The same budget for a next-word model and for one whose layers also run "
+                  "backwards over the segment: the second predicts word t + 1 from a state "
+                  "that has read it.", "",
+                  _table(["run", "model reads", "model", "epochs", "valid ppl", "test ppl"],
+                         rows), ""]
+    return "\n".join(parts)
+
+
+def plot_lm(models: Dict[str, List[Dict[str, Any]]], output: Path) -> Optional[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, runs in sorted(models.items()):
+        history = [r for r in runs[0]["history"] if r.get("complete", True)]
+        if history:
+            ax.plot([r["epoch"] for r in history], [r["valid_ppl"] for r in history],
+                    marker=".", label=name)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("validation perplexity (seed 0)")
+    ax.set_yscale("log")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(output, dpi=110)
+    plt.close(fig)
+    return output
