@@ -44,6 +44,8 @@ DEFAULT_WORD_DROPOUT = 0.0
 # anyone tags (Ts only matters up to the longest one), and larger values are typos
 # that would otherwise surface as a failed allocation deep in torch.
 MAX_PERIOD = 100_000
+# set on a v2 encoder: "separate" where each half of its output reads one direction
+DIRECTIONS_ATTR = "spacy_elstm_directions"
 
 
 def _is_int(value: Any) -> bool:
@@ -73,6 +75,7 @@ ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "residual": _BOOL,
     "layer_norm": _BOOL,
     "projection": _BOOL,
+    "separate_directions": _BOOL,
     "cell": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, CELLS))}"),
     "gates": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, GATE_MODES))}"),
 }
@@ -177,6 +180,7 @@ def build_recurrent_encoder_v2(
     projection: bool = DEFAULT_PROJECTION,
     input_dropout: float = DEFAULT_INPUT_DROPOUT,
     word_dropout: float = DEFAULT_WORD_DROPOUT,
+    separate_directions: bool = False,
 ) -> Model[List[Floats2d], List[Floats2d]]:
     """RecurrentEncoder.v1's stacked recurrent network, with each layer wired as
     x_(l+1) = LN(x_l + dropout(layer(x_l))) (post-norm; each part as asked).
@@ -191,20 +195,32 @@ def build_recurrent_encoder_v2(
     input_dropout (float): Dropout on the elements of the incoming vectors while training.
     word_dropout (float): Zero each token's whole incoming vector with this probability
         while training (the others scaled by 1 / (1 - p)).
+    separate_directions (bool): Give the forward and backward directions a stack each
+        (width // 2 wide) whose layers never read the other direction, output
+        [forward, backward] (ELMo's arrangement): what spacy-elstm.PretrainNextWord.v1
+        needs. Bidirectional only, without projection.
     """
     check_encoder_args(RECURRENT_ENCODER_V2, split_width=bidirectional, width=width,
                        depth=depth, cell=cell, bidirectional=bidirectional, period=period,
                        gates=gates, dropout=dropout, input_width=input_width,
                        residual=residual, layer_norm=layer_norm, projection=projection,
-                       input_dropout=input_dropout, word_dropout=word_dropout)
+                       input_dropout=input_dropout, word_dropout=word_dropout,
+                       separate_directions=separate_directions)
+    if separate_directions and (not bidirectional or projection):
+        raise ValueError(f"{RECURRENT_ENCODER_V2}: separate_directions = true needs "
+                         f"bidirectional = true and projection = false, got bidirectional = "
+                         f"{str(bidirectional).lower()}, projection = {str(projection).lower()}.")
     n_in = width if input_width is None else input_width
     module = WiredRecurrentEncoder(
         cell=cell, input_width=n_in, width=width, depth=depth, bidirectional=bidirectional,
         period=period, gates=gates, residual=residual, layer_norm=layer_norm,
         projection=projection, dropout=dropout, input_dropout=input_dropout,
-        word_dropout=word_dropout)
-    return with_torch_sequences(module, input_width=n_in, width=width,
-                                name=f"{cell}_{'brnn' if bidirectional else 'rnn'}_v2")
+        word_dropout=word_dropout, separate_directions=separate_directions)
+    model = with_torch_sequences(module, input_width=n_in, width=width,
+                                 name=f"{cell}_{'brnn' if bidirectional else 'rnn'}_v2")
+    # what pretraining asks: do the halves of the output each read one direction only?
+    model.attrs[DIRECTIONS_ATTR] = "separate" if separate_directions else "joint"
+    return model
 
 
 @registry.architectures(DBRNN_ENCODER_V2)
