@@ -314,7 +314,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     evaluation files (``metrics/`` itself and each folder in it; the Penn
     Treebank's ``ptb*`` folders by `report_ptb`), then the benchmarks."""
     from .report_ptb import is_ptb_folder, ptb_section
-    from .report_lm import is_lm_folder, lm_section
+    from .report_lm import is_lm_folder, lm_bench_section, lm_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -363,6 +363,9 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     parts += ["### Pipeline speed", ""]
     for path in _default_first(metrics, "bench-pipelines"):
         parts += [text for text in [pipelines_section(path)] if text is not None] + [""]
+    lm_bench = [t for t in map(lm_bench_section, _default_first(metrics, "bench-lm")) if t]
+    if lm_bench:
+        parts += ["### Language-model training speed", ""] + [p for t in lm_bench for p in (t, "")]
     return "\n".join(parts)
 
 

@@ -129,3 +129,20 @@ def plot_lm(models: Dict[str, List[Dict[str, Any]]], output: Path) -> Optional[P
     fig.savefig(output, dpi=110)
     plt.close(fig)
     return output
+
+
+def lm_bench_section(path: Path) -> Optional[str]:
+    """The LM benchmark's table (``spacy-elstm benchmark lm``), if the file exists."""
+    data = _read_json(path)
+    if data is None or not data.get("rows"):
+        return None
+    env, first = data["environment"], data["rows"][0]
+    ref = next(k for k in first if k.startswith("vs_"))
+    rows = [[r["name"], f"{r['words_per_second']:,.0f}", f"{r[ref]:.2f}"] for r in data["rows"]]
+    return "\n".join([
+        f"Training words/s of the language model ({first['depth']} x {first['width']}, "
+        f"{first['batch']} rows x {first['bptt']} steps, {first['vocab_size']:,} words; the "
+        f"median of {data['repeats']} rounds of {first['updates']} updates), from "
+        f"`{path.as_posix()}` (`spacy-elstm benchmark lm`), on {env.get('gpu') or env['cpu']}, "
+        f"{env['threads']} thread(s), torch {env['torch']}:", "",
+        _table(["model", "words/s", f"x {ref[3:]}"], rows)])
