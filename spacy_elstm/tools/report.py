@@ -280,20 +280,28 @@ def plot_training(metrics: Path, output: Path, prefix: str = "") -> Optional[Pat
     """Dev score against training minutes, one line per config."""
     logs = {p.stem[len("train-" + prefix):]: _read_log(p)
             for p in sorted(metrics.glob(f"train-{prefix}*.jsonl"))}
-    logs = {k: v for k, v in logs.items() if v}
-    if not logs:
+    lines = {config: ([r["seconds"] / 60 for r in log], [100 * r["score"] for r in log])
+             for config, log in logs.items() if log}
+    if not lines:
         return None
+    return line_plot(lines, output, "training time (minutes)", "dev score (weighted, %)")
+
+
+def line_plot(lines: Dict[str, Any], output: Path, xlabel: str, ylabel: str,
+              log_y: bool = False) -> Path:
+    """A PNG with one marked line per name: {name: (xs, ys)}."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for config, log in logs.items():
-        ax.plot([r["seconds"] / 60 for r in log], [100 * r["score"] for r in log],
-                marker=".", label=config)
-    ax.set_xlabel("training time (minutes)")
-    ax.set_ylabel("dev score (weighted, %)")
+    for name, (xs, ys) in lines.items():
+        ax.plot(xs, ys, marker=".", label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if log_y:
+        ax.set_yscale("log")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
