@@ -105,6 +105,10 @@ class Seq2SeqLabeller(_Labeller):
                 gold: Optional[Tensor] = None) -> Tensor:
         """As ``SequenceModule.forward``, with ``gold`` in the layout of x
         without its last dimension: (n_tokens,) or (batch, seq_len)."""
+        if gold is not None and gold.shape != x.shape[:-1]:
+            raise ValueError(f"Expected gold labels of shape {tuple(x.shape[:-1])}, got "
+                             f"{tuple(gold.shape)}.")
+
         def run(x: Tensor, packing: Packing) -> Tensor:
             if gold is None:
                 return self.run(x, packing)
