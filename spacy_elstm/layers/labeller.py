@@ -6,6 +6,17 @@ knows only once it has collected them (``initialize``) or read them back
 (``from_disk``): ``set_n_labels`` sizes them then, before any weights are
 trained or loaded, so the torch module always has its final size when its
 weights are read.
+
+Gold labels into the model (teacher forcing). A torch module with
+``needs_gold = True`` (e.g. ``pytorch.seq2seq``) is fed its previous labels, so
+in training it must see the gold ones, which ``begin_update(docs)`` does not
+carry. Such a model declares ``attrs["needs_gold"] = True``; the component
+calls ``set_teacher(model, gold_ids_per_doc)`` right before ``begin_update``,
+and the next forward pass takes them out of ``attrs["teacher"]`` (used by that
+one call, in training only; a forward pass at inference drops them unread, so
+predictions never see gold). Without a teacher, and at every label id -1, the
+module feeds back its own prediction. Models without ``needs_gold`` are built
+and run exactly as before.
 """
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -13,6 +24,7 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from .recurrent import with_torch_sequences
+from .teacher import with_torch_teacher
 
 
 def with_torch_labeller(
@@ -28,16 +40,15 @@ def with_torch_labeller(
         raise ValueError(f"{name}: expected {module.n_heads} loss weights, got "
                          f"{list(loss_weights)}.")
     n_labels = module.n_labels or None
-    encoder = with_torch_sequences(module, input_width=input_width,
-                                   width=module.output_width or None, name=f"{name}_torch")
-    return Model(
-        name,
-        _forward,
-        init=_init,
-        layers=[tok2vec, encoder],
-        dims={"nO": n_labels},
-        attrs={"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]},
-    )
+    needs_gold = getattr(module, "needs_gold", False)
+    wrap = with_torch_teacher if needs_gold else with_torch_sequences
+    encoder = wrap(module, input_width=input_width, width=module.output_width or None,
+                   name=f"{name}_torch")
+    attrs = {"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]}
+    if needs_gold:
+        attrs["needs_gold"] = True
+    return Model(name, _forward, init=_init, layers=[tok2vec, encoder], dims={"nO": n_labels},
+                 attrs=attrs)
 
 
 def torch_module(model: Model):
@@ -52,6 +63,16 @@ def set_n_labels(model: Model, n_labels: int) -> None:
     torch_module(model).resize_labels(n_labels)
     model.set_dim("nO", n_labels, force=True)
     model.layers[1].set_dim("nO", model.attrs["n_heads"] * n_labels, force=True)
+
+
+def set_teacher(model: Model, gold_ids_per_doc: Sequence[Sequence[int]]) -> None:
+    """Hand a ``needs_gold`` model the gold label ids of the docs its next
+    forward pass reads: one sequence per doc, one index into the component's
+    labels per token, -1 where the label is missing (the model feeds back its
+    own prediction there). Kept in ``model.attrs["teacher"]`` until that pass."""
+    if not model.attrs.get("needs_gold"):
+        raise ValueError(f"{model.name} does not read gold labels (no attrs['needs_gold']).")
+    model.attrs["teacher"] = [[int(i) for i in ids] for ids in gold_ids_per_doc]
 
 
 def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence[int], *,
@@ -90,7 +111,13 @@ def _init(model: Model, X=None, Y=None) -> None:
 
 def _forward(model: Model, docs, is_train: bool) -> Tuple[List[Floats2d], Callable]:
     vectors, backprop_tok2vec = model.layers[0](docs, is_train)
-    scores, backprop_encoder = model.layers[1](vectors, is_train)
+    if model.attrs.get("needs_gold"):
+        # the teacher serves one forward pass, and only a training one
+        teacher = model.attrs.pop("teacher", None)
+        scores, backprop_encoder = model.layers[1]((vectors, teacher if is_train else None),
+                                                   is_train)
+    else:
+        scores, backprop_encoder = model.layers[1](vectors, is_train)
 
     def backprop(d_scores: List[Floats2d]):
         return backprop_tok2vec(backprop_encoder(d_scores))
