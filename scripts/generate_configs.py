@@ -1,6 +1,6 @@
 """Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg and configs/ptb/*.cfg
+    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/ptb/*.cfg, configs/chars/*.cfg
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
 configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
@@ -8,7 +8,9 @@ then configs/src/base.cfg with its line ``{{ encode }}`` replaced by that
 encoder's [components.tok2vec.model.encode] block. configs/ptb/<name>.cfg is
 made the same way from configs/src/ptb.cfg (a tagger and a parser for the Penn
 Treebank), except that the header is the base's own comment, with
-``{{ name }}`` replaced by the encoder's name. Lines starting with "##"
+``{{ name }}`` replaced by the encoder's name; configs/chars/<name>.cfg, the
+same from configs/src/chars.cfg (character-level input), for the encoders ONLY
+names. Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -25,7 +27,10 @@ OUT = ROOT / "configs"
 PLACEHOLDER = "{{ encode }}"
 NAME = "{{ name }}"
 # Output subfolder of configs/ -> the base it is made from.
-BASES = {"": "base.cfg", "ptb": "ptb.cfg"}
+BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg"}
+# The encoders a base is made for, where not every one: character-level input
+# for the best ELSTM and spaCy's CNN (the comparison it is measured in)
+ONLY = {"chars": ("best_elstm", "cnn")}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 
@@ -83,6 +88,8 @@ def generate(src: Path = SRC) -> Dict[str, str]:
         own_header = any(NAME in ln for ln in base)
         i = slots[0]
         for name, (header, block) in blocks.items():
+            if folder in ONLY and name not in ONLY[folder]:
+                continue
             text = "".join(([] if own_header else header) + base[:i] + block + base[i + 1:])
             configs[f"{folder}/{name}" if folder else name] = text.replace(NAME, name)
     return configs

@@ -37,6 +37,20 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert [p.name for p in sorted((tmp_path / "ptb").glob("*.cfg"))] == [p.name for p in CONFIGS]
     for path in PTB_CONFIGS:
         assert (tmp_path / "ptb" / path.name).read_bytes() == path.read_bytes(), path.name
+    chars = sorted((ROOT / "configs" / "chars").glob("*.cfg"))
+    assert [p.stem for p in chars] == sorted(gen.ONLY["chars"])
+    for path in chars:
+        assert (tmp_path / "chars" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
+    for path in sorted((ROOT / "configs" / "chars").glob("*.cfg")):
+        chars = spacy.util.load_config(path, interpolate=False)
+        plain = spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+        embed = chars["components"]["tok2vec"]["model"].pop("embed")
+        assert embed["@architectures"] == "spacy.CharacterEmbed.v2"
+        del plain["components"]["tok2vec"]["model"]["embed"]
+        assert chars == plain, path.stem
 
 
 def test_check_passes_on_the_committed_configs():

@@ -82,3 +82,19 @@ def test_ptb_config(path, tmp_path):
                                             validate=True)
     assert nlp.pipe_names == ["tok2vec", "tagger", "parser"]
     assert {p.stem for p in PTB_CONFIGS} == {p.stem for p in CONFIGS}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "chars").glob("*.cfg")),
+                         ids=lambda p: p.stem)
+def test_character_input_config(path, tmp_path):
+    debug_config(path, overrides=SAMPLE)
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
+                                            validate=True)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
+    assert "CharacterEmbed" in path.read_text()
+    tok2vec = nlp.get_pipe("tok2vec").model
+    doc = nlp.make_doc("Words the model has never seen: zyxt.")
+    tok2vec.initialize(X=[doc])
+    assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
