@@ -12,7 +12,8 @@ from thinc.types import Floats2d
 
 from .layers import with_torch_labeller, with_torch_sequences
 from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
-                      RecurrentLabeller, WiredDBRNN, WiredRecurrentEncoder, check_cell)
+                      RecurrentLabeller, Seq2SeqLabeller, WiredDBRNN, WiredRecurrentEncoder,
+                      check_cell)
 from .pytorch.label_recurrence import LabelRecurrentLabeller
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
@@ -366,6 +367,75 @@ def build_dbrnn_tagger(
                                name=f"{cell}_dbrnn_tagger")
 
 
+# --- sequence-to-sequence labellers (pytorch/seq2seq.py) -------------------------
+# Models for elstm_tagger and elstm_seq_parser that are fed their previous labels:
+# they declare attrs["needs_gold"], and the components hand them the gold labels in
+# training (labelling_pipe.LabellingPipe.update, layers.labeller.set_teacher).
+SEQ2SEQ_TAGGER = "spacy-elstm.Seq2SeqTagger.v1"
+
+
+@registry.architectures(SEQ2SEQ_TAGGER)
+def build_seq2seq_tagger(
+    tok2vec: Model,
+    width: int,
+    attention: bool = True,
+    cell: str = "elstm",
+    decoder_cell: Optional[str] = None,
+    depth: int = 1,
+    bidirectional: bool = True,
+    period: int = 100,
+    gates: str = "recurrent",
+    label_width: int = 32,
+    dropout: float = 0.0,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """The seq2seq macro-model of Su & Kuo (Sec. 4.1), with or without attention,
+    as a tagger: one output label per token. A recurrent encoder reads the
+    tok2vec's vectors; its final state initialises a decoder that at token t is
+    fed the embedding of label t-1 (a start symbol at the first token): the gold
+    label in training (teacher forcing; its own prediction where the gold label is
+    missing), its own greedy prediction at inference. With attention, each step
+    scores every encoder state of the doc additively, u = v^T tanh(W_e e_i + W_d d_t),
+    and predicts from tanh(W_o [d_t; sum_i softmax(u)_i e_i]). Outputs (n_tokens, nO)
+    log-probabilities per doc.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the encoder reads.
+    width (int): The encoder's output width (split between the directions when
+        bidirectional), which is also the decoder's and the attention's width.
+    attention (bool): Attend over the encoder states at each step ("seq2seq with
+        attention"); false for the plain seq2seq.
+    cell, depth, bidirectional, period, gates: the encoder, as in
+        spacy-elstm.RecurrentEncoder.v1; period and gates also hold for the decoder.
+    decoder_cell (Optional[str]): The decoder's cell; null for the encoder's.
+    label_width (int): The width of the label (and start symbol) embeddings.
+    dropout (float): Dropout on the encoder's layers and the decoder's states while training.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    check_encoder_args(SEQ2SEQ_TAGGER, split_width=bidirectional, width=width, depth=depth,
+                       cell=cell, bidirectional=bidirectional, period=period, gates=gates,
+                       dropout=dropout)
+    if not isinstance(attention, bool):
+        raise ValueError(f"{SEQ2SEQ_TAGGER}: attention must be true or false, got "
+                         f"{attention!r}.")
+    if decoder_cell is not None:
+        try:
+            check_cell(decoder_cell, gates, period)
+        except ValueError as err:
+            raise ValueError(f"{SEQ2SEQ_TAGGER}: decoder_cell: {err}") from None
+    if not (_is_int(label_width) and label_width >= 1):
+        raise ValueError(f"{SEQ2SEQ_TAGGER}: label_width must be a positive integer, got "
+                         f"{label_width!r}.")
+    _check_tagger_args(SEQ2SEQ_TAGGER, nO)
+    n_in = _input_width(SEQ2SEQ_TAGGER, tok2vec)
+    module = Seq2SeqLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
+                             attention=attention, decoder_cell=decoder_cell, depth=depth,
+                             bidirectional=bidirectional, period=period, gates=gates,
+                             label_width=label_width, dropout=dropout)
+    kind = "seq2seq_attention" if attention else "seq2seq"
+    return with_torch_labeller(tok2vec, module, input_width=n_in, loss_weights=[1.0],
+                               name=f"{cell}_{kind}_tagger")
+
+
 # --- label-recurrent taggers ----------------------------------------------------------
 # Dinarelli & Tellier's Jordan RNN, I-RNN and I+E-RNN (pytorch/label_recurrence.py): the
 # recurrence runs through the previously predicted labels, gold ones while training.
@@ -427,5 +497,5 @@ def build_label_recurrent_tagger(
     except ValueError as err:
         raise ValueError(f"{LABEL_RECURRENT_TAGGER}: {err}") from None
     return with_torch_labeller(tok2vec, module, input_width=n_in,
-                               loss_weights=[1.0] * module.n_heads, needs_gold=True,
+                               loss_weights=[1.0] * module.n_heads,
                                name=f"{cell}_{variant}_{direction}_tagger")

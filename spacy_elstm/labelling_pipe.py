@@ -2,17 +2,22 @@
 model laid out as ``layers.with_torch_labeller`` lays it out -- for each doc,
 (n_tokens, n_heads * n_labels) log-probabilities, head 0 the one to predict
 with --, a label list in ``cfg["labels"]`` that sizes the heads, the weighted
-per-head loss (``layers.weighted_nll``), and serialization that sizes the heads
-before it reads the weights.
+per-head loss (``layers.weighted_nll``), serialization that sizes the heads
+before it reads the weights, and, for a model that is fed its previous labels
+(``model.attrs["needs_gold"]``, e.g. spacy-elstm.Seq2SeqTagger.v1), the gold
+labels in training: ``update`` hands them over with ``_teach`` right before
+``begin_update`` (see ``layers.labeller``). Other models train as before.
 """
-from typing import List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import srsly
 from spacy import util
 from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples
 from thinc.types import Floats2d
 
-from .layers import set_n_labels, weighted_nll
+from .layers import set_n_labels, set_teacher, weighted_nll
 
 
 class LabellingPipe(TrainablePipe):
@@ -37,13 +42,39 @@ class LabellingPipe(TrainablePipe):
         n_labels = len(self.labels)
         return [s[:, :n_labels] for s in self.model.predict(list(docs))]
 
+    def _label_ids(self, gold: Sequence[Optional[str]]) -> List[int]:
+        """The index of each gold label in ``labels``; -1 for None or a label
+        not in ``labels``."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        return [index.get(label, -1) if label is not None else -1 for label in gold]
+
     def _loss(self, gold: Sequence[Optional[str]],
               scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """The weighted loss of the gold labels (one per token of all docs in
         order; None, or a label not in ``labels``, gives no loss and no gradient)."""
-        index = {label: i for i, label in enumerate(self.labels)}
-        ids = [index.get(label, -1) if label is not None else -1 for label in gold]
-        return weighted_nll(self.model, scores, ids, name=self.name)
+        return weighted_nll(self.model, scores, self._label_ids(gold), name=self.name)
+
+    def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd=None,
+               losses=None):
+        """TrainablePipe.update; first, for a ``needs_gold`` model, the gold labels
+        of the predicted docs (``_gold``, a subclass's) go to ``_teach``."""
+        examples = list(examples)
+        validate_examples(examples, f"{type(self).__name__}.update")
+        if self.model.attrs.get("needs_gold") and any(len(eg.predicted) for eg in examples):
+            self._teach([eg.predicted for eg in examples],
+                        [self._label_ids(self._gold(eg)) for eg in examples])
+        return super().update(examples, drop=drop, sgd=sgd, losses=losses)
+
+    def _teach(self, docs: Sequence[Doc], gold_ids: Sequence[Sequence[int]]) -> None:
+        """Give the model the gold label ids of ``docs`` (one list per doc, an
+        index into ``labels`` per token, -1 where missing) for its next forward
+        pass, which must read exactly these docs: the one ``begin_update`` makes."""
+        lengths = [len(doc) for doc in docs]
+        if [len(ids) for ids in gold_ids] != lengths:
+            raise ValueError(f"{self.name}: gold labels for docs of lengths "
+                             f"{[len(ids) for ids in gold_ids]}, but the docs have {lengths} "
+                             f"tokens.")
+        set_teacher(self.model, gold_ids)
 
     def from_bytes(self, bytes_data: bytes, *, exclude=tuple()):
         def load_model(b: bytes) -> None:

@@ -8,11 +8,6 @@ pooled p) and trains on sum_k loss_weights[k] * NLL(head k), summed over the
 tokens with a known gold label. A token whose gold label is missing (None, "",
 misaligned, or a label not collected in ``initialize``) gives no loss and no
 gradient.
-
-A model that reads gold labels while it trains (``attrs["needs_gold"]``, e.g.
-spacy-elstm.LabelRecurrentTagger.v1's teacher forcing) gets them in ``update``:
-each token's label index, -1 where missing (see ``layers.labeller.teaching``).
-Prediction never hands it any.
 """
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -26,7 +21,6 @@ from thinc.types import Floats2d
 
 from .labelling_pipe import LabellingPipe
 from .layers import set_n_labels
-from .layers.labeller import NEEDS_GOLD, teaching
 
 FACTORY = "elstm_tagger"
 # the attribute a user names -> the name Example.get_aligned knows it by
@@ -133,20 +127,6 @@ class SequenceLabeller(LabellingPipe):
                     token.pos_ = labels[i]
                 elif self.attr == "morph" and (overwrite or not token.has_morph()):
                     token.set_morph(labels[i])
-
-    def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd=None,
-               losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
-        """TrainablePipe's update; a model that declares ``attrs["needs_gold"]``
-        is handed the examples' gold label indices for it."""
-        if not self.model.attrs.get(NEEDS_GOLD):
-            return super().update(examples, drop=drop, sgd=sgd, losses=losses)
-        examples = list(examples)
-        index = {label: i for i, label in enumerate(self.labels)}
-        gold = [self.model.ops.asarray1i([index.get(label, -1) if label is not None else -1
-                                          for label in self._gold(example)])
-                for example in examples]
-        with teaching(self.model, gold):
-            return super().update(examples, drop=drop, sgd=sgd, losses=losses)
 
     def get_loss(self, examples: Iterable[Example],
                  scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:

@@ -103,3 +103,22 @@ def test_good_output_is_checked_without_leaving_a_file(tmp_path):
     output = tmp_path / "new" / "bench.json"
     check_output(output)
     assert output.parent.is_dir() and not output.exists()
+
+
+def test_lm_benchmark_rows_and_ratios():
+    from spacy_elstm.tools.benchmarks.lm import REFERENCE, run_lm_benchmark
+
+    rows = run_lm_benchmark(cells=["elstm", "gru"], repeats=1, updates=2, vocab_size=50,
+                            width=8, depth=1, batch=3, bptt=4)
+    assert [r["name"] for r in rows] == [REFERENCE, "elstm", "gru"]
+    assert rows[0][f"vs_{REFERENCE}"] == 1.0
+    assert all(r["words_per_second"] > 0 for r in rows)
+
+
+def test_lm_benchmark_names_an_unknown_cell():
+    from typer.testing import CliRunner
+
+    from spacy_elstm.tools.cli import app
+
+    result = CliRunner().invoke(app, ["benchmark", "lm", "--cell", "tree"])
+    assert result.exit_code != 0 and "Unknown cell 'tree'" in result.output

@@ -4,7 +4,6 @@ predictions only, teacher forcing reaches them in training, and they save and lo
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy
 import pytest
@@ -13,8 +12,7 @@ import torch
 from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
-from spacy_elstm.layers import torch_module
-from spacy_elstm.layers.labeller import GOLD, teaching
+from spacy_elstm.layers import set_teacher
 from spacy_elstm.pytorch import CELLS
 from spacy_elstm.pytorch.label_recurrence import (DIRECTIONS, VARIANTS,
                                                   LabelRecurrentLabeller)
@@ -92,9 +90,9 @@ def test_prediction_ignores_gold_labels(variant):
         for token, tag in zip(doc, reversed(tags)):
             token.tag_ = tag
     expected = tagger.model.predict(plain)
-    wrong = [tagger.model.ops.asarray1i([0] * len(doc)) for doc in plain]
-    with teaching(tagger.model, wrong):
-        given = tagger.model.predict(plain)
+    set_teacher(tagger.model, [[0] * len(doc) for doc in plain])
+    given = tagger.model.predict(plain)
+    assert "teacher" not in tagger.model.attrs  # dropped unread
     for a, b, c in zip(expected, tagger.model.predict(tagged), given):
         numpy.testing.assert_array_equal(a, b)
         numpy.testing.assert_array_equal(a, c)
@@ -123,8 +121,8 @@ def test_teacher_forcing_feeds_the_gold_labels_of_the_neighbours(variant, direct
     doc = nlp.make_doc(TRAIN[0][0])
 
     def train_scores(gold):
-        with teaching(model, [model.ops.asarray1i(gold)]):
-            scores, _ = model.begin_update([doc])
+        set_teacher(model, [gold])
+        scores, _ = model.begin_update([doc])
         return scores[0].reshape(len(doc), -1, n_labels)
 
     base = train_scores([0, 1, 2, 3])
@@ -134,7 +132,7 @@ def test_teacher_forcing_feeds_the_gold_labels_of_the_neighbours(variant, direct
         assert not numpy.allclose(base[token, head], moved[token, head]), (head, token)
     for head, token in stays:
         numpy.testing.assert_array_equal(base[token, head], moved[token, head])
-    assert model.attrs[GOLD] is None  # handed for the block only
+    assert "teacher" not in model.attrs  # handed for one pass only
 
 
 def test_own_predictions_one_ignores_gold_in_training():
@@ -145,8 +143,8 @@ def test_own_predictions_one_ignores_gold_in_training():
     doc = nlp.make_doc(TRAIN[0][0])
     outputs = []
     for gold in ([0, 1, 2, 3], [5, 4, 6, 0], [-1, -1, -1, -1]):
-        with teaching(model, [model.ops.asarray1i(gold)]):
-            outputs.append(model.begin_update([doc])[0][0])
+        set_teacher(model, [gold])
+        outputs.append(model.begin_update([doc])[0][0])
     for other in outputs[1:]:
         numpy.testing.assert_array_equal(outputs[0], other)
 
@@ -235,33 +233,17 @@ def test_the_architecture_comes_by_entry_point_without_import():
     assert "ok" in result.stdout
 
 
-def test_the_label_recurrent_tagger_config_is_valid(tmp_path):
-    from spacy.cli.debug_config import debug_config
-    from spacy.cli.init_config import fill_config
-
-    root = Path(__file__).parent.parent
-    path = root / "configs" / "labeller" / "label_recurrent_tagger.cfg"
-    debug_config(path, overrides={"paths.train": str(root / "assets/ud-ewt-sample/train.conllu"),
-                                  "paths.dev": str(root / "assets/ud-ewt-sample/dev.conllu")})
-    filled = tmp_path / "filled.cfg"
-    fill_config(filled, path)
-    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
-                                            validate=True)
-    assert nlp.pipe_names == ["elstm_tagger"]
-    assert torch_module(nlp.get_pipe("elstm_tagger").model).variant == "i-rnn"
-
-
 def test_the_component_hands_the_gold_label_indices_in_update(monkeypatch):
-    import spacy_elstm.sequence_labeller as sequence_labeller
+    import spacy_elstm.labelling_pipe as labelling_pipe
 
     handed = []
-    real = sequence_labeller.teaching
+    real = labelling_pipe.set_teacher
 
     def spy(model, gold):
         handed.append([list(g) for g in gold])
         return real(model, gold)
 
-    monkeypatch.setattr(sequence_labeller, "teaching", spy)
+    monkeypatch.setattr(labelling_pipe, "set_teacher", spy)
     nlp = _nlp()
     examples = _examples(nlp)
     nlp.initialize(lambda: examples)
@@ -270,4 +252,4 @@ def test_the_component_hands_the_gold_label_indices_in_update(monkeypatch):
     labels = nlp.get_pipe("elstm_tagger").labels
     assert handed == [[[labels.index("VB"), -1, labels.index("NN")],
                        [labels.index(t) for t in TRAIN[2][1]]]]
-    assert nlp.get_pipe("elstm_tagger").model.attrs[GOLD] is None
+    assert "teacher" not in nlp.get_pipe("elstm_tagger").model.attrs

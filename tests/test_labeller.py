@@ -247,14 +247,16 @@ def test_dbrnn_tagger_reads_a_shared_tok2vec():
     assert [t.tag_ for t in nlp(TRAIN[0][0])] == TRAIN[0][1]
 
 
-def test_the_dbrnn_tagger_config_is_valid(tmp_path):
+@pytest.mark.parametrize("name", ["dbrnn_tagger", "seq2seq_attention_tagger",
+                                  "label_recurrent_tagger"])
+def test_the_tagger_config_is_valid(tmp_path, name):
     from pathlib import Path
 
     from spacy.cli.debug_config import debug_config
     from spacy.cli.init_config import fill_config
 
     root = Path(__file__).parent.parent
-    path = root / "configs" / "labeller" / "dbrnn_tagger.cfg"
+    path = root / "configs" / "labeller" / f"{name}.cfg"
     debug_config(path, overrides={"paths.train": str(root / "assets/ud-ewt-sample/train.conllu"),
                                   "paths.dev": str(root / "assets/ud-ewt-sample/dev.conllu")})
     filled = tmp_path / "filled.cfg"

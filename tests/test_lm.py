@@ -246,3 +246,12 @@ def test_report_tabulates_runs_seeds_and_the_leak(tmp_path):
     leak = next(line for line in text.splitlines() if line.startswith("| leak-both-ways |"))
     assert "reads both ways" in leak
     assert f"{results['leak-both-ways', 0]['test_ppl']:.2f}" in leak
+
+
+def test_text_becomes_raw_text_for_spacy_pretrain(tmp_path):
+    source = tmp_path / "t.txt"
+    source.write_text(" the <unk> sat \n\n on N mats \n")
+    result = CliRunner().invoke(app, ["lm", "jsonl", str(source), str(tmp_path / "o.jsonl")])
+    assert result.exit_code == 0 and "2 lines" in result.output
+    lines = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert lines == [{"text": "the unk sat"}, {"text": "on N mats"}]

@@ -6,10 +6,12 @@ from .encoder import BiLayer, Layer, RecurrentEncoder, WiredRecurrentEncoder
 from .labeller import DBRNNLabeller, RecurrentLabeller, head_losses, weighted_loss
 from .packing import Packing
 from .recurrence import Recurrence
+from .seq2seq import AdditiveAttention, Seq2SeqLabeller
 from .sequence import SequenceModule
 from .wiring import Block, Wired, WordDropout
 
 __all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "DBRNNUpper", "WiredDBRNN",
            "BiLayer", "Layer", "RecurrentEncoder", "WiredRecurrentEncoder", "Recurrence", "Packing",
            "SequenceModule", "Block", "Wired", "WordDropout", "kernels", "DBRNNLabeller",
-           "RecurrentLabeller", "head_losses", "weighted_loss"]
+           "RecurrentLabeller", "head_losses", "weighted_loss", "Seq2SeqLabeller",
+           "AdditiveAttention"]

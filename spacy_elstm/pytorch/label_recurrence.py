@@ -79,6 +79,8 @@ class LabelRecurrentLabeller(_Labeller):
     one head, or for ``bidirectional`` two: [log p (forward), log p (backward)].
     """
 
+    needs_gold = True  # the thinc layer hands it the gold labels while training
+
     def __init__(self, *, variant: str, direction: str, cell: str, input_width: int,
                  width: int, n_labels: int, n_prev_labels: int = 6, window: int = 3,
                  label_width: int = 32, period: int = 1, own_predictions: float = 0.0,

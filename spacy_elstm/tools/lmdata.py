@@ -95,3 +95,22 @@ def segments(data: Tensor, length: int) -> Iterator[Tuple[int, Tensor, Tensor]]:
     for start in range(0, data.shape[1] - 1, length):
         steps = min(length, data.shape[1] - 1 - start)
         yield start, data[:, start : start + steps], data[:, start + 1 : start + 1 + steps]
+
+
+def write_jsonl(path: Path, output: Path, unk: str = "unk") -> int:
+    """The file's lines as raw text for ``spacy pretrain`` (JSONL, one
+    ``{"text": ...}`` per non-empty line), ``<unk>`` written as ``unk`` (spaCy's
+    tokenizer would split the brackets off). Returns the number of lines."""
+    import json
+
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_name(output.name + ".tmp")
+    count = 0
+    with tmp.open("w", encoding="utf8") as out:
+        for _, words in read_lines(path):
+            text = " ".join(unk if w == UNK else w for w in words[:-1])
+            out.write(json.dumps({"text": text}) + "\n")
+            count += 1
+    tmp.replace(output)
+    return count

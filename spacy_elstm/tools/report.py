@@ -280,20 +280,28 @@ def plot_training(metrics: Path, output: Path, prefix: str = "") -> Optional[Pat
     """Dev score against training minutes, one line per config."""
     logs = {p.stem[len("train-" + prefix):]: _read_log(p)
             for p in sorted(metrics.glob(f"train-{prefix}*.jsonl"))}
-    logs = {k: v for k, v in logs.items() if v}
-    if not logs:
+    lines = {config: ([r["seconds"] / 60 for r in log], [100 * r["score"] for r in log])
+             for config, log in logs.items() if log}
+    if not lines:
         return None
+    return line_plot(lines, output, "training time (minutes)", "dev score (weighted, %)")
+
+
+def line_plot(lines: Dict[str, Any], output: Path, xlabel: str, ylabel: str,
+              log_y: bool = False) -> Path:
+    """A PNG with one marked line per name: {name: (xs, ys)}."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for config, log in logs.items():
-        ax.plot([r["seconds"] / 60 for r in log], [100 * r["score"] for r in log],
-                marker=".", label=config)
-    ax.set_xlabel("training time (minutes)")
-    ax.set_ylabel("dev score (weighted, %)")
+    for name, (xs, ys) in lines.items():
+        ax.plot(xs, ys, marker=".", label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if log_y:
+        ax.set_yscale("log")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -314,7 +322,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     evaluation files (``metrics/`` itself and each folder in it; the Penn
     Treebank's ``ptb*`` folders by `report_ptb`), then the benchmarks."""
     from .report_ptb import is_ptb_folder, ptb_section
-    from .report_lm import is_lm_folder, lm_section
+    from .report_lm import is_lm_folder, lm_bench_section, lm_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -363,6 +371,9 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     parts += ["### Pipeline speed", ""]
     for path in _default_first(metrics, "bench-pipelines"):
         parts += [text for text in [pipelines_section(path)] if text is not None] + [""]
+    lm_bench = [t for t in map(lm_bench_section, _default_first(metrics, "bench-lm")) if t]
+    if lm_bench:
+        parts += ["### Language-model training speed", ""] + [p for t in lm_bench for p in (t, "")]
     return "\n".join(parts)
 
 

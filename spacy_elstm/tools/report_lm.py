@@ -10,7 +10,7 @@ import statistics
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .report import _read_json, _table
+from .report import _read_json, _table, line_plot
 
 LEAK = "leak-"  # runs named leak-*: the leak demonstration, a table of their own
 _RUN = re.compile(r"^(?P<name>.+?)(?:-seed(?P<seed>\d+))?\.json$")
@@ -108,24 +108,29 @@ def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Op
 
 
 def plot_lm(models: Dict[str, List[Dict[str, Any]]], output: Path) -> Optional[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
+    """Validation perplexity by epoch of each run's first seed (whole epochs only)."""
+    lines = {}
     for name, runs in sorted(models.items()):
         history = [r for r in runs[0]["history"] if r.get("complete", True)]
         if history:
-            ax.plot([r["epoch"] for r in history], [r["valid_ppl"] for r in history],
-                    marker=".", label=name)
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("validation perplexity (seed 0)")
-    ax.set_yscale("log")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(output, dpi=110)
-    plt.close(fig)
-    return output
+            lines[name] = ([r["epoch"] for r in history], [r["valid_ppl"] for r in history])
+    if not lines:
+        return None
+    return line_plot(lines, output, "epoch", "validation perplexity (seed 0)", log_y=True)
+
+
+def lm_bench_section(path: Path) -> Optional[str]:
+    """The LM benchmark's table (``spacy-elstm benchmark lm``), if the file exists."""
+    data = _read_json(path)
+    if data is None or not data.get("rows"):
+        return None
+    env, first = data["environment"], data["rows"][0]
+    ref = next(k for k in first if k.startswith("vs_"))
+    rows = [[r["name"], f"{r['words_per_second']:,.0f}", f"{r[ref]:.2f}"] for r in data["rows"]]
+    return "\n".join([
+        f"Training words/s of the language model ({first['depth']} x {first['width']}, "
+        f"{first['batch']} rows x {first['bptt']} steps, {first['vocab_size']:,} words; the "
+        f"median of {data['repeats']} rounds of {first['updates']} updates), from "
+        f"`{path.as_posix()}` (`spacy-elstm benchmark lm`), on {env.get('gpu') or env['cpu']}, "
+        f"{env['threads']} thread(s), torch {env['torch']}:", "",
+        _table(["model", "words/s", f"x {ref[3:]}"], rows)])

@@ -182,3 +182,35 @@ def pipelines(
     _write(output, {"benchmark": "pipelines", "data": data.name, "width": width,
                     "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
                     "allocator": allocator, "rows": rows})
+
+
+@benchmark_app.command("lm")
+def lm(
+    output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
+    cell: List[str] = typer.Option([], help="Only these cells; default: lstm, gru, elstm, elstm2, srn."),
+    repeats: int = typer.Option(5, min=1, help="Timed rounds; every model runs once per round and its median is kept."),
+    updates: int = typer.Option(10, min=1, help="Training updates per timed pass."),
+    gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
+    threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
+) -> None:
+    """Training words/second of the small PTB language model on each cell, with
+    the ratio against the same model on torch.nn.LSTM in the same run."""
+    from ...pytorch.cells import CELLS
+    from ..benchmarks.lm import CELLS as DEFAULT_CELLS
+    from ..benchmarks.lm import REFERENCE, run_lm_benchmark
+
+    check_output(output)
+    unknown = [c for c in cell if c not in CELLS]
+    if unknown:
+        raise typer.BadParameter(f"Unknown cell {unknown[0]!r}: choose one of "
+                                 f"{', '.join(map(repr, CELLS))}.", param_hint="--cell")
+    if threads:
+        torch.set_num_threads(threads)
+    device = "cpu" if gpu_id < 0 else f"cuda:{gpu_id}"
+    rows = run_lm_benchmark(cells=cell or DEFAULT_CELLS, device=device, repeats=repeats,
+                            updates=updates, progress=lambda msg: typer.echo(msg, err=True))
+    typer.echo(_table(["model", "device", "words/s", f"x {REFERENCE}"],
+                      [[r["name"], r["device"], f"{r['words_per_second']:,.0f}",
+                        f"{r[f'vs_{REFERENCE}']:.2f}"] for r in rows]))
+    _write(output, {"benchmark": "lm", "environment": _environment(device), "repeats": repeats,
+                    "rows": rows})

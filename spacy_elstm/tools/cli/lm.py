@@ -65,3 +65,20 @@ def evaluate_command(
     except (ValueError, TextFormatError, OSError) as err:
         fail("lm evaluate", err)
     typer.echo(f"{text}: perplexity {ppl:.2f}")
+
+
+@lm_app.command("jsonl")
+def jsonl_command(
+    text: Path = typer.Argument(..., help="A text file, one sentence per line (e.g. ptb.train.txt)."),
+    output: Path = typer.Argument(..., help="Write the JSONL for `spacy pretrain` here."),
+) -> None:
+    """Write a text as raw text for `spacy pretrain --paths.raw_text` (one
+    {"text": ...} per line, <unk> as unk)."""
+    from ..lmdata import TextFormatError, write_jsonl
+    from . import fail
+
+    try:
+        count = write_jsonl(text, output)
+    except (TextFormatError, OSError) as err:
+        fail("lm jsonl", err)
+    typer.echo(f"wrote {output} ({count:,} lines)")

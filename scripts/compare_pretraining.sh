@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Fine-tune configs/pretrain/elstm_next_word.cfg on EWT with the same step budget
+# twice, from the pretrained tok2vec weights and from scratch, and score both
+# on dev and test (spacy evaluate and the official CoNLL 2018 script) into one
+# folder, as `<name>-<split>.json` / `.official.json` beside `train-<name>.jsonl`.
+# Usage: bash scripts/compare_pretraining.sh MAX_STEPS METRICS_DIR WEIGHTS [SEED [GPU_ID]]
+#   WEIGHTS: a file `spacy pretrain` wrote, e.g. training/pretrain/model-last.bin
+set -euo pipefail
+steps=${1:?max steps}
+out=${2:?metrics folder}
+weights=${3:?pretrained weights}
+seed=${4:-0}
+gpu=${5:--1}
+config=configs/pretrain/elstm_next_word.cfg
+[ -f "$weights" ] || { echo "no pretrained weights $weights (run: spacy project run pretrain)" >&2; exit 2; }
+mkdir -p "$out"
+for name in elstm_next_word-scratch elstm_next_word-pretrained; do
+  init=null
+  [ "$name" = elstm_next_word-pretrained ] && init=$weights
+  echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
+  python -m spacy train "$config" --output "training/$name" \
+    --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
+    --paths.train_log "$out/train-$name.jsonl" --paths.init_tok2vec "$init" \
+    --training.max_steps "$steps" --system.seed "$seed" --gpu-id "$gpu"
+  for split in dev test; do
+    python -m spacy evaluate "training/$name/model-best" "corpus/ud/en_ewt-ud-$split.spacy" \
+      --output "$out/$name-$split.json" --gold-preproc --gpu-id "$gpu"
+    python -m spacy_elstm score "training/$name/model-best" \
+      "assets/UD_English-EWT/en_ewt-ud-$split.conllu" --output "$out/$name-$split.official.json" \
+      --scorer assets/conll2018-eval/conll18_ud_eval.py --gpu-id "$gpu"
+  done
+done

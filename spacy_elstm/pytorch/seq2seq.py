@@ -1,0 +1,204 @@
+"""Sequence-to-sequence labellers: the "seq2seq" and "seq2seq with attention"
+macro-models of Su & Kuo (Sec. 4.1, Fig. 7; Tables 6-8), in the tagging
+setting, where the output has one label per input token (T' = T).
+
+Encoder: a ``RecurrentEncoder`` (any cell, uni- or bidirectional, ``depth``
+layers) reads x_1..x_T and writes e_1..e_T. Its top layer's final state
+initialises the decoder (the paper's c^Dec_1 = c^Enc_T): unidirectional, the
+state after token T; bidirectional, [forward state after token T; backward
+state after token 1], each direction having read the whole sentence, so the
+decoder is as wide as the encoder's output. The cell state c is carried over
+where both cells have one; a decoder cell with one starts it at zero after an
+encoder without.
+
+Decoder: a ``Recurrence`` of any cell whose input at step t is the embedding
+of the previous label (a start symbol at t = 1),
+
+    d_t = cell(E[y_(t-1)], d_(t-1)),    y_0 = <start>.
+
+Without attention, log p_t = log_softmax(W_y d_t + b_y). With attention
+(additive scores, Bahdanau et al. 2015, computed from the current decoder state
+and combined with it before the softmax, as Vinyals et al. 2015 and Luong et
+al. 2015 do), over the doc's own encoder states only:
+
+    u_(t,i) = v^T tanh(W_e e_i + W_d d_t + b_a),        i = 1..T
+    a_(t,i) = exp(u_(t,i)) / sum_j exp(u_(t,j))
+    ctx_t   = sum_i a_(t,i) e_i
+    o_t     = tanh(W_o [d_t; ctx_t] + b_o)
+    log p_t = log_softmax(W_y o_t + b_y).
+
+The context is not fed back into the recurrence, so with every previous label
+known the decoder runs over the whole sequence in one pass.
+
+Which y_(t-1) is fed: in training (teacher forcing) the gold label, and where a
+gold label is missing (-1) the model's own most probable label at t-1; at
+inference (no gold) always the model's own greedy prediction, step by step.
+"""
+from typing import Optional, Tuple
+
+import torch
+from torch import Tensor, nn
+
+from .encoder import RecurrentEncoder
+from .labeller import _Labeller
+from .packing import Packing, run_packed
+from .recurrence import Recurrence, State
+
+
+class AdditiveAttention(nn.Module):
+    """The attention above: u, a, ctx and o for decoder states d."""
+
+    def __init__(self, *, width: int):
+        super().__init__()
+        self.keys = nn.Linear(width, width, bias=False)     # W_e
+        self.query = nn.Linear(width, width)                # W_d, b_a
+        self.score = nn.Linear(width, 1, bias=False)        # v
+        self.output = nn.Linear(2 * width, width)           # W_o, b_o
+
+    def forward(self, d: Tensor, keys: Tensor, memory: Tensor, mask: Tensor,
+                rows: Tensor) -> Tuple[Tensor, Tensor]:
+        """d: (n, width) decoder states; memory: (batch, T, width) encoder
+        states, one sequence per row, and keys = self.keys(memory); mask:
+        (batch, T), True at a sequence's own tokens; rows: (n,), the memory row
+        each decoder state reads. Returns o (n, width) and a (n, T), zero
+        outside the sequence's own tokens."""
+        u = self.score(torch.tanh(keys[rows] + self.query(d)[:, None, :])).squeeze(-1)
+        a = torch.softmax(u.masked_fill(~mask[rows], float("-inf")), dim=-1)
+        ctx = torch.bmm(a[:, None, :], memory[rows]).squeeze(1)
+        return torch.tanh(self.output(torch.cat([d, ctx], dim=-1))), a
+
+
+class Seq2SeqLabeller(_Labeller):
+    """Encoder, decoder fed its previous label and, with ``attention``,
+    additive attention (see the module docstring); one head.
+
+    run: x (n_tokens, input_width), packed, and gold (n_tokens,) int64, packed,
+    -1 where missing, or None -> log p (n_tokens, n_labels), packed.
+    """
+
+    needs_gold = True  # the thinc layer hands it the gold labels while training
+
+    def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
+                 attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
+                 bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
+                 label_width: int = 32, dropout: float = 0.0):
+        super().__init__(head_width=width, n_labels=n_labels)
+        self.encoder = RecurrentEncoder(cell=cell, input_width=input_width, width=width,
+                                        depth=depth, bidirectional=bidirectional,
+                                        period=period, gates=gates, dropout=dropout)
+        self.decoder = Recurrence(cell=decoder_cell or cell, input_width=label_width,
+                                  hidden_width=width, period=period, gates=gates)
+        # row 0: the start symbol; row l + 1: label l
+        self.label_embed = nn.Embedding(n_labels + 1, label_width)
+        self.attention = AdditiveAttention(width=width) if attention else None
+        self.dropout = nn.Dropout(dropout)
+
+    def resize_labels(self, n_labels: int) -> None:
+        if n_labels == self.n_labels:
+            return
+        super().resize_labels(n_labels)
+        like = self.label_embed.weight
+        self.label_embed = nn.Embedding(n_labels + 1, like.shape[1], device=like.device,
+                                        dtype=like.dtype)
+
+    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False,
+                gold: Optional[Tensor] = None) -> Tensor:
+        """As ``SequenceModule.forward``, with ``gold`` in the layout of x
+        without its last dimension: (n_tokens,) or (batch, seq_len)."""
+        if gold is not None and gold.shape != x.shape[:-1]:
+            raise ValueError(f"Expected gold labels of shape {tuple(x.shape[:-1])}, got "
+                             f"{tuple(gold.shape)}.")
+
+        def run(x: Tensor, packing: Packing) -> Tensor:
+            if gold is None:
+                return self.run(x, packing)
+            pack = packing.from_flat if flat else packing.from_padded
+            return self.run(x, packing, pack(gold.to(x.device).unsqueeze(-1)).squeeze(-1))
+
+        return run_packed(run, x, lengths, self.output_width, flat)
+
+    def run(self, x: Tensor, packing: Packing, gold: Optional[Tensor] = None) -> Tensor:
+        return self.run_with_weights(x, packing, gold)[0]
+
+    def run_with_weights(self, x: Tensor, packing: Packing,
+                         gold: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
+        """``run``, and with attention the weights a (n_tokens, seq_len), packed:
+        row t of a sequence holds a_(t, i) at column i - 1 (None without attention)."""
+        if gold is not None:
+            gold = gold.to(device=x.device, dtype=torch.int64)
+            if gold.shape != (packing.n_tokens,):
+                raise ValueError(f"Expected {packing.n_tokens} gold labels, got shape "
+                                 f"{tuple(gold.shape)}.")
+            if gold.numel() and (int(gold.min()) < -1 or int(gold.max()) >= self.n_labels):
+                raise ValueError(f"Gold label ids must be in [-1, {self.n_labels}), got "
+                                 f"{int(gold.min())}..{int(gold.max())}.")
+        memory, state = self.encode(x, packing)
+        if self.attention is None:
+            context = None
+        else:
+            batch = packing.sizes[0]
+            padded = packing.to_time_major(memory).transpose(0, 1)  # (batch, T, width)
+            lengths = packing.lengths[packing.order[:batch]].to(x.device)
+            mask = torch.arange(packing.seq_len, device=x.device)[None, :] < lengths[:, None]
+            context = (self.attention.keys(padded), padded, mask)
+        if gold is not None and bool((gold >= 0).all()):
+            return self._teacher_forced(packing, state, gold, context)
+        return self._greedy(packing, state, gold, context)
+
+    def encode(self, x: Tensor, packing: Packing) -> Tuple[Tensor, State]:
+        """The encoder's output e (n_tokens, width), packed, and the decoder's
+        initial state (h, c), each (batch, width) in the batch's order."""
+        layers = self.encoder.layers
+        for layer in layers[:-1]:
+            x = self.encoder.dropout(layer.run(x, packing))
+        outputs, hs, cs = [], [], []
+        for direction in layers[-1].directions:
+            y, (h, c) = direction.run_state(x, packing)
+            outputs.append(y)
+            hs.append(h)
+            cs.append(c)
+        memory = self.encoder.dropout(torch.cat(outputs, dim=-1))
+        h = torch.cat(hs, dim=-1)
+        c = None
+        if self.decoder.spec.cell_state:
+            c = torch.zeros_like(h) if cs[0] is None else torch.cat(cs, dim=-1)
+        return memory, (h, c)
+
+    def _scores(self, d: Tensor, context, rows: Tensor) -> Tuple[Tensor, Optional[Tensor]]:
+        d = self.dropout(d)
+        weights = None
+        if context is not None:
+            d, weights = self.attention(d, *context, rows)
+        return torch.log_softmax(self.heads[0](d), dim=-1), weights
+
+    def _teacher_forced(self, packing: Packing, state: State, gold: Tensor, context):
+        """Every previous label known: the decoder in one pass."""
+        previous = torch.zeros(packing.n_tokens, dtype=torch.int64, device=gold.device)
+        previous[packing.sizes[0]:] = gold.index_select(0, packing.previous) + 1
+        d, _ = self.decoder.run_state(self.label_embed(previous), packing, state)
+        offsets = torch.tensor(packing.offsets[:-1], device=gold.device)
+        rows = torch.arange(packing.n_tokens, device=gold.device) - offsets[packing.steps]
+        return self._scores(d, context, rows)
+
+    def _greedy(self, packing: Packing, state: State, gold: Optional[Tensor], context):
+        """Step by step, each step fed the previous gold label where known and
+        the previous prediction elsewhere. The k sequences running at step t
+        are the first k of the packed order, so the state shrinks by slicing."""
+        running = packing.running
+        h = state[0].index_select(0, running)
+        c = None if state[1] is None else state[1].index_select(0, running)
+        previous = torch.zeros(len(running), dtype=torch.int64, device=h.device)
+        scores, weights = [], []
+        for t, k in enumerate(packing.sizes):
+            step = Packing(torch.ones(k, dtype=torch.int64), h.device)
+            d, (h, c) = self.decoder.run_state(self.label_embed(previous[:k]), step,
+                                               (h[:k], None if c is None else c[:k]), start=t)
+            log_p, a = self._scores(d, context, torch.arange(k, device=h.device))
+            scores.append(log_p)
+            weights.append(a)
+            previous = log_p.detach().argmax(dim=-1)
+            if gold is not None:
+                known = gold[packing.offsets[t]: packing.offsets[t] + k]
+                previous = torch.where(known >= 0, known, previous)
+            previous = previous + 1
+        return torch.cat(scores), None if context is None else torch.cat(weights)
