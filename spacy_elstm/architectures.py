@@ -14,6 +14,7 @@ from .layers import with_torch_labeller, with_torch_sequences
 from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
                       RecurrentLabeller, Seq2SeqLabeller, WiredDBRNN, WiredRecurrentEncoder,
                       check_cell)
+from .pytorch.label_recurrence import LabelRecurrentLabeller
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
 DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
@@ -433,3 +434,68 @@ def build_seq2seq_tagger(
     kind = "seq2seq_attention" if attention else "seq2seq"
     return with_torch_labeller(tok2vec, module, input_width=n_in, loss_weights=[1.0],
                                name=f"{cell}_{kind}_tagger")
+
+
+# --- label-recurrent taggers ----------------------------------------------------------
+# Dinarelli & Tellier's Jordan RNN, I-RNN and I+E-RNN (pytorch/label_recurrence.py): the
+# recurrence runs through the previously predicted labels, gold ones while training.
+LABEL_RECURRENT_TAGGER = "spacy-elstm.LabelRecurrentTagger.v1"
+
+
+@registry.architectures(LABEL_RECURRENT_TAGGER)
+def build_label_recurrent_tagger(
+    tok2vec: Model,
+    width: int,
+    variant: str = "i-rnn",
+    direction: str = "forward",
+    n_prev_labels: int = 6,
+    window: int = 3,
+    label_width: int = 32,
+    cell: str = "elstm",
+    period: int = 100,
+    own_predictions: float = 0.0,
+    dropout: float = 0.0,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """A label-recurrent tagger (Dinarelli & Tellier): a recurrent network that
+    reads a window of the tok2vec's vectors and the labels it predicted at the
+    previous positions, decoded greedily. It learns with teacher forcing: the
+    elstm_tagger component hands it the gold labels in update (attrs
+    "needs_gold"); at prediction it feeds its own predictions only. Outputs
+    (n_tokens, nO) log-probabilities per doc, or for "bidirectional" (n_tokens,
+    2 * nO): the forward network's (predicted with) and the backward network's,
+    each trained with weight 1.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The vectors x_t the network reads.
+    width (int): The cell's hidden width.
+    variant (str): "jordan" (Eq. 3: one-hot previous labels through a matrix R summed
+        into the hidden layer's input), "i-rnn" (previous label embeddings as input
+        beside the words) or "i+e-rnn" (I-RNN plus the cell's own recurrence on h).
+    direction (str): "forward", "backward" (right to left) or "bidirectional" (a
+        backward network predicts first; the forward network also reads the labels
+        it predicted at the next n_prev_labels positions).
+    n_prev_labels (int): c, the number of previous (and, bidirectional, next) labels read.
+    window (int): w, the network reads the vectors of tokens t-w..t+w (zero beyond the edges).
+    label_width (int): The width of the label embeddings (i-rnn, i+e-rnn).
+    cell (str): One of "elstm" (ELSTM-I), "elstm2" (ELSTM-II), "lstm", "gru", "srn".
+    period (int): Ts, the number of scaling vectors of an ELSTM cell, repeated with that period.
+    own_predictions (float): In training, the share of positions (drawn per token and
+        batch) whose label the network reads as it predicted it instead of gold.
+    dropout (float): Dropout on the word window and on the hidden layer while training.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    check_encoder_args(LABEL_RECURRENT_TAGGER, split_width=False, width=width, cell=cell,
+                       period=period, gates="recurrent", dropout=dropout)
+    _check_tagger_args(LABEL_RECURRENT_TAGGER, nO)
+    n_in = _input_width(LABEL_RECURRENT_TAGGER, tok2vec)
+    try:
+        module = LabelRecurrentLabeller(
+            variant=variant, direction=direction, cell=cell, input_width=n_in, width=width,
+            n_labels=nO or 0, n_prev_labels=n_prev_labels, window=window,
+            label_width=label_width, period=period, own_predictions=own_predictions,
+            dropout=dropout)
+    except ValueError as err:
+        raise ValueError(f"{LABEL_RECURRENT_TAGGER}: {err}") from None
+    return with_torch_labeller(tok2vec, module, input_width=n_in,
+                               loss_weights=[1.0] * module.n_heads,
+                               name=f"{cell}_{variant}_{direction}_tagger")

@@ -247,7 +247,8 @@ def test_dbrnn_tagger_reads_a_shared_tok2vec():
     assert [t.tag_ for t in nlp(TRAIN[0][0])] == TRAIN[0][1]
 
 
-@pytest.mark.parametrize("name", ["dbrnn_tagger", "seq2seq_attention_tagger"])
+@pytest.mark.parametrize("name", ["dbrnn_tagger", "seq2seq_attention_tagger",
+                                  "label_recurrent_tagger"])
 def test_the_tagger_config_is_valid(tmp_path, name):
     from pathlib import Path
 
