@@ -42,6 +42,12 @@ SETTINGS = {
                                f"{ENC}.depth": 2}),
     "v2-lr2-w256-ln-wd": (V2, {LR: 0.002, f"{ENC}.width": 256, f"{ENC}.layer_norm": True,
                                f"{ENC}.word_dropout": 0.1}),
+    # from best_elstm (= v2-lr3-w256-ln-d2): character-level input, a wider parser,
+    # word dropout; and spaCy's CNN with character-level input
+    "best-chars": ("configs/chars/best_elstm.cfg", {}),
+    "best-parser128": ("configs/best_elstm.cfg", {"components.parser.model.hidden_width": 128}),
+    "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
+    "cnn-chars": ("configs/chars/cnn.cfg", {}),
 }
 
 
