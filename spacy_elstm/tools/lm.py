@@ -23,7 +23,6 @@ import dataclasses
 import json
 import math
 import os
-import platform
 import sys
 import time
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from torch import Tensor
 from torch.nn import functional as F
 
 from ..pytorch.language_model import LanguageModel
+from .benchmarks.timing import cpu_model
 from .lmdata import Vocab, batchify, segments
 
 OPTIMIZERS = ("sgd", "adam", "adagrad")
@@ -293,7 +293,8 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
                "valid_ppl": best_row["valid_ppl"], "test_ppl": test,
                "train_seconds": sum(r["seconds"] for r in run["history"]),
                "device": device, "torch": torch.__version__, "threads": torch.get_num_threads(),
-               "machine": platform.processor() or platform.machine()}
+               "machine": (torch.cuda.get_device_name(torch.device(device))
+                           if device.startswith("cuda") else cpu_model())}
     (output_dir / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     log(f"best epoch {best_row['epoch']}: valid ppl {best_row['valid_ppl']:.2f}, "
         f"test ppl {test:.2f}")

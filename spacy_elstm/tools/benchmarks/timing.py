@@ -1,12 +1,25 @@
 """Timing and peak-memory helpers shared by the benchmarks."""
 import ctypes
 import multiprocessing
+import platform
 import queue as queue_module
 import statistics
 import time
 from typing import Any, Callable, Dict
 
 import torch
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux)."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def keep_freed_memory() -> bool:

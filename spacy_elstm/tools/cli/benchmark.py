@@ -11,23 +11,14 @@ benchmark_app = typer.Typer(help="Speed and memory against references measured i
                             no_args_is_help=True)
 
 
-def _cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
 def _environment(device: str) -> Dict[str, Any]:
     from ...pytorch.kernels import extension
+    from ..benchmarks.timing import cpu_model
 
     built = extension.get()
     env = {"torch": torch.__version__, "threads": torch.get_num_threads(),
            "machine": platform.machine(), "processor": platform.processor(),
-           "cpu": _cpu_model(), "python": platform.python_version(),
+           "cpu": cpu_model(), "python": platform.python_version(),
            "kernel_build": None if built is None else built.__name__.rsplit("_", 1)[-1]}
     if device.startswith("cuda"):
         env["gpu"] = torch.cuda.get_device_name(torch.device(device))
