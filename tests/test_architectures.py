@@ -119,7 +119,9 @@ def test_entry_points_resolve_without_import():
 
 
 @pytest.mark.parametrize("group,table", [("spacy_architectures", "architectures"),
-                                         ("spacy_loggers", "loggers")])
+                                         ("spacy_loggers", "loggers"),
+                                         ("spacy_readers", "readers"),
+                                         ("thinc_optimizers", "optimizers")])
 def test_every_decorator_name_has_an_identical_entry_point(group, table):
     registered = {n for n in getattr(registry, table).get_all() if n.startswith("spacy-elstm.")}
     declared = {ep.name for ep in entry_points(group=group) if ep.value.startswith("spacy_elstm")}

@@ -249,12 +249,20 @@ def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, A
         raise ScoringError(f"{system} against {gold}: {err}") from None
 
 
-def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None
-            ) -> Tuple[List[Doc], float]:
+def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None, *,
+            gold_lemmas: bool = False) -> Tuple[List[Doc], float]:
     """The pipeline's Docs for the gold sentences (gold words and spaces, one
-    Doc per sentence, the tokenizer not run) and the seconds it took."""
-    inputs = [Doc(nlp.vocab, words=[t.text for t in s.doc], spaces=[bool(t.whitespace_) for t in s.doc])
-              for s in gold]
+    Doc per sentence, the tokenizer not run) and the seconds it took. With
+    `gold_lemmas`, the input Docs carry the gold lemmas too (CoNLL-U column 3),
+    for pipelines trained on lemma input (spacy-elstm.GoldLemmaCorpus.v1)."""
+    inputs = []
+    for s in gold:
+        doc = Doc(nlp.vocab, words=[t.text for t in s.doc],
+                  spaces=[bool(t.whitespace_) for t in s.doc])
+        if gold_lemmas:
+            for token, gold_token in zip(doc, s.doc):
+                token.lemma_ = gold_token.lemma_
+        inputs.append(doc)
     start = time.perf_counter()
     docs = list(nlp.pipe(inputs, batch_size=batch_size))
     return docs, time.perf_counter() - start
@@ -264,13 +272,14 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           output: Optional[Union[str, Path]] = None,
           predictions: Optional[Union[str, Path]] = None,
           scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
-          batch_size: Optional[int] = None) -> Dict[str, Any]:
+          batch_size: Optional[int] = None, gold_lemmas: bool = False) -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
     the scores. Percentages for the headline metrics, the script's raw F1 of
     every metric under "f1"; a metric whose annotation the pipeline does not
-    predict is null (and listed under "not_predicted")."""
+    predict is null (and listed under "not_predicted"). `gold_lemmas`: give
+    the pipeline the gold lemmas as input (recorded as "input")."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -280,7 +289,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         spacy.require_gpu(gpu_id)
     nlp = spacy.load(pipeline)
     gold = read_gold(gold_path, nlp.vocab)
-    docs, seconds = predict(nlp, gold, batch_size)
+    docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
         system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
         repaired = write_conllu(system, docs, gold)
@@ -295,6 +304,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         "pipeline": str(pipeline),
         "tokenisation": "gold",
         "sentences": "gold",
+        "input": "gold lemmas" if gold_lemmas else "words",
     }
     for metric in METRICS:
         result[metric] = None if metric in missing else round(100 * evaluation[metric].f1, 2)

@@ -15,13 +15,18 @@ def score(
                    "assets/conll2018-eval/conll18_ud_eval.py)."),
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
     batch_size: Optional[int] = typer.Option(None, min=1, help="Docs per batch (default: the pipeline's)."),
+    gold_lemmas: bool = typer.Option(
+        False, "--gold-lemmas",
+        help="Give the pipeline GOLD's lemmas (column 3) as input, for pipelines trained on "
+             "lemma input (spacy-elstm.GoldLemmaCorpus.v1, configs/paper/): an oracle setting."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
     The pipeline runs on the gold words and gold sentences of GOLD (one Doc per
     sentence); its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
-    repaired_roots), and scored by conll18_ud_eval.py.
+    repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
+    input docs carry GOLD's lemmas as well (the JSON says "input": "gold lemmas").
     """
     from ..conllu import CorpusFormatError
     from ..scoring import METRICS, ScoringError
@@ -30,7 +35,8 @@ def score(
 
     try:
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
-                                scorer=scorer, gpu_id=gpu_id, batch_size=batch_size)
+                                scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
+                                gold_lemmas=gold_lemmas)
     except (ScoringError, CorpusFormatError, OSError) as err:
         fail("score", err)
     shown = "  ".join(f"{m} {'-' if result[m] is None else format(result[m], '.2f')}" for m in METRICS)

@@ -1,0 +1,92 @@
+"""AdaGrad (Duchi et al., 2011) for thinc and spaCy: the optimizer of Su & Kuo's
+experiments (Table 4). Per parameter element,
+
+    a <- a + g^2
+    w <- w - learn_rate * g / (sqrt(a) + eps)
+
+with the accumulator a starting at ``initial_accumulator_value``: 0.1 by default,
+the default of TensorFlow's AdagradOptimizer (the paper does not give it).
+"""
+from typing import Tuple
+
+from thinc.api import Optimizer
+from thinc.backends import get_array_ops
+from thinc.optimizers import FloatOrSeq, KeyT
+from thinc.types import FloatsXd
+from spacy.util import registry
+
+ADAGRAD = "spacy-elstm.Adagrad.v1"
+
+
+class Adagrad(Optimizer):
+    """thinc's Optimizer (its schedules, L2, gradient clipping, parameter
+    averages) with the AdaGrad update in place of Adam's. The accumulators live
+    in ``mom2``, keyed by parameter like Adam's second moments."""
+
+    def __init__(self, learn_rate: FloatOrSeq, *, initial_accumulator_value: float = 0.1,
+                 eps: FloatOrSeq = 1e-7, L2: FloatOrSeq = 0.0, L2_is_weight_decay: bool = False,
+                 grad_clip: FloatOrSeq = 0.0, use_averages: bool = False):
+        if not (isinstance(initial_accumulator_value, (int, float))
+                and not isinstance(initial_accumulator_value, bool)
+                and initial_accumulator_value >= 0):
+            raise ValueError(f"{ADAGRAD}: initial_accumulator_value must be a number >= 0, "
+                             f"got {initial_accumulator_value!r}.")
+        # beta1 = beta2 = 0: nothing of Adam is used
+        super().__init__(learn_rate, L2=L2, beta1=0.0, beta2=0.0, eps=eps, grad_clip=grad_clip,
+                         use_averages=use_averages, L2_is_weight_decay=L2_is_weight_decay)
+        self.initial_accumulator_value = float(initial_accumulator_value)
+
+    def __call__(self, key: KeyT, weights: FloatsXd, gradient: FloatsXd, *,
+                 lr_scale: float = 1.0) -> Tuple[FloatsXd, FloatsXd]:
+        if len(gradient) < 1:
+            return weights, gradient
+        ops = get_array_ops(weights)
+        self.nr_update[key] += 1
+        if self.L2 != 0 and not self.L2_is_weight_decay:
+            gradient += self.L2 * weights
+        if self.grad_clip:
+            gradient = ops.clip_gradient(gradient, self.grad_clip)
+        if key not in self.mom2:
+            self.mom2[key] = ops.alloc(weights.shape, dtype=weights.dtype)
+            self.mom2[key] += self.initial_accumulator_value
+        accumulator = self.mom2[key]
+        accumulator += gradient * gradient
+        weights -= lr_scale * self.learn_rate * gradient / (ops.xp.sqrt(accumulator) + self.eps)
+        gradient *= 0
+        if self.L2 != 0 and self.L2_is_weight_decay:
+            weights -= lr_scale * self.learn_rate * self.L2 * weights
+        if self.averages is not None:
+            if key not in self.averages:
+                self.averages[key] = ops.alloc(weights.shape, dtype="float32")
+            ops.update_averages(self.averages[key], weights, self.nr_update[key])
+        return weights, gradient
+
+
+@registry.optimizers(ADAGRAD)
+def create_adagrad(
+    learn_rate: FloatOrSeq,
+    *,
+    initial_accumulator_value: float = 0.1,
+    eps: FloatOrSeq = 1e-7,
+    grad_clip: FloatOrSeq = 0.0,
+    L2: FloatOrSeq = 0.0,
+    L2_is_weight_decay: bool = False,
+    use_averages: bool = False,
+) -> Adagrad:
+    """AdaGrad, as Su & Kuo train with it (Table 4: learning rate 0.5).
+
+    learn_rate (float or schedule): The step size.
+    initial_accumulator_value (float): Where each element's sum of squared gradients
+        starts: 0.1, as TensorFlow's AdagradOptimizer.
+    eps (float): Added to the square root of the accumulator (Keras's 1e-7; TensorFlow 1's
+        AdagradOptimizer has none, which makes no difference once the accumulator starts > 0).
+    grad_clip (float): Clip each parameter's gradient to this L2 norm first; 0 for none.
+    L2 (float): L2 regularisation; 0 for none.
+    L2_is_weight_decay (bool): Apply L2 as weight decay after the step, instead of adding
+        L2 * w to the gradient.
+    use_averages (bool): Keep moving averages of the parameters (spaCy evaluates and
+        saves the averages when they are kept).
+    """
+    return Adagrad(learn_rate, initial_accumulator_value=initial_accumulator_value, eps=eps,
+                   grad_clip=grad_clip, L2=L2, L2_is_weight_decay=L2_is_weight_decay,
+                   use_averages=use_averages)

@@ -1,0 +1,246 @@
+"""The paper's POS settings (Su & Kuo, Table 4): configs/paper/, the gold-lemma
+reader, AdaGrad, and `spacy-elstm score --gold-lemmas`."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from spacy.training import Example
+from spacy.util import registry
+from thinc.api import fix_random_seed
+
+from spacy_elstm.optimizers import ADAGRAD, Adagrad, create_adagrad
+from spacy_elstm.readers import GOLD_LEMMA_CORPUS, copy_gold_lemmas, create_gold_lemma_reader
+from spacy_elstm.tools.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "assets" / "ud-ewt-sample"
+PAPER = ROOT / "configs" / "paper"
+# model -> (architecture, bidirectional, Ts), as the paper sets them
+PAPER_MODELS = {
+    "pos_rnn": ("spacy-elstm.RecurrentTagger.v1", False, 1),
+    "pos_brnn": ("spacy-elstm.RecurrentTagger.v1", True, 1),
+    "pos_dbrnn": ("spacy-elstm.DBRNNTagger.v1", None, 1),
+    "pos_seq2seq": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
+    "pos_seq2seq_att": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
+}
+SCRIPT = Path(os.environ.get(SCORER_ENV) or ROOT / SCORER_ASSET)
+# the training run's overrides: the paper's pos_brnn, only small
+SMALL = ["--components.elstm_tagger.model.width", "16",
+         "--components.elstm_tagger.model.tok2vec.*.embed.layer.nO", "16",
+         "--components.elstm_tagger.model.tok2vec.*.embed.layer.nV", "1000"]
+
+
+def run(*args, **kwargs):
+    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
+                          **kwargs)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """The committed EWT sample in spaCy's binary format."""
+    out = tmp_path_factory.mktemp("corpus")
+    for split in ("train", "dev"):
+        result = run("-m", "spacy", "convert", SAMPLE / f"{split}.conllu", out,
+                     "--converter", "conllu", "--n-sents", "10")
+        assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def trained(corpus, tmp_path_factory):
+    """pos_brnn trained for 10 steps with spacy train: (output folder, its log)."""
+    out = tmp_path_factory.mktemp("paper-train")
+    result = run("-m", "spacy", "train", PAPER / "pos_brnn.cfg", "--output", out,
+                 "--paths.train", corpus / "train.spacy", "--paths.dev", corpus / "dev.spacy",
+                 "--paths.train_log", out / "log.jsonl", "--training.max_steps", 10,
+                 "--training.eval_frequency", 5, *SMALL)
+    assert result.returncode == 0, result.stderr + result.stdout
+    return out, [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+
+
+# --- the configs ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(PAPER_MODELS))
+def test_the_paper_config_is_valid_and_builds(tmp_path, name):
+    from spacy.cli.debug_config import debug_config
+    from spacy.cli.init_config import fill_config
+
+    path = PAPER / f"{name}.cfg"
+    debug_config(path, overrides={"paths.train": str(SAMPLE / "train.conllu"),
+                                  "paths.dev": str(SAMPLE / "dev.conllu")})
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    config = spacy.util.load_config(filled)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert nlp.pipe_names == ["elstm_tagger"]
+    assert nlp.get_pipe("elstm_tagger").attr == "pos"
+
+
+@pytest.mark.parametrize("name", list(PAPER_MODELS))
+def test_the_paper_config_has_the_papers_settings(name):
+    config = spacy.util.load_config(PAPER / f"{name}.cfg")
+    architecture, bidirectional, period = PAPER_MODELS[name]
+    model = config["components"]["elstm_tagger"]["model"]
+    assert model["@architectures"] == architecture
+    assert (model["width"], model["period"], model["dropout"], model["cell"]) == \
+           (512, period, 0.0, "elstm")
+    assert model.get("depth", 1) == 1
+    if bidirectional is not None:
+        assert model["bidirectional"] is bidirectional
+    features, embed = model["tok2vec"]["*"].values()
+    assert features["columns"] == ["LEMMA"] and embed["layer"]["nO"] == 512
+    training = config["training"]
+    assert (training["max_epochs"], training["max_steps"], training["patience"],
+            training["dropout"]) == (11, 0, 0, 0.0)
+    assert training["batcher"]["@batchers"] == "spacy.batch_by_sequence.v1"
+    assert training["batcher"]["size"] == 20
+    assert training["optimizer"]["@optimizers"] == ADAGRAD
+    assert training["optimizer"]["learn_rate"] == 0.5
+    for split in ("train", "dev"):
+        assert config["corpora"][split]["@readers"] == GOLD_LEMMA_CORPUS
+        assert config["corpora"][split]["gold_preproc"] is True
+
+
+def test_a_short_paper_training_runs_and_learns(trained):
+    out, log = trained
+    assert (out / "model-last").is_dir()
+    assert [record["step"] for record in log] == [0, 5, 10]
+    assert log[-1]["scores"]["pos_acc"] > log[0]["scores"]["pos_acc"]
+
+
+# --- the reader -------------------------------------------------------------------
+
+def test_the_reader_gives_the_predicted_docs_the_gold_lemmas_only(corpus):
+    nlp = spacy.blank("en")
+    examples = list(create_gold_lemma_reader(corpus / "dev.spacy", gold_preproc=True)(nlp))
+    assert len(examples) == 150  # one per gold sentence
+    for example in examples:
+        assert [t.lemma_ for t in example.predicted] == [t.lemma_ for t in example.reference]
+        for attr in ("TAG", "POS", "MORPH", "DEP", "ENT_IOB"):
+            assert not example.predicted.has_annotation(attr), attr
+    assert any(t.lemma_ != t.text for eg in examples for t in eg.predicted)
+
+
+def test_the_reader_is_spacys_corpus_otherwise(corpus):
+    nlp = spacy.blank("en")
+    ours = list(create_gold_lemma_reader(corpus / "dev.spacy", gold_preproc=True, limit=3)(nlp))
+    theirs = list(registry.readers.get("spacy.Corpus.v1")(corpus / "dev.spacy",
+                                                          gold_preproc=True, limit=3)(nlp))
+    assert [eg.predicted.text for eg in ours] == [eg.predicted.text for eg in theirs]
+    assert all(not eg.predicted.has_annotation("LEMMA") for eg in theirs)
+
+
+def test_a_reference_without_lemmas_is_refused():
+    nlp = spacy.blank("en")
+    example = Example.from_dict(nlp.make_doc("no lemmas here"), {"pos": ["DET", "NOUN", "ADV"]})
+    with pytest.raises(ValueError, match="has no lemmas"):
+        copy_gold_lemmas(example)
+
+
+def test_a_null_path_is_refused():
+    with pytest.raises(ValueError, match=f"{GOLD_LEMMA_CORPUS}: path is null"):
+        create_gold_lemma_reader(None, gold_preproc=True)
+
+
+# --- AdaGrad ----------------------------------------------------------------------
+
+def test_adagrad_is_the_hand_computed_update():
+    optimizer = create_adagrad(0.5, initial_accumulator_value=0.1, eps=0.0)
+    weights = numpy.array([1.0, -2.0, 0.5], dtype="f")
+    first = numpy.array([0.5, 1.0, -2.0], dtype="f")
+    second = numpy.array([-1.0, 0.0, 3.0], dtype="f")
+    weights, _ = optimizer((0, "W"), weights, first.copy())
+    # a = 0.1 + g^2 = (0.35, 1.1, 4.1); w - 0.5 * g / sqrt(a)
+    expected = [1.0 - 0.25 / 0.35 ** 0.5, -2.0 - 0.5 / 1.1 ** 0.5, 0.5 + 1.0 / 4.1 ** 0.5]
+    numpy.testing.assert_allclose(weights, expected, rtol=1e-6)
+    weights, gradient = optimizer((0, "W"), weights, second.copy())
+    # a = (1.35, 1.1, 13.1)
+    expected = [expected[0] + 0.5 / 1.35 ** 0.5, expected[1], expected[2] - 1.5 / 13.1 ** 0.5]
+    numpy.testing.assert_allclose(weights, expected, rtol=1e-6)
+    assert not gradient.any()
+    # another parameter has its own accumulator
+    other, _ = optimizer((1, "W"), numpy.zeros(1, dtype="f"), numpy.ones(1, dtype="f"))
+    numpy.testing.assert_allclose(other, [-0.5 / 1.1 ** 0.5], rtol=1e-6)
+
+
+def test_adagrad_eps_and_schedules():
+    optimizer = create_adagrad([0.5, 0.25], initial_accumulator_value=0.0, eps=1.0)
+    assert isinstance(optimizer, Adagrad) and optimizer.learn_rate == 0.5
+    weights, _ = optimizer((0, "W"), numpy.zeros(1, dtype="f"), numpy.full(1, 3.0, dtype="f"))
+    numpy.testing.assert_allclose(weights, [-0.5 * 3.0 / (3.0 + 1.0)])
+    optimizer.step_schedules()
+    assert optimizer.learn_rate == 0.25
+
+
+def test_a_bad_initial_accumulator_is_refused():
+    with pytest.raises(ValueError, match="initial_accumulator_value must be a number >= 0, "
+                                         "got -1"):
+        create_adagrad(0.5, initial_accumulator_value=-1)
+
+
+def test_adagrad_trains_a_tagger_with_spacy_update():
+    nlp = spacy.blank("en")
+    model = {"@architectures": "spacy-elstm.RecurrentTagger.v1", "width": 16, "cell": "elstm",
+             "period": 1,
+             "tok2vec": {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None,
+                         "width": 16, "depth": 1, "embed_size": 300, "window_size": 1,
+                         "maxout_pieces": 2, "subword_features": True}}
+    nlp.add_pipe("elstm_tagger", config={"attr": "pos", "model": model})
+    rows = [("I like green eggs", ["PRON", "VERB", "ADJ", "NOUN"]),
+            ("Eat blue ham", ["VERB", "ADJ", "NOUN"])]
+    examples = [Example.from_dict(nlp.make_doc(text), {"pos": pos}) for text, pos in rows]
+    fix_random_seed(0)
+    nlp.initialize(lambda: examples)
+    optimizer = create_adagrad(0.05)
+    losses = []
+    for _ in range(20):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step["elstm_tagger"])
+    assert losses[-1] < 0.5 * losses[0], losses
+    assert optimizer.mom2  # the accumulators, per parameter
+
+
+def test_the_names_come_by_entry_point_without_import():
+    code = ("import sys\n"
+            "from spacy.util import registry\n"
+            "assert 'spacy_elstm' not in sys.modules\n"
+            f"registry.optimizers.get({ADAGRAD!r})\n"
+            f"registry.readers.get({GOLD_LEMMA_CORPUS!r})\n")
+    result = run("-c", code)
+    assert result.returncode == 0, result.stderr
+
+
+# --- score --gold-lemmas ---------------------------------------------------------
+
+def test_predict_gives_the_input_the_gold_lemmas_when_asked(trained):
+    nlp = spacy.load(trained[0] / "model-last")
+    gold = read_gold(SAMPLE / "dev.conllu", nlp.vocab)[:20]
+    with_lemmas, _ = predict(nlp, gold, gold_lemmas=True)
+    words_only, _ = predict(nlp, gold)
+    assert [[t.lemma_ for t in d] for d in with_lemmas] == [[t.lemma_ for t in s.doc] for s in gold]
+    assert not any(d.has_annotation("LEMMA") for d in words_only)
+    # the tagger reads the lemmas: without them its tags change
+    assert [[t.pos_ for t in d] for d in with_lemmas] != [[t.pos_ for t in d] for d in words_only]
+
+
+@pytest.mark.skipif(not SCRIPT.is_file(), reason=f"the CoNLL 2018 evaluation script is not at "
+                    f"{SCRIPT}: run `python -m spacy project assets` or set {SCORER_ENV}")
+def test_score_command_with_gold_lemmas(trained, tmp_path):
+    model = trained[0] / "model-last"
+    results = {}
+    for flag in ([], ["--gold-lemmas"]):
+        output = tmp_path / f"scores{len(flag)}.json"
+        result = run("-m", "spacy_elstm", "score", model, SAMPLE / "dev.conllu", "--output",
+                     output, "--scorer", SCRIPT, *flag)
+        assert result.returncode == 0, result.stderr
+        results[bool(flag)] = json.loads(output.read_text())
+    assert results[True]["input"] == "gold lemmas" and results[False]["input"] == "words"
+    assert results[True]["UPOS"] != results[False]["UPOS"]
+    assert score(model, SAMPLE / "dev.conllu", scorer=SCRIPT, gold_lemmas=True)["UPOS"] == \
+           results[True]["UPOS"]
