@@ -1,6 +1,6 @@
 """Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/ptb/*.cfg, configs/chars/*.cfg
+    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine}/*.cfg
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
 configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
@@ -9,8 +9,9 @@ encoder's [components.tok2vec.model.encode] block. configs/ptb/<name>.cfg is
 made the same way from configs/src/ptb.cfg (a tagger and a parser for the Penn
 Treebank), except that the header is the base's own comment, with
 ``{{ name }}`` replaced by the encoder's name; configs/chars/<name>.cfg, the
-same from configs/src/chars.cfg (character-level input), for the encoders ONLY
-names. Lines starting with "##"
+same from configs/src/chars.cfg (character-level input), and
+configs/biaffine/<name>.cfg from configs/src/biaffine.cfg (the biaffine parser
+in place of spaCy's), for the encoders ONLY names. Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -27,10 +28,11 @@ OUT = ROOT / "configs"
 PLACEHOLDER = "{{ encode }}"
 NAME = "{{ name }}"
 # Output subfolder of configs/ -> the base it is made from.
-BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg"}
+BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg"}
 # The encoders a base is made for, where not every one: character-level input
-# for the best ELSTM and spaCy's CNN (the comparison it is measured in)
-ONLY = {"chars": ("best_elstm", "cnn")}
+# for the best ELSTM and spaCy's CNN (the comparison it is measured in), and the
+# biaffine parser for the same two
+ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn")}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 

@@ -2,6 +2,7 @@
 from .about import __version__
 from .architectures import (build_dbrnn_encoder, build_dbrnn_tagger, build_recurrent_encoder,
                             build_recurrent_tagger)
+from .biaffine_parser import BiaffineParser, make_biaffine_parser
 from .logger import training_log
 from .multiprocess import install as _install_fork_handler
 from .optimizers import Adagrad, create_adagrad
@@ -15,4 +16,5 @@ _install_fork_handler()
 __all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "build_recurrent_tagger",
            "build_dbrnn_tagger", "SequenceLabeller", "make_sequence_labeller", "SequenceParser",
            "make_sequence_parser", "training_log", "create_pretrain_next_word", "Adagrad",
-           "create_adagrad", "GoldLemmaCorpus", "create_gold_lemma_reader"]
+           "create_adagrad", "GoldLemmaCorpus", "create_gold_lemma_reader", "BiaffineParser",
+           "make_biaffine_parser"]

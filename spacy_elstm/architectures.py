@@ -14,6 +14,8 @@ from .layers import with_torch_labeller, with_torch_sequences
 from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
                       RecurrentLabeller, Seq2SeqLabeller, WiredDBRNN, WiredRecurrentEncoder,
                       check_cell)
+from .layers.biaffine import with_torch_biaffine
+from .pytorch.biaffine import BiaffineParserScorer
 from .pytorch.label_recurrence import LabelRecurrentLabeller
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
@@ -499,3 +501,44 @@ def build_label_recurrent_tagger(
     return with_torch_labeller(tok2vec, module, input_width=n_in,
                                loss_weights=[1.0] * module.n_heads,
                                name=f"{cell}_{variant}_{direction}_tagger")
+
+
+# graph-based parsing: a tok2vec, then biaffine arc and label scores per sentence
+# (pytorch/biaffine.py), for the elstm_biaffine_parser component
+BIAFFINE_PARSER = "spacy-elstm.BiaffineParser.v1"
+
+
+@registry.architectures(BIAFFINE_PARSER)
+def build_biaffine_parser(
+    tok2vec: Model,
+    arc_width: int = 500,
+    label_width: int = 100,
+    dropout: float = 0.33,
+    nO: Optional[int] = None,
+) -> Model[List[Any], Tuple]:
+    """Deep biaffine scores for dependency parsing (Dozat & Manning 2017): per
+    sentence, MLPs give each word a dependent and a head representation (and a
+    learned ROOT vector one as head), the arc scores are biaffine with a head
+    bias, the label scores a biaffine classifier on (dependent, head) pairs.
+    For the elstm_biaffine_parser component; outputs (arcs, labels, lengths)
+    for the batch's sentences (spacy_elstm.layers.biaffine).
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The word vectors: a shared
+        tok2vec's listener or the parser's own.
+    arc_width (int): The width of the arc MLPs' output.
+    label_width (int): The width of the label MLPs' output.
+    dropout (float): Dropout on the MLPs' outputs while training.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    for arg, value in (("arc_width", arc_width), ("label_width", label_width)):
+        if not (_is_int(value) and value >= 1):
+            raise ValueError(f"{BIAFFINE_PARSER}: {arg} must be a positive integer, got "
+                             f"{value!r}.")
+    if not _is_probability(dropout):
+        raise ValueError(f"{BIAFFINE_PARSER}: dropout must be a number in [0, 1), got "
+                         f"{dropout!r}.")
+    _check_tagger_args(BIAFFINE_PARSER, nO)
+    module = BiaffineParserScorer(input_width=_input_width(BIAFFINE_PARSER, tok2vec),
+                                  arc_width=arc_width, label_width=label_width,
+                                  n_labels=nO or 0, dropout=dropout)
+    return with_torch_biaffine(tok2vec, module, name="biaffine_parser")

@@ -41,6 +41,10 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert [p.stem for p in chars] == sorted(gen.ONLY["chars"])
     for path in chars:
         assert (tmp_path / "chars" / path.name).read_bytes() == path.read_bytes(), path.name
+    biaffine = sorted((ROOT / "configs" / "biaffine").glob("*.cfg"))
+    assert [p.stem for p in biaffine] == sorted(gen.ONLY["biaffine"])
+    for path in biaffine:
+        assert (tmp_path / "biaffine" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
@@ -51,6 +55,19 @@ def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
         assert embed["@architectures"] == "spacy.CharacterEmbed.v2"
         del plain["components"]["tok2vec"]["model"]["embed"]
         assert chars == plain, path.stem
+
+
+def test_biaffine_configs_differ_from_theirs_in_the_parser_only():
+    for path in sorted((ROOT / "configs" / "biaffine").glob("*.cfg")):
+        biaffine = spacy.util.load_config(path, interpolate=False)
+        plain = spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+        parser = biaffine["components"].pop("parser")
+        assert parser["factory"] == "elstm_biaffine_parser"
+        assert parser["model"]["@architectures"] == "spacy-elstm.BiaffineParser.v1"
+        plain_parser = plain["components"].pop("parser")
+        assert parser["model"]["tok2vec"] == plain_parser["model"]["tok2vec"]
+        assert parser["scorer"] == plain_parser["scorer"]
+        assert biaffine == plain, path.stem
 
 
 def test_check_passes_on_the_committed_configs():

@@ -98,3 +98,16 @@ def test_character_input_config(path, tmp_path):
     doc = nlp.make_doc("Words the model has never seen: zyxt.")
     tok2vec.initialize(X=[doc])
     assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "biaffine").glob("*.cfg")),
+                         ids=lambda p: p.stem)
+def test_biaffine_parser_config(path, tmp_path):
+    debug_config(path, overrides=SAMPLE)
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
+                                            validate=True)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
+    assert nlp.get_pipe_meta("parser").factory == "elstm_biaffine_parser"
+    assert {p.stem for p in (ROOT / "configs" / "biaffine").glob("*.cfg")} == {"best_elstm", "cnn"}

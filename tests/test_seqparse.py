@@ -304,4 +304,4 @@ def test_every_factory_has_an_identical_entry_point():
     registered = {n for n in registry.factories.get_all() if n.startswith("elstm_")}
     declared = {ep.name for ep in entry_points(group="spacy_factories")
                 if ep.value.startswith("spacy_elstm")}
-    assert registered == declared == {"elstm_tagger", "elstm_seq_parser"}
+    assert registered == declared == {"elstm_tagger", "elstm_seq_parser", "elstm_biaffine_parser"}

@@ -1,0 +1,210 @@
+"""The ``elstm_biaffine_parser`` component: graph-based dependency parsing with
+deep biaffine attention (Dozat & Manning 2017, "Deep Biaffine Attention for
+Neural Dependency Parsing") on a tok2vec's vectors.
+
+The model (spacy-elstm.BiaffineParser.v1, ``layers.biaffine``) scores, for
+every sentence, each word's possible heads -- the words of its sentence and a
+learned ROOT -- and each label of every (word, head) pair. The sentences are
+the doc's (a doc without sentence boundaries is one sentence), so no head ever
+crosses a sentence boundary and the sentences stay as they are.
+
+Training: the cross-entropy of each word's gold head among its sentence's words
+and ROOT, plus that of its gold label given the gold head. A word whose gold
+head or relation is missing, or whose gold head lies outside its sentence,
+gives no loss; a relation not among the labels (collected in ``initialize``)
+gives no label loss.
+
+Decoding: per sentence, the best tree with exactly one word attached to ROOT
+(maximum spanning arborescence, ``seqparse.mst``), then each arc's best label.
+The heads and relations are written with ``Doc.from_array`` as ``token.head``
+and ``token.dep_`` (the root's head is itself), as a transition parser's are.
+"""
+from typing import Callable, Iterable, List, Optional, Tuple
+
+import numpy
+from spacy.attrs import DEP, HEAD
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
+
+from .labelling_pipe import LabellingPipe
+from .layers.biaffine import sentence_lengths, set_n_labels
+from .seqparse.mst import mst_heads
+
+FACTORY = "elstm_biaffine_parser"
+
+DEFAULT_MODEL = Config().from_str("""
+[model]
+@architectures = "spacy-elstm.BiaffineParser.v1"
+arc_width = 500
+label_width = 100
+dropout = 0.33
+nO = null
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+""")["model"]
+
+
+@Language.factory(
+    FACTORY,
+    assigns=["token.dep", "token.head", "token.is_sent_start", "doc.sents"],
+    default_config={"model": DEFAULT_MODEL, "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
+    default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
+                           "sents_p": None, "sents_r": None, "sents_f": None},
+)
+def make_biaffine_parser(nlp: Language, name: str, model: Model,
+                         scorer: Optional[Callable]) -> "BiaffineParser":
+    """A graph-based dependency parser within the doc's sentences.
+
+    model (Model[List[Doc], Tuple]): spacy-elstm.BiaffineParser.v1.
+    scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
+        default (dep_uas, dep_las, dep_las_per_type).
+    """
+    return BiaffineParser(nlp.vocab, model, name, scorer=scorer)
+
+
+class BiaffineParser(LabellingPipe):
+    """Parses each sentence into its best tree; see the module docstring. Shares
+    the labels in ``cfg`` and their serialization with the labelling components."""
+
+    def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
+                 scorer: Optional[Callable] = None):
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg = {"labels": []}
+
+    def _size_model(self) -> None:
+        if self.labels:
+            set_n_labels(self.model, len(self.labels))
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
+                   nlp: Optional[Language] = None, labels: Optional[List[str]] = None) -> None:
+        """Collect the gold relations (or take ``labels``), size the label
+        weights and initialize the model on a sample of the docs."""
+        validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
+        if labels is None:
+            labels = sorted({token.dep_ for example in get_examples()
+                             for token in example.reference if token.dep_})
+        if not labels:
+            raise ValueError(f"{self.name}: no dependency relations in the training examples "
+                             f"(the corpus must annotate heads and relations).")
+        self.cfg["labels"] = list(labels)
+        self._size_model()
+        self.model.initialize(X=[example.x for example in get_examples()][:10])
+
+    def _targets(self, examples: Iterable[Example], lengths: List[int]):
+        """(heads, labels), each (n_sents, T) int arrays: the gold head of each
+        word (0 = ROOT, j = word j - 1 of the sentence) and the index of its
+        gold relation in ``labels``; -1 where there is none to learn."""
+        longest = max(lengths, default=0)
+        heads = numpy.full((len(lengths), longest), -1, dtype="int64")
+        labels = numpy.full((len(lengths), longest), -1, dtype="int64")
+        index = {label: i for i, label in enumerate(self.labels)}
+        s = 0
+        for example in examples:
+            gold_heads, gold_deps = example.get_aligned_parse(projectivize=False)
+            start = 0
+            for n in sentence_lengths(example.predicted):
+                for i in range(n):
+                    head, dep = gold_heads[start + i], gold_deps[start + i]
+                    if head is None or not dep:
+                        continue
+                    head = int(head)
+                    if head == start + i:
+                        heads[s, i] = 0
+                    elif start <= head < start + n:
+                        heads[s, i] = head - start + 1
+                    else:
+                        continue
+                    labels[s, i] = index.get(dep, -1)
+                start += n
+                s += 1
+        if s != len(lengths):
+            raise ValueError(f"{self.name}: the examples have {s} sentences, the scores "
+                             f"{len(lengths)}.")
+        return heads, labels
+
+    def get_loss(self, examples: Iterable[Example], scores) -> Tuple[float, Tuple]:
+        """The summed cross-entropy of the gold heads and of the gold labels
+        given the gold heads, and its gradient w.r.t. (arcs, labels)."""
+        arcs, label_scores, lengths = scores
+        ops = self.model.ops
+        xp = ops.xp
+        gold_heads, gold_labels = self._targets(examples, lengths)
+        n_sents, longest = arcs.shape[:2]
+        # heads past a sentence's end are padding: probability 0
+        valid = numpy.arange(longest + 1)[None, :] <= numpy.asarray(lengths)[:, None]
+        masked = xp.where(xp.asarray(valid)[:, None, :], arcs, -numpy.inf)
+        s, i = (xp.asarray(a) for a in numpy.nonzero(gold_heads >= 0))
+        g = xp.asarray(gold_heads[gold_heads >= 0])
+        arc_probs = _softmax(xp, masked[s, i])
+        d_arcs = ops.alloc3f(*arcs.shape)
+        loss = -float(xp.log(arc_probs[xp.arange(len(g)), g]).sum())
+        arc_probs[xp.arange(len(g)), g] -= 1.0
+        d_arcs[s, i] = arc_probs
+        d_labels = ops.alloc4f(*label_scores.shape)
+        has_label = numpy.nonzero(gold_labels >= 0)
+        if len(has_label[0]):
+            s, i = (xp.asarray(a) for a in has_label)
+            h = xp.asarray(gold_heads[has_label])
+            y = xp.asarray(gold_labels[has_label])
+            label_probs = _softmax(xp, label_scores[s, i, h])
+            loss -= float(xp.log(label_probs[xp.arange(len(y)), y]).sum())
+            label_probs[xp.arange(len(y)), y] -= 1.0
+            d_labels[s, i, h] = label_probs
+        return loss, (d_arcs, d_labels)
+
+    def predict(self, docs: Iterable[Doc]) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
+        """Per doc, (heads, label ids): each word's head as an index into the
+        doc (a root its own index) and its relation's index in ``labels``."""
+        docs = list(docs)
+        arcs, label_scores, lengths = self.model.predict(docs)
+        arcs = self.model.ops.to_numpy(arcs)
+        label_scores = self.model.ops.to_numpy(label_scores)
+        parses = []
+        s = 0
+        for doc in docs:
+            heads = numpy.zeros(len(doc), dtype="int64")
+            label_ids = numpy.zeros(len(doc), dtype="int64")
+            start = 0
+            for n in sentence_lengths(doc):
+                sent_heads = numpy.asarray(mst_heads(arcs[s, :n, :n + 1]))
+                label_ids[start:start + n] = label_scores[s, numpy.arange(n), sent_heads].argmax(-1)
+                # ROOT (0) becomes the word itself, j >= 1 word j - 1
+                words = numpy.arange(n)
+                heads[start:start + n] = start + numpy.where(sent_heads == 0, words, sent_heads - 1)
+                start += n
+                s += 1
+            parses.append((heads, label_ids))
+        return parses
+
+    def set_annotations(self, docs: Iterable[Doc], parses) -> None:
+        labels = self.labels
+        for doc, (heads, label_ids) in zip(docs, parses):
+            if len(doc) == 0:
+                continue
+            offsets = (heads - numpy.arange(len(doc))).astype("uint64")
+            deps = numpy.asarray([self.vocab.strings.add(labels[k]) for k in label_ids],
+                                 dtype="uint64")
+            # HEAD is the head's offset (negative ones wrap around in uint64, as
+            # Doc.to_array gives them); each tree spans exactly its sentence, so
+            # the sentence starts from_array derives are the ones the doc had
+            doc.from_array([HEAD, DEP], numpy.stack([offsets, deps], axis=1))
+
+
+def _softmax(xp, scores):
+    """Row-wise softmax of a 2d array (-inf entries get probability 0)."""
+    exp = xp.exp(scores - scores.max(axis=-1, keepdims=True))
+    return exp / exp.sum(axis=-1, keepdims=True)

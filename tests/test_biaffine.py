@@ -1,0 +1,285 @@
+"""Graph-based parsing: the MST decoder (spacy_elstm.seqparse.mst), the biaffine
+scorer and the elstm_biaffine_parser component."""
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+from thinc.api import Adam, fix_random_seed
+
+from spacy_elstm.seqparse import is_tree
+from spacy_elstm.seqparse.mst import mst_heads
+
+ROOT = Path(__file__).resolve().parent.parent
+PIPE = "elstm_biaffine_parser"
+
+
+# --- decoding -------------------------------------------------------------------
+
+def _tree_score(scores, heads):
+    return sum(scores[i, h] for i, h in enumerate(heads))
+
+
+def _as_spacy_heads(heads):
+    """0 = ROOT, j = word j - 1  ->  a root is its own head (seqparse.is_tree's form)."""
+    return [i if h == 0 else h - 1 for i, h in enumerate(heads)]
+
+
+def _is_one_root_tree(heads):
+    return sum(h == 0 for h in heads) == 1 and is_tree(_as_spacy_heads(heads))
+
+
+def _brute_force(scores):
+    n = scores.shape[0]
+    trees = (heads for heads in itertools.product(range(n + 1), repeat=n)
+             if _is_one_root_tree(list(heads)))
+    return max(_tree_score(scores, heads) for heads in trees)
+
+
+def test_mst_is_the_best_one_root_tree_by_brute_force():
+    rng = numpy.random.default_rng(0)
+    for n in range(1, 6):
+        for _ in range(40 if n < 5 else 15):
+            scores = rng.normal(size=(n, n + 1))
+            heads = mst_heads(scores)
+            assert _is_one_root_tree(heads), (scores, heads)
+            assert _tree_score(scores, heads) == pytest.approx(_brute_force(scores)), scores
+
+
+def test_mst_is_always_a_tree():
+    rng = numpy.random.default_rng(1)
+    for trial in range(300):
+        n = int(rng.integers(1, 40))
+        if trial % 3 == 0:  # ties everywhere
+            scores = rng.integers(0, 3, size=(n, n + 1)).astype(float)
+        elif trial % 3 == 1:  # every word prefers ROOT
+            scores = rng.normal(size=(n, n + 1))
+            scores[:, 0] += 10
+        else:
+            scores = rng.normal(size=(n, n + 1)) * 100
+        assert _is_one_root_tree(mst_heads(scores))
+    assert mst_heads(numpy.zeros((0, 1))) == []
+
+
+def test_mst_finds_a_non_projective_tree():
+    # "A hearing is scheduled on the issue today": "on" attaches to "hearing"
+    # across "is scheduled" (0 = ROOT, j = word j - 1)
+    gold = [2, 4, 4, 0, 2, 7, 5, 4]
+    scores = numpy.random.default_rng(2).normal(size=(8, 9))
+    scores[numpy.arange(8), gold] += 10
+    assert mst_heads(scores) == gold
+
+
+def test_mst_refuses_bad_scores():
+    with pytest.raises(ValueError, match=r"\(n, n \+ 1\) score matrix, got shape \(3, 3\)"):
+        mst_heads(numpy.zeros((3, 3)))
+    with pytest.raises(ValueError, match="finite"):
+        mst_heads(numpy.array([[0.0, numpy.nan]]))
+
+
+# --- the component --------------------------------------------------------------
+
+TRAIN = [
+    ("I like green eggs", [1, 1, 3, 1], ["nsubj", "ROOT", "amod", "obj"]),
+    ("Eat blue ham", [0, 2, 0], ["ROOT", "amod", "obj"]),
+    ("She likes ham", [1, 1, 1], ["nsubj", "ROOT", "obj"]),
+    ("The dog barks loudly", [1, 2, 2, 2], ["det", "nsubj", "ROOT", "advmod"]),
+    ("Cats sleep today", [1, 1, 1], ["nsubj", "ROOT", "obl:npmod"]),
+]
+NONPROJ = ("A hearing is scheduled on the issue today", [1, 3, 3, 3, 1, 6, 4, 3],
+           ["det", "nsubj", "aux", "ROOT", "prep", "det", "pobj", "npadvmod"])
+TOK2VEC = {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
+           "depth": 1, "embed_size": 300, "window_size": 1, "maxout_pieces": 2,
+           "subword_features": True}
+MODEL = {"@architectures": "spacy-elstm.BiaffineParser.v1", "arc_width": 32, "label_width": 16,
+         "dropout": 0.0, "tok2vec": TOK2VEC}
+
+
+def _nlp(model=MODEL):
+    nlp = spacy.blank("en")
+    nlp.add_pipe(PIPE, config={"model": model})
+    return nlp
+
+
+def _examples(nlp, rows=TRAIN):
+    return [Example.from_dict(nlp.make_doc(text), {"heads": heads, "deps": deps})
+            for text, heads, deps in rows]
+
+
+def _train(nlp, examples, n_updates=40, seed=0):
+    fix_random_seed(seed)
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.01)
+    for _ in range(n_updates):
+        nlp.update(examples, sgd=optimizer)
+    return nlp
+
+
+def _parse(doc):
+    return [(t.head.i, t.dep_) for t in doc]
+
+
+@pytest.mark.parametrize("rows", [TRAIN, TRAIN + [NONPROJ]], ids=["projective", "non-projective"])
+def test_component_learns_a_tiny_treebank(rows):
+    nlp = _nlp()
+    examples = _examples(nlp, rows)
+    _train(nlp, examples)
+    scores = nlp.evaluate(examples)
+    assert scores["dep_uas"] == 1.0 and scores["dep_las"] == 1.0, scores
+    for text, heads, deps in rows:
+        doc = nlp(text)
+        assert _parse(doc) == list(zip(heads, deps))
+        assert len(list(doc.sents)) == 1
+    assert nlp.get_pipe(PIPE).labels == tuple(sorted({d for row in rows for d in row[2]}))
+
+
+def test_sentence_boundaries_are_kept_and_no_head_crosses_them():
+    nlp = _train(_nlp(), _examples(spacy.blank("en")), n_updates=3)
+    words = "I like green eggs . She likes ham Cats sleep".split()
+    starts = [True, False, False, False, False, True, False, False, True, False]
+    doc = nlp(Doc(nlp.vocab, words=words, sent_starts=starts))
+    assert [t.is_sent_start for t in doc] == starts
+    for sent in doc.sents:
+        heads = [t.head.i - sent.start for t in sent]
+        assert all(0 <= h < len(sent) for h in heads) and is_tree(heads)
+    doc = nlp(" ".join(words))  # no boundaries: one sentence
+    assert len(list(doc.sents)) == 1 and is_tree([t.head.i for t in doc])
+
+
+def test_a_parse_does_not_depend_on_the_batch():
+    nlp = _train(_nlp(), _examples(spacy.blank("en")), n_updates=5)
+    parser = nlp.get_pipe(PIPE)
+    texts = ["I like green eggs", "ham", "The dog barks loudly at the very big green cat today",
+             ""]
+    alone = [parser.predict([nlp.make_doc(t)])[0] for t in texts]
+    together = parser.predict([nlp.make_doc(t) for t in texts])
+    for (heads, labels), (heads2, labels2) in zip(alone, together):
+        assert heads.tolist() == heads2.tolist() and labels.tolist() == labels2.tolist()
+    arcs, _, lengths = parser.model.predict([nlp.make_doc(texts[0])])
+    arcs2, _, lengths2 = parser.model.predict([nlp.make_doc(t) for t in texts])
+    assert lengths2 == [4, 1, 11]
+    numpy.testing.assert_allclose(arcs2[0, :4, :5], arcs[0], rtol=1e-5, atol=1e-5)
+
+
+def test_to_disk_and_load_give_the_same_parses(tmp_path):
+    nlp = _train(_nlp(), _examples(spacy.blank("en")), n_updates=5)
+    texts = [row[0] for row in TRAIN] + ["ham", "green ham eggs like", NONPROJ[0]]
+    parser = nlp.get_pipe(PIPE)
+    expected = parser.model.predict([nlp.make_doc(t) for t in texts])
+    nlp.to_disk(tmp_path)
+
+    other = _nlp()
+    fix_random_seed(1)
+    other.initialize(lambda: _examples(other))
+    fresh = other.get_pipe(PIPE).model.predict([other.make_doc(t) for t in texts])
+    assert not numpy.allclose(fresh[0], expected[0])
+
+    loaded = spacy.load(tmp_path)
+    again = loaded.get_pipe(PIPE)
+    assert again.labels == parser.labels
+    got = again.model.predict([loaded.make_doc(t) for t in texts])
+    numpy.testing.assert_allclose(got[0], expected[0], rtol=1e-6, atol=1e-6)
+    numpy.testing.assert_allclose(got[1], expected[1], rtol=1e-6, atol=1e-6)
+    for text in texts:
+        assert _parse(loaded(text)) == _parse(nlp(text))
+    assert again.from_bytes(parser.to_bytes()).labels == parser.labels
+
+
+def test_missing_heads_and_heads_across_sentences_give_no_gradient():
+    nlp = _nlp()
+    nlp.initialize(lambda: _examples(nlp))
+    parser = nlp.get_pipe(PIPE)
+    doc = nlp.make_doc(TRAIN[0][0])
+    partial = Example.from_dict(doc, {"heads": [1, 1, None, 1],
+                                      "deps": ["nsubj", "ROOT", None, "obj"]})
+    arcs, labels, lengths = parser.model.predict([doc])
+    loss, (d_arcs, d_labels) = parser.get_loss([partial], (arcs, labels, lengths))
+    assert loss > 0
+    assert not d_arcs[0, 2].any() and not d_labels[0, 2].any()
+    assert d_arcs[0, [0, 1, 3]].any(axis=1).all()
+    # the label gradient is at the gold head only (0 = ROOT, j = word j - 1)
+    assert d_labels[0, 0, 2].any() and not d_labels[0, 0, [0, 1, 3, 4]].any()
+    # padding heads get no gradient: one word, heads past it are padding
+    short = nlp.make_doc("ham")
+    docs = [doc, short]
+    scores = parser.model.predict(docs)
+    _, (d_arcs, _) = parser.get_loss(_examples(nlp, [TRAIN[0], ("ham", [0], ["ROOT"])]), scores)
+    assert not d_arcs[1, :, 2:].any() and not d_arcs[1, 1:].any()
+    # a gold head in another sentence of the predicted doc: no loss for that word
+    split = Doc(nlp.vocab, words=["I", "like", "green", "eggs"],
+                sent_starts=[True, False, True, False])
+    example = Example.from_dict(split, {"heads": [1, 1, 3, 1], "deps": TRAIN[0][2]})
+    scores = parser.model.predict([split])
+    assert scores[2] == [2, 2]
+    _, (d_arcs, d_labels) = parser.get_loss([example], scores)
+    assert not d_arcs[1, 1].any() and not d_labels[1, 1].any() and d_arcs[1, 0].any()
+
+
+def test_empty_docs():
+    nlp = _train(_nlp(), _examples(spacy.blank("en")), n_updates=1)
+    assert len(nlp("")) == 0
+    assert [len(d) for d in nlp.pipe(["", "ham", ""])] == [0, 1, 0]
+    assert [len(d) for d in nlp.pipe(["", ""])] == [0, 0]
+    (heads, labels), = nlp.get_pipe(PIPE).predict([nlp.make_doc("")])
+    assert len(heads) == len(labels) == 0
+
+
+def test_bad_arguments_name_the_value():
+    bad = {**MODEL, "arc_width": 0}
+    with pytest.raises(ValueError, match="BiaffineParser.v1: arc_width must be a positive "
+                                         "integer, got 0"):
+        _nlp(bad).initialize(lambda: _examples(spacy.blank("en")))
+    with pytest.raises(ValueError, match=r"dropout must be a number in \[0, 1\), got 1.5"):
+        _nlp({**MODEL, "dropout": 1.5}).initialize(lambda: _examples(spacy.blank("en")))
+    nlp = _nlp()
+    no_deps = [Example.from_dict(nlp.make_doc("ham"), {})]
+    with pytest.raises(ValueError, match="no dependency relations"):
+        nlp.initialize(lambda: no_deps)
+
+
+def test_the_factory_and_architecture_come_by_entry_point_without_import():
+    code = (
+        "import sys, spacy\n"
+        "from spacy.util import registry\n"
+        f"nlp = spacy.blank('en')\n"
+        f"nlp.add_pipe({PIPE!r})\n"
+        "registry.architectures.get('spacy-elstm.BiaffineParser.v1')\n"
+        "print('ok', nlp.pipe_names)\n"
+    )
+    code = code.replace("import sys, spacy\n",
+                        "import sys, spacy\nassert 'spacy_elstm' not in sys.modules\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "ok" in result.stdout
+
+
+def test_spacy_train_a_few_steps_on_the_sample(tmp_path):
+    sample = ROOT / "assets" / "ud-ewt-sample"
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for split in ("train", "dev"):
+        subprocess.run([sys.executable, "-m", "spacy", "convert", str(sample / f"{split}.conllu"),
+                        str(corpus), "--converter", "conllu", "-n", "10"], check=True,
+                       capture_output=True)
+    log = tmp_path / "log.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / "biaffine" / "best_elstm.cfg"),
+         "--output", str(tmp_path / "model"), "--paths.train", str(corpus / "train.spacy"),
+         "--paths.dev", str(corpus / "dev.spacy"), "--paths.train_log", str(log),
+         "--training.max_steps", "10", "--training.eval_frequency", "5"],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["step"] for line in lines] == [0, 5, 10]
+    nlp = spacy.load(tmp_path / "model" / "model-last")
+    assert nlp.get_pipe_meta("parser").factory == PIPE
+    doc = nlp("The parser reads this sentence. It writes heads.")
+    assert doc.has_annotation("DEP")
+    for sent in doc.sents:
+        assert is_tree([t.head.i - sent.start for t in sent])
