@@ -48,6 +48,9 @@ SETTINGS = {
     "best-parser128": ("configs/best_elstm.cfg", {"components.parser.model.hidden_width": 128}),
     "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
     "cnn-chars": ("configs/chars/cnn.cfg", {}),
+    # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
+    "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
+    "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
 }
 
 
