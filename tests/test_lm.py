@@ -255,3 +255,28 @@ def test_text_becomes_raw_text_for_spacy_pretrain(tmp_path):
     assert result.exit_code == 0 and "2 lines" in result.output
     lines = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert lines == [{"text": "the unk sat"}, {"text": "on N mats"}]
+
+
+def test_compare_script_trains_copies_and_then_skips(tmp_path):
+    """scripts/compare_lm.sh: a run's metrics land in metrics/lm/<run>-seed<N>.json;
+    run again, a finished run is not trained again."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "scripts" / "compare_lm.sh"
+    if shutil.which("spacy-elstm") is None:
+        pytest.skip("the spacy-elstm command is not on PATH")
+    paths = write_texts(tmp_path)
+    config = tmp_path / "lm.cfg"
+    Config({"paths": dict(zip(("train", "valid", "test"), map(str, paths))),
+            "model": {"cell": "lstm", "width": 8, "depth": 1},
+            "training": {"batch_size": 4, "bptt": 5, "epochs": 1}}).to_disk(config)
+    command = ["bash", str(script), str(config), "3", "tiny=gru:1", "--", "--no-progress"]
+    first = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert first.returncode == 0, first.stdout + first.stderr
+    metrics = json.loads((tmp_path / "metrics" / "lm" / "tiny-seed3.json").read_text())
+    assert metrics["settings"]["model"]["cell"] == "gru"
+    assert metrics["settings"]["training"]["seed"] == 3
+    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert again.returncode == 0 and "tiny (seed 3): done" in again.stdout
