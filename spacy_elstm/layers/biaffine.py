@@ -18,6 +18,8 @@ import torch
 from spacy.tokens import Doc
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 
+from .labeller import init_sized
+
 BiaffineScores = Tuple  # (Floats3d arcs, Floats4d labels, List[int] lengths)
 
 
@@ -36,7 +38,7 @@ def with_torch_biaffine(tok2vec: Model, module: torch.nn.Module, *, name: str) -
     is the number of labels."""
     wrapped = PyTorchWrapper_v2(module, convert_inputs=_convert_inputs,
                                 convert_outputs=_convert_outputs)
-    return Model(name, _forward, init=_init, layers=[tok2vec, wrapped],
+    return Model(name, _forward, init=init_sized, layers=[tok2vec, wrapped],
                  dims={"nO": module.n_labels or None})
 
 
@@ -51,14 +53,6 @@ def set_n_labels(model: Model, n_labels: int) -> None:
         return
     biaffine_module(model).resize_labels(n_labels)
     model.set_dim("nO", n_labels, force=True)
-
-
-def _init(model: Model, X=None, Y=None) -> None:
-    if not model.has_dim("nO"):
-        raise ValueError(f"{model.name}: the number of labels is not set; a component sets "
-                         f"it with set_n_labels before initializing the model.")
-    model.layers[0].initialize(X=X)
-    model.layers[1].initialize()
 
 
 def _forward(model: Model, docs: Sequence[Doc], is_train: bool) -> Tuple[BiaffineScores, Callable]:

@@ -47,7 +47,7 @@ def with_torch_labeller(
     attrs = {"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]}
     if needs_gold:
         attrs["needs_gold"] = True
-    return Model(name, _forward, init=_init, layers=[tok2vec, encoder], dims={"nO": n_labels},
+    return Model(name, _forward, init=init_sized, layers=[tok2vec, encoder], dims={"nO": n_labels},
                  attrs=attrs)
 
 
@@ -101,7 +101,9 @@ def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence[int], *,
     return loss, ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
 
 
-def _init(model: Model, X=None, Y=None) -> None:
+def init_sized(model: Model, X=None, Y=None) -> None:
+    """Initialize a (tok2vec, torch module) model whose label count a component
+    has set (``set_n_labels``): the tok2vec on X, then the module."""
     if not model.has_dim("nO"):
         raise ValueError(f"{model.name}: the number of labels is not set; a component sets "
                          f"it with set_n_labels before initializing the model.")
