@@ -258,7 +258,7 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
             run["start"] = start + inputs.shape[1]
             run["seconds"] = time.perf_counter() - began
             bar.update(1)
-            bar.set_postfix(ppl=f"{math.exp(run['loss'] / run['words']):.1f}")
+            bar.set_postfix(ppl=f"{math.exp(run['loss'] / run['words']):.1f}", refresh=False)
             if tr.max_updates and run["updates"] >= tr.max_updates:
                 stopped = True
                 break
