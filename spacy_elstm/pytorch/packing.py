@@ -41,9 +41,13 @@ class Packing:
         mirror = sorted_lengths[rank] - 1 - steps
         self.steps = steps.to(device)
         self.seq_len = max_length
-        # each sequence's last row, for the sequences of length >= 1 in packed order
-        self.last_rows = (offsets[(sorted_lengths[: self.sizes[0] if self.sizes else 0] - 1)]
-                          + torch.arange(self.sizes[0] if self.sizes else 0)).to(device)
+        # the batch index of each sequence of length >= 1, in packed order (row r of
+        # step 0, and of every step it reaches, belongs to sequence running[r]), and
+        # the packed row of each one's last step
+        n_running = self.sizes[0] if self.sizes else 0
+        self.running = self.order[:n_running].to(device)
+        self.last_rows = (offsets[sorted_lengths[:n_running] - 1]
+                          + torch.arange(n_running)).to(device)
         self._seq = seq
         self._flat_index = (starts[seq] + steps).to(device)
         self._reverse_index = (offsets[mirror] + rank).to(device)
@@ -51,12 +55,6 @@ class Packing:
         self._flat_inverse = torch.empty_like(self._flat_index)
         self._flat_inverse[self._flat_index] = torch.arange(self.n_tokens, device=device)
         self._device = device
-
-    @property
-    def running(self) -> Tensor:
-        """The batch index of each sequence of length >= 1, in packed order: row
-        r of step 0 (and of every step it reaches) belongs to sequence running[r]."""
-        return self.order[: self.sizes[0] if self.sizes else 0].to(self._device)
 
     @property
     def previous(self) -> Tensor:

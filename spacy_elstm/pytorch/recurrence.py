@@ -97,10 +97,6 @@ class Recurrence(SequenceModule):
     def run(self, x: Tensor, packing: Packing) -> Tensor:
         """The layer on the packed layout (see ``packing``): x is
         (n_tokens, input_width); returns (n_tokens, hidden_width)."""
-        if x.shape[-1] != self.input_width:
-            raise ValueError(
-                f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
-            )
         return self._run(x, packing, None)[0]
 
     def run_state(self, x: Tensor, packing: Packing, state: Optional[State] = None,
@@ -112,8 +108,7 @@ class Recurrence(SequenceModule):
         None for cells without a cell state), or None for zeros; a ``reverse``
         layer starts it at each sequence's last token. start: the steps already
         run from the state (the ELSTM's scaling index t_s continues from there).
-        Returns the packed output
-        and the state after each sequence's last step (a sequence of length 0
+        Returns the packed output and the state after each sequence's last step (a sequence of length 0
         keeps the state it was given). Gradients flow into the given state and
         out of the returned one; detach them to truncate back-propagation."""
         batch = len(packing.lengths)
@@ -138,6 +133,10 @@ class Recurrence(SequenceModule):
                    None if c_last is None else c.index_copy(0, running, c_last))
 
     def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0):
+        if x.shape[-1] != self.input_width:
+            raise ValueError(
+                f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
+            )
         choice = kernels.select(self.problem(x, packing, stateful=state is not None))
         if self.reverse:
             x = packing.reverse(x)

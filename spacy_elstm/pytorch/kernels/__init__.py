@@ -203,8 +203,7 @@ def _cpp_onednn_probe() -> Optional[str]:
             module, gates = extension.get(), [0, 1, 2, 3]
             want = module.forward(proj, w, None, None, None, None, [3, 2, 1], gates)[0]
             got = module.forward(proj, w, onednn.reorder_weight(w, 3), None, None, None,
-                                 [3, 2, 1],
-                                 gates)[0]
+                                 [3, 2, 1], gates)[0]
             _probe = (None if torch.allclose(got, want, rtol=1e-4, atol=1e-5)
                       else "the C++ kernels' oneDNN products gave a wrong answer on a probe")
         except Exception as err:

@@ -84,60 +84,13 @@ class CellStateRecurrence(torch.autograd.Function):
                 raise ValueError("The Triton kernels take no initial state.")
             hs, cs, tcs, acts = _triton().forward(proj, weight_h, scales, state_bias, packing,
                                                   cell)
-            ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias, c0)
-            return hs, cs.index_select(0, packing.last_rows)
-        if kernel in ("cpp", "cpp-onednn"):
+        elif kernel in ("cpp", "cpp-onednn"):
             packed = onednn.reorder_weight(weight_h, sizes[0]) if kernel == "cpp-onednn" else None
             hs, cs, tcs, acts = extension.get().forward(proj, weight_h, packed, scales,
                                                         state_bias, c0, sizes, cell.state_gates)
-            ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias, c0)
-            return hs, cs.index_select(0, packing.last_rows)
-        n = proj.shape[1] // cell.n_gates
-        has_forget = cell.index("f") >= 0
-        i, f, g, o = (cell.block(q, n) for q in "ifgo")
-        offsets = packing.offsets
-        if kernel == "scan":
-            acts = _activate(proj, g)
-            u = acts[:, i] * acts[:, g]
-            if scales is not None:
-                u.mul_(scales[packing.steps])
-            # c_t = f_t * c_(t-1) + u_t (f = 1 for ELSTM-II), every step at once
-            forget = acts[:, f] if has_forget else torch.ones_like(u)
-            if c0 is not None:  # c_(-1) = c0 enters as f_0 * c0 in u_0
-                u[: sizes[0]].addcmul_(forget[: sizes[0]], c0)
-            cs = packing.from_time_major(linear_scan(packing.to_time_major(forget),
-                                                     packing.to_time_major(u)))
-            tcs = torch.tanh(cs if state_bias is None else cs + state_bias)
-            hs = acts[:, o] * tcs
         else:
-            acts = torch.empty_like(proj)
-            cs = proj.new_empty(proj.shape[0], n)
-            tcs = proj.new_empty(proj.shape[0], n)
-            hs = proj.new_empty(proj.shape[0], n)
-            w_t = weight_h.t()
-            for t, k in enumerate(sizes):
-                rows = slice(offsets[t], offsets[t] + k)
-                prev = slice(offsets[t - 1], offsets[t - 1] + k) if t > 0 else None
-                a = proj[rows] if t == 0 else torch.addmm(proj[rows], hs[prev], w_t)
-                act = acts[rows]
-                torch.sigmoid(a, out=act)
-                act[:, g] = torch.tanh(a[:, g])
-                c = cs[rows]
-                torch.mul(act[:, i], act[:, g], out=c)
-                if scales is not None:
-                    c.mul_(scales[t])
-                c_prev = cs[prev] if t > 0 else c0
-                if c_prev is not None:
-                    if has_forget:
-                        c.addcmul_(act[:, f], c_prev)
-                    else:
-                        c.add_(c_prev)
-                tc = tcs[rows]
-                if state_bias is None:
-                    torch.tanh(c, out=tc)
-                else:
-                    torch.add(c, state_bias, out=tc).tanh_()
-                torch.mul(act[:, o], tc, out=hs[rows])
+            hs, cs, tcs, acts = _ops_forward(proj, weight_h, scales, state_bias, c0, packing,
+                                             cell, kernel)
         ctx.save_for_backward(acts, cs, tcs, hs, weight_h, scale, state_bias, c0)
         return hs, cs.index_select(0, packing.last_rows)
 
@@ -224,6 +177,61 @@ class CellStateRecurrence(torch.autograd.Function):
             d_c0 = None if c0 is None else d_c
         return _parameter_grads(ctx, d_pre, _scale_grads(scale, d_cs, acts, i, g), d_tc_pre,
                                 hs, weight_h, scale, state_bias, d_c0)
+
+
+def _ops_forward(proj: Tensor, weight_h: Optional[Tensor], scales: Optional[Tensor],
+                 state_bias: Optional[Tensor], c0: Optional[Tensor], packing: Packing,
+                 cell: Cell, kernel: str) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The forward pass of the PyTorch-ops kernels ("scan" and "torch"): h, c,
+    tanh(c + b) and the activated gates, as the C++ and Triton kernels return them."""
+    sizes = packing.sizes
+    n = proj.shape[1] // cell.n_gates
+    has_forget = cell.index("f") >= 0
+    i, f, g, o = (cell.block(q, n) for q in "ifgo")
+    offsets = packing.offsets
+    if kernel == "scan":
+        acts = _activate(proj, g)
+        u = acts[:, i] * acts[:, g]
+        if scales is not None:
+            u.mul_(scales[packing.steps])
+        # c_t = f_t * c_(t-1) + u_t (f = 1 for ELSTM-II), every step at once
+        forget = acts[:, f] if has_forget else torch.ones_like(u)
+        if c0 is not None:  # c_(-1) = c0 enters as f_0 * c0 in u_0
+            u[: sizes[0]].addcmul_(forget[: sizes[0]], c0)
+        cs = packing.from_time_major(linear_scan(packing.to_time_major(forget),
+                                                 packing.to_time_major(u)))
+        tcs = torch.tanh(cs if state_bias is None else cs + state_bias)
+        hs = acts[:, o] * tcs
+    else:
+        acts = torch.empty_like(proj)
+        cs = proj.new_empty(proj.shape[0], n)
+        tcs = proj.new_empty(proj.shape[0], n)
+        hs = proj.new_empty(proj.shape[0], n)
+        w_t = weight_h.t()
+        for t, k in enumerate(sizes):
+            rows = slice(offsets[t], offsets[t] + k)
+            prev = slice(offsets[t - 1], offsets[t - 1] + k) if t > 0 else None
+            a = proj[rows] if t == 0 else torch.addmm(proj[rows], hs[prev], w_t)
+            act = acts[rows]
+            torch.sigmoid(a, out=act)
+            act[:, g] = torch.tanh(a[:, g])
+            c = cs[rows]
+            torch.mul(act[:, i], act[:, g], out=c)
+            if scales is not None:
+                c.mul_(scales[t])
+            c_prev = cs[prev] if t > 0 else c0
+            if c_prev is not None:
+                if has_forget:
+                    c.addcmul_(act[:, f], c_prev)
+                else:
+                    c.add_(c_prev)
+            tc = tcs[rows]
+            if state_bias is None:
+                torch.tanh(c, out=tc)
+            else:
+                torch.add(c, state_bias, out=tc).tanh_()
+            torch.mul(act[:, o], tc, out=hs[rows])
+    return hs, cs, tcs, acts
 
 
 def _scale_grads(scale: Optional[Tensor], d_cs: Tensor, acts: Tensor, i: slice,
