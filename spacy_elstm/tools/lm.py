@@ -20,14 +20,14 @@ its settings and vocabulary), and ``metrics.json`` (settings, one row per
 epoch, and at the end the test perplexity of the best model).
 """
 import dataclasses
+import io
 import json
 import math
-import os
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict
 
 import torch
 from torch import Tensor
@@ -35,9 +35,11 @@ from torch.nn import functional as F
 
 from ..pytorch.language_model import LanguageModel
 from .benchmarks.timing import cpu_model
+from .files import write_atomically
 from .lmdata import Vocab, batchify, segments
 
 OPTIMIZERS = ("sgd", "adam", "adagrad")
+SPLITS = ("train", "valid", "test")  # the [paths] of a config
 
 
 @dataclass(frozen=True)
@@ -88,12 +90,12 @@ class Settings:
             raise ValueError(f"Unknown config section(s) {sorted(set(config) - allowed)}: "
                              f"allowed are {sorted(allowed)}.")
         paths = dict(config.get("paths", {}))
-        missing = [k for k in ("train", "valid", "test") if not paths.get(k)]
+        missing = [k for k in SPLITS if not paths.get(k)]
         if missing:
             raise ValueError(f"[paths] needs {', '.join(missing)} (the text files).")
-        if set(paths) - {"train", "valid", "test"}:
-            raise ValueError(f"Unknown [paths] key(s) {sorted(set(paths) - {'train', 'valid', 'test'})}: "
-                             f"allowed are train, valid, test.")
+        if set(paths) - set(SPLITS):
+            raise ValueError(f"Unknown [paths] key(s) {sorted(set(paths) - set(SPLITS))}: "
+                             f"allowed are {', '.join(SPLITS)}.")
         model = _section(ModelSettings, config.get("model", {}), "model")
         training = _section(TrainingSettings, config.get("training", {}), "training")
         if training.optimizer not in OPTIMIZERS:
@@ -174,9 +176,9 @@ def learn_rate(training: TrainingSettings, epoch: int) -> float:
 
 
 def _save(obj: Dict[str, Any], path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    write_atomically(path, buffer.getvalue())
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -201,8 +203,7 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
         raise ValueError(f"Nothing to resume: {checkpoint_path} does not exist.")
     tr = settings.training
     vocab = Vocab.from_file(Path(settings.train))
-    streams = {name: vocab.encode_file(Path(getattr(settings, name)))
-               for name in ("train", "valid", "test")}
+    streams = {name: vocab.encode_file(Path(getattr(settings, name))) for name in SPLITS}
     torch.manual_seed(tr.seed)
     model = build_model(settings.model, len(vocab)).to(device)
     make_optimizer = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam,
@@ -295,7 +296,7 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
                "device": device, "torch": torch.__version__, "threads": torch.get_num_threads(),
                "machine": (torch.cuda.get_device_name(torch.device(device))
                            if device.startswith("cuda") else cpu_model())}
-    (output_dir / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    write_atomically(output_dir / "metrics.json", (json.dumps(metrics, indent=2) + "\n").encode())
     log(f"best epoch {best_row['epoch']}: valid ppl {best_row['valid_ppl']:.2f}, "
         f"test ppl {test:.2f}")
     return metrics

@@ -103,14 +103,11 @@ def write_jsonl(path: Path, output: Path, unk: str = "unk") -> int:
     tokenizer would split the brackets off). Returns the number of lines."""
     import json
 
+    from .files import write_atomically
+
+    lines = [json.dumps({"text": " ".join(unk if w == UNK else w for w in words[:-1])}) + "\n"
+             for _, words in read_lines(path)]
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_name(output.name + ".tmp")
-    count = 0
-    with tmp.open("w", encoding="utf8") as out:
-        for _, words in read_lines(path):
-            text = " ".join(unk if w == UNK else w for w in words[:-1])
-            out.write(json.dumps({"text": text}) + "\n")
-            count += 1
-    tmp.replace(output)
-    return count
+    write_atomically(output, "".join(lines).encode("utf8"))
+    return len(lines)

@@ -222,6 +222,9 @@ def seeds_section(folders: List[Path]) -> Optional[str]:
 
 
 def _mean_sd(values: List[float]) -> str:
+    """"mean ± sample sd" to two decimals; the value alone where there is one."""
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
     return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
 
 

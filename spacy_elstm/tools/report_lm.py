@@ -10,7 +10,7 @@ import statistics
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .report import _read_json, _table, line_plot
+from .report import _mean_sd, _read_json, _table, line_plot
 
 LEAK = "leak-"  # runs named leak-*: the leak demonstration, a table of their own
 _RUN = re.compile(r"^(?P<name>.+?)(?:-seed(?P<seed>\d+))?\.json$")
@@ -40,12 +40,6 @@ def _runs(folder: Path) -> Dict[str, List[Dict[str, Any]]]:
             continue
         groups.setdefault(match["name"], []).append(data)
     return groups
-
-
-def _mean_sd(values: List[float]) -> str:
-    if len(values) == 1:
-        return f"{values[0]:.2f}"
-    return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
 
 
 def _setting(run: Dict[str, Any]) -> str:
