@@ -99,7 +99,7 @@ def decode_scores(scores, label_set: LabelSet,
         index = best_with_head(i, root)
         return numpy.inf if index is None else float(scores[i, chosen[i]] - scores[i, index])
 
-    for cycle in _cycles(heads, root):
+    for cycle in cycles(heads, root):
         attach(min(cycle, key=lambda i: (cost(i), i)), root)
     deps = []
     for i in range(n):
@@ -110,11 +110,12 @@ def decode_scores(scores, label_set: LabelSet,
     return heads, deps
 
 
-def _cycles(heads: List[int], root: int) -> List[List[int]]:
-    """The cycles of a head list whose only self-headed word is ``root``."""
+def cycles(heads: Sequence[int], root: int) -> List[List[int]]:
+    """The cycles of a head list (heads[i]: word i's head), the head of ``root``
+    never followed (a self-headed root, or ROOT's placeholder in ``mst``)."""
     state = [0] * len(heads)  # 0 unseen, 1 on the current path, 2 finished
     state[root] = 2
-    cycles = []
+    found = []
     for start in range(len(heads)):
         path = []
         i = start
@@ -123,10 +124,10 @@ def _cycles(heads: List[int], root: int) -> List[List[int]]:
             path.append(i)
             i = heads[i]
         if state[i] == 1:
-            cycles.append(path[path.index(i):])
+            found.append(path[path.index(i):])
         for j in path:
             state[j] = 2
-    return cycles
+    return found
 
 
 def is_tree(heads: Sequence[int]) -> bool:
@@ -137,4 +138,4 @@ def is_tree(heads: Sequence[int]) -> bool:
     if any(not 0 <= h < n for h in heads) or sum(h == i for i, h in enumerate(heads)) != 1:
         return False
     root = next(i for i, h in enumerate(heads) if h == i)
-    return not _cycles(list(heads), root)
+    return not cycles(list(heads), root)

@@ -19,9 +19,11 @@ ROOT arc, makes each extra ROOT arc cost more than any tree can gain, so the
 best arborescence of the penalised scores has exactly one ROOT arc and is the
 best such tree of the original scores (every tree pays M once).
 """
-from typing import List, Optional
+from typing import List
 
 import numpy
+
+from .decoding import cycles
 
 
 def mst_heads(scores) -> List[int]:
@@ -46,33 +48,16 @@ def mst_heads(scores) -> List[int]:
     return [int(h) for h in heads[1:]]
 
 
-def _find_cycle(heads: numpy.ndarray) -> Optional[List[int]]:
-    """A cycle of the graph where node d points to heads[d] (node 0 has none)."""
-    state = numpy.zeros(len(heads), dtype="int8")  # 0 new, 1 on the current path, 2 done
-    state[0] = 2
-    for start in range(1, len(heads)):
-        path = []
-        node = start
-        while state[node] == 0:
-            state[node] = 1
-            path.append(node)
-            node = heads[node]
-        if state[node] == 1:  # came back onto the current path
-            return path[path.index(node):]
-        for visited in path:
-            state[visited] = 2
-    return None
-
-
 def _arborescence(graph: numpy.ndarray) -> numpy.ndarray:
     """The best arborescence rooted in node 0 of ``graph`` ((m, m), graph[d, h]
     the score of arc h -> d, -inf where there is none): heads[d] for every node,
     heads[0] = -1."""
     heads = graph.argmax(axis=1)
     heads[0] = -1
-    cycle = _find_cycle(heads)
-    if cycle is None:
+    found = cycles(heads, 0)  # node 0, the root, has no head to follow
+    if not found:
         return heads
+    cycle = found[0]
     m = graph.shape[0]
     in_cycle = numpy.zeros(m, dtype=bool)
     in_cycle[cycle] = True
