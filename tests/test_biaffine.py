@@ -259,19 +259,12 @@ def test_the_factory_and_architecture_come_by_entry_point_without_import():
     assert "ok" in result.stdout
 
 
-def test_spacy_train_a_few_steps_on_the_sample(tmp_path):
-    sample = ROOT / "assets" / "ud-ewt-sample"
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for split in ("train", "dev"):
-        subprocess.run([sys.executable, "-m", "spacy", "convert", str(sample / f"{split}.conllu"),
-                        str(corpus), "--converter", "conllu", "-n", "10"], check=True,
-                       capture_output=True)
+def test_spacy_train_a_few_steps_on_the_sample(tmp_path, sample_corpus):
     log = tmp_path / "log.jsonl"
     result = subprocess.run(
         [sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / "biaffine" / "best_elstm.cfg"),
-         "--output", str(tmp_path / "model"), "--paths.train", str(corpus / "train.spacy"),
-         "--paths.dev", str(corpus / "dev.spacy"), "--paths.train_log", str(log),
+         "--output", str(tmp_path / "model"), "--paths.train", str(sample_corpus / "train.spacy"),
+         "--paths.dev", str(sample_corpus / "dev.spacy"), "--paths.train_log", str(log),
          "--training.max_steps", "10", "--training.eval_frequency", "5"],
         capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]

@@ -35,13 +35,19 @@ def test_the_shared_setting_configs_differ_from_best_elstm_in_the_cell_only():
         assert config == best
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
-def test_config(path, tmp_path):
-    debug_config(path, overrides=SAMPLE)  # exits on an invalid config
+def checked_pipeline(path, tmp_path):
+    """`spacy debug config` (it exits on an invalid config) and `spacy init
+    fill-config` on ``path``; the filled config and the pipeline it builds."""
+    debug_config(path, overrides=SAMPLE)
     filled = tmp_path / "filled.cfg"
     fill_config(filled, path)
     config = spacy.util.load_config(filled)
-    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    return config, spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_config(path, tmp_path):
+    config, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
     encode = config["components"]["tok2vec"]["model"]["encode"]
     expected = {"cnn": "spacy.MaxoutWindowEncoder.v2",
@@ -87,11 +93,7 @@ def test_ptb_config(path, tmp_path):
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "chars").glob("*.cfg")),
                          ids=lambda p: p.stem)
 def test_character_input_config(path, tmp_path):
-    debug_config(path, overrides=SAMPLE)
-    filled = tmp_path / "filled.cfg"
-    fill_config(filled, path)
-    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
-                                            validate=True)
+    _, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
     assert "CharacterEmbed" in path.read_text()
     tok2vec = nlp.get_pipe("tok2vec").model
@@ -103,11 +105,7 @@ def test_character_input_config(path, tmp_path):
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "biaffine").glob("*.cfg")),
                          ids=lambda p: p.stem)
 def test_biaffine_parser_config(path, tmp_path):
-    debug_config(path, overrides=SAMPLE)
-    filled = tmp_path / "filled.cfg"
-    fill_config(filled, path)
-    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
-                                            validate=True)
+    _, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
     assert nlp.get_pipe_meta("parser").factory == "elstm_biaffine_parser"
     assert {p.stem for p in (ROOT / "configs" / "biaffine").glob("*.cfg")} == {"best_elstm", "cnn"}

@@ -1,7 +1,6 @@
 """Word-level language models: text, model, training with checkpoints and
 resuming, perplexity, the command line, and the bidirectional leak."""
 import json
-import math
 import random
 
 import pytest

@@ -41,22 +41,12 @@ def run(*args, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    """The committed EWT sample in spaCy's binary format."""
-    out = tmp_path_factory.mktemp("corpus")
-    for split in ("train", "dev"):
-        result = run("-m", "spacy", "convert", SAMPLE / f"{split}.conllu", out,
-                     "--converter", "conllu", "--n-sents", "10")
-        assert result.returncode == 0, result.stderr
-    return out
-
-
-@pytest.fixture(scope="module")
-def trained(corpus, tmp_path_factory):
+def trained(sample_corpus, tmp_path_factory):
     """pos_brnn trained for 10 steps with spacy train: (output folder, its log)."""
     out = tmp_path_factory.mktemp("paper-train")
     result = run("-m", "spacy", "train", PAPER / "pos_brnn.cfg", "--output", out,
-                 "--paths.train", corpus / "train.spacy", "--paths.dev", corpus / "dev.spacy",
+                 "--paths.train", sample_corpus / "train.spacy",
+                 "--paths.dev", sample_corpus / "dev.spacy",
                  "--paths.train_log", out / "log.jsonl", "--training.max_steps", 10,
                  "--training.eval_frequency", 5, *SMALL)
     assert result.returncode == 0, result.stderr + result.stdout
@@ -115,9 +105,9 @@ def test_a_short_paper_training_runs_and_learns(trained):
 
 # --- the reader -------------------------------------------------------------------
 
-def test_the_reader_gives_the_predicted_docs_the_gold_lemmas_only(corpus):
+def test_the_reader_gives_the_predicted_docs_the_gold_lemmas_only(sample_corpus):
     nlp = spacy.blank("en")
-    examples = list(create_gold_lemma_reader(corpus / "dev.spacy", gold_preproc=True)(nlp))
+    examples = list(create_gold_lemma_reader(sample_corpus / "dev.spacy", gold_preproc=True)(nlp))
     assert len(examples) == 150  # one per gold sentence
     for example in examples:
         assert [t.lemma_ for t in example.predicted] == [t.lemma_ for t in example.reference]
@@ -126,10 +116,10 @@ def test_the_reader_gives_the_predicted_docs_the_gold_lemmas_only(corpus):
     assert any(t.lemma_ != t.text for eg in examples for t in eg.predicted)
 
 
-def test_the_reader_is_spacys_corpus_otherwise(corpus):
+def test_the_reader_is_spacys_corpus_otherwise(sample_corpus):
     nlp = spacy.blank("en")
-    ours = list(create_gold_lemma_reader(corpus / "dev.spacy", gold_preproc=True, limit=3)(nlp))
-    theirs = list(registry.readers.get("spacy.Corpus.v1")(corpus / "dev.spacy",
+    ours = list(create_gold_lemma_reader(sample_corpus / "dev.spacy", gold_preproc=True, limit=3)(nlp))
+    theirs = list(registry.readers.get("spacy.Corpus.v1")(sample_corpus / "dev.spacy",
                                                           gold_preproc=True, limit=3)(nlp))
     assert [eg.predicted.text for eg in ours] == [eg.predicted.text for eg in theirs]
     assert all(not eg.predicted.has_annotation("LEMMA") for eg in theirs)

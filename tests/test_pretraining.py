@@ -12,7 +12,7 @@ import torch
 from spacy.util import registry
 from thinc.api import Config
 
-from spacy_elstm.pretraining import PRETRAIN_NEXT_WORD, check_directions, targets
+from spacy_elstm.pretraining import PRETRAIN_NEXT_WORD, targets
 from spacy_elstm.pytorch import WiredRecurrentEncoder
 
 ROOT = Path(__file__).parent.parent
@@ -128,7 +128,7 @@ def test_the_objective_learns_to_predict_neighbours():
     assert losses[-1] < 0.3 * losses[0]
 
 
-def test_spacy_pretrain_then_train_from_its_weights(tmp_path):
+def test_spacy_pretrain_then_train_from_its_weights(tmp_path, sample_corpus):
     """The shipped config end to end: `spacy pretrain` on a small text, then
     `spacy train` starting its tok2vec from the saved weights."""
     text = tmp_path / "text.jsonl"
@@ -142,15 +142,9 @@ def test_spacy_pretrain_then_train_from_its_weights(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     weights = sorted(out.glob("model*.bin"))
     assert weights, result.stdout
-    sample = ROOT / "assets" / "ud-ewt-sample"
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for split in ("train", "dev"):
-        subprocess.run([sys.executable, "-m", "spacy", "convert", str(sample / f"{split}.conllu"),
-                        str(corpus), "--converter", "conllu", "-n", "10"], check=True,
-                       capture_output=True)
     train = [sys.executable, "-m", "spacy", "train", str(CONFIG), "--output", str(tmp_path / "t"),
-             "--paths.train", str(corpus / "train.spacy"), "--paths.dev", str(corpus / "dev.spacy"),
+             "--paths.train", str(sample_corpus / "train.spacy"),
+             "--paths.dev", str(sample_corpus / "dev.spacy"),
              "--paths.init_tok2vec", str(weights[-1]), "--training.max_steps", "4",
              "--training.eval_frequency", "2", "--verbose"]
     result = subprocess.run(train, capture_output=True, text=True, cwd=ROOT)
