@@ -389,6 +389,7 @@ def build_seq2seq_tagger(
     gates: str = "recurrent",
     label_width: int = 32,
     dropout: float = 0.0,
+    interleaved: bool = False,
     nO: Optional[int] = None,
 ) -> Model[List[Any], List[Floats2d]]:
     """The seq2seq macro-model of Su & Kuo (Sec. 4.1), with or without attention,
@@ -411,6 +412,10 @@ def build_seq2seq_tagger(
     decoder_cell (Optional[str]): The decoder's cell; null for the encoder's.
     label_width (int): The width of the label (and start symbol) embeddings.
     dropout (float): Dropout on the encoder's layers and the decoder's states while training.
+    interleaved (bool): Decode two labels per token, one after the other (2T steps,
+        one vocabulary), as the paper's parsing target interleaves each word's
+        relation and head position: for elstm_seq_parser's "interleaved" encoding.
+        Outputs (n_tokens, 2 * nO) then.
     nO (Optional[int]): The number of labels; null to take it from the component's labels.
     """
     check_encoder_args(SEQ2SEQ_TAGGER, split_width=bidirectional, width=width, depth=depth,
@@ -419,6 +424,9 @@ def build_seq2seq_tagger(
     if not isinstance(attention, bool):
         raise ValueError(f"{SEQ2SEQ_TAGGER}: attention must be true or false, got "
                          f"{attention!r}.")
+    if not isinstance(interleaved, bool):
+        raise ValueError(f"{SEQ2SEQ_TAGGER}: interleaved must be true or false, got "
+                         f"{interleaved!r}.")
     if decoder_cell is not None:
         try:
             check_cell(decoder_cell, gates, period)
@@ -432,9 +440,11 @@ def build_seq2seq_tagger(
     module = Seq2SeqLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
                              attention=attention, decoder_cell=decoder_cell, depth=depth,
                              bidirectional=bidirectional, period=period, gates=gates,
-                             label_width=label_width, dropout=dropout)
+                             label_width=label_width, dropout=dropout,
+                             interleaved=interleaved)
     kind = "seq2seq_attention" if attention else "seq2seq"
-    return with_torch_labeller(tok2vec, module, input_width=n_in, loss_weights=[1.0],
+    return with_torch_labeller(tok2vec, module, input_width=n_in,
+                               loss_weights=[1.0] * module.n_heads,
                                name=f"{cell}_{kind}_tagger")
 
 

@@ -18,6 +18,14 @@ one sentence. The heads and relations are written with ``Doc.from_array``, as
 ``token.head`` and ``token.dep_`` (the root's head is itself), so the parser
 scorer, displaCy and CoNLL-U output read them as a transition parser's.
 
+``interleaved`` is the paper's own target (``seqparse.interleaved``): each word
+gives two labels in turn, its relation and its head's position in the sentence
+(CoNLL-U numbering), decoded by a model that emits two labels per token
+(spacy-elstm.Seq2SeqTagger.v1 with ``interleaved = true``); the heads are the
+maximum spanning tree over the position scores. Positions count within the
+gold sentences in training and within the doc's sentences when parsing, so
+train and parse on sentence-split docs (``gold_preproc``), as the paper did.
+
 Training labels are encoded from the reference's heads and relations (aligned
 to the predicted tokens, not projectivized) and, for ``pos``, its gold UPOS;
 decoding reads ``token.pos_`` of the doc being parsed, as an earlier component
@@ -39,11 +47,13 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from .labelling_pipe import LabellingPipe
-from .layers import set_n_labels
-from .seqparse import LabelSet, decode_scores, encode, get_encoding
+from .layers import set_n_labels, weighted_nll
+from .seqparse import (ENCODINGS, LabelSet, PairLabels, decode_pairs, decode_scores, encode,
+                       encode_pairs)
 from .sequence_labeller import DEFAULT_MODEL
 
 FACTORY = "elstm_seq_parser"
+INTERLEAVED = "interleaved"
 
 
 @Language.factory(
@@ -60,8 +70,10 @@ def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
         spacy-elstm.DBRNNTagger.v1.
-    encoding (str): "relative" (the head's signed offset) or "pos" (the k-th word
-        with the head's UPOS; needs token.pos_ from an earlier component).
+    encoding (str): "relative" (the head's signed offset), "pos" (the k-th word
+        with the head's UPOS; needs token.pos_ from an earlier component) or
+        "interleaved" (relation, then head position: the paper's target; needs
+        spacy-elstm.Seq2SeqTagger.v1 with interleaved = true).
     min_label_freq (int): Labels seen fewer times in the training data are dropped.
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
@@ -76,10 +88,16 @@ class SequenceParser(LabellingPipe):
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
                  encoding: str = "relative", min_label_freq: int = 1,
                  scorer: Optional[Callable] = None):
-        try:
-            get_encoding(encoding)
-        except ValueError as error:
-            raise ValueError(f"{FACTORY}: {error}") from None
+        if encoding != INTERLEAVED and encoding not in ENCODINGS:
+            allowed = ", ".join(map(repr, [*ENCODINGS, INTERLEAVED]))
+            raise ValueError(f"{FACTORY}: unknown encoding {encoding!r}: choose one of "
+                             f"{allowed}.")
+        if bool(model.attrs.get("interleaved")) != (encoding == INTERLEAVED):
+            raise ValueError(
+                f"{FACTORY}: the encoding {encoding!r} needs a model that emits "
+                + ("two labels per token (spacy-elstm.Seq2SeqTagger.v1 with interleaved = "
+                   "true)" if encoding == INTERLEAVED else "one label per token (a model "
+                   "with interleaved = true is for encoding 'interleaved')") + ".")
         if isinstance(min_label_freq, bool) or not isinstance(min_label_freq, int) \
                 or min_label_freq < 1:
             raise ValueError(f"{FACTORY}: min_label_freq must be an integer >= 1, got "
@@ -95,14 +113,23 @@ class SequenceParser(LabellingPipe):
     def encoding(self) -> str:
         return self.cfg["encoding"]
 
-    def _labels(self) -> LabelSet:
+    def _labels(self):
         if self._label_set is None or self._label_set.labels != list(self.labels):
-            self._label_set = LabelSet(self.labels, self.encoding)
+            self._label_set = (PairLabels(self.labels) if self.encoding == INTERLEAVED
+                               else LabelSet(self.labels, self.encoding))
         return self._label_set
 
-    def _gold(self, example: Example) -> List[Optional[str]]:
-        """The gold label of each predicted token; None where it is missing."""
+    def _gold(self, example: Example) -> List:
+        """The gold label of each predicted token (interleaved: its (relation,
+        position) pair); None where it is missing."""
         heads, deps = example.get_aligned_parse(projectivize=False)
+        if self.encoding == INTERLEAVED:
+            starts, start = [], 0
+            for i, is_start in enumerate(example.get_aligned_sent_starts()):
+                start = i if is_start else start
+                starts.append(start)
+            heads = [None if h is None else int(h) for h in heads]
+            return encode_pairs(heads, [d or None for d in deps], starts)
         pos = None
         if self.encoding == "pos":
             pos = [tag or "" for tag in example.get_aligned("POS", as_string=True)]
@@ -116,7 +143,8 @@ class SequenceParser(LabellingPipe):
         validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
         if labels is None:
             counts = Counter(label for example in get_examples()
-                             for label in self._gold(example) if label is not None)
+                             for gold in self._gold(example) if gold is not None
+                             for label in (gold if isinstance(gold, tuple) else (gold,)))
             labels = sorted(label for label, n in counts.items()
                             if n >= self.cfg["min_label_freq"])
         if not labels:
@@ -129,8 +157,12 @@ class SequenceParser(LabellingPipe):
         self.model.initialize(X=docs)
 
     def predict(self, docs: Iterable[Doc]) -> List:
-        """Head 0's (n_tokens, n_labels) log-probabilities per doc, on the CPU."""
-        return [self.model.ops.to_numpy(s) for s in self._label_scores(docs)]
+        """Head 0's (n_tokens, n_labels) log-probabilities per doc, on the CPU
+        (interleaved: both steps', (n_tokens, 2 * n_labels))."""
+        docs = list(docs)
+        scores = (self.model.predict(docs) if self.encoding == INTERLEAVED
+                  else self._label_scores(docs))
+        return [self.model.ops.to_numpy(s) for s in scores]
 
     def set_annotations(self, docs: Iterable[Doc], scores: List) -> None:
         label_set = self._labels()
@@ -143,8 +175,11 @@ class SequenceParser(LabellingPipe):
             deps = numpy.zeros(len(doc), dtype="uint64")
             for sent in sents:
                 start, end = sent.start, sent.end
-                heads, relations = decode_scores(doc_scores[start:end], label_set,
-                                                 None if pos is None else pos[start:end])
+                if self.encoding == INTERLEAVED:
+                    heads, relations = decode_pairs(doc_scores[start:end], label_set)
+                else:
+                    heads, relations = decode_scores(doc_scores[start:end], label_set,
+                                                     None if pos is None else pos[start:end])
                 for i, (head, dep) in enumerate(zip(heads, relations)):
                     offsets[start + i] = head - i
                     deps[start + i] = self.vocab.strings.add(dep)
@@ -158,5 +193,25 @@ class SequenceParser(LabellingPipe):
                  scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """sum_k w_k * NLL(head k) over the tokens with a known gold label, and
         its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
-        return self._loss([label for example in examples for label in self._gold(example)],
-                          scores)
+        gold = [label for example in examples for label in self._gold(example)]
+        if self.encoding == INTERLEAVED:
+            return weighted_nll(self.model, scores, self._pair_ids(gold), name=self.name)
+        return self._loss(gold, scores)
+
+    def _pair_ids(self, gold: List) -> List[Tuple[int, int]]:
+        """Interleaved: each token's (relation, position) as two label indices;
+        (-1, -1) where either is missing or not among the labels."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        ids = []
+        for pair in gold:
+            a, b = (index.get(pair[0], -1), index.get(pair[1], -1)) if pair else (-1, -1)
+            ids.append((a, b) if a >= 0 and b >= 0 else (-1, -1))
+        return ids
+
+    def _label_ids(self, gold: List) -> List[int]:
+        """As LabellingPipe's; interleaved, each token's pair as the one id
+        a * n_labels + b the model is taught with (-1 where missing)."""
+        if self.encoding != INTERLEAVED:
+            return super()._label_ids(gold)
+        n = len(self.labels)
+        return [a * n + b if a >= 0 else -1 for a, b in self._pair_ids(gold)]

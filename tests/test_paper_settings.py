@@ -1,5 +1,5 @@
-"""The paper's POS settings (Su & Kuo, Table 4): configs/paper/, the gold-lemma
-reader, AdaGrad, and `spacy-elstm score --gold-lemmas`."""
+"""The paper's settings (Su & Kuo, Table 4): configs/paper/ (POS and parsing), the
+gold-lemma reader, AdaGrad, and `spacy-elstm score --gold-lemmas`."""
 import json
 import os
 import subprocess
@@ -27,7 +27,13 @@ PAPER_MODELS = {
     "pos_dbrnn": ("spacy-elstm.DBRNNTagger.v1", None, 1),
     "pos_seq2seq": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
     "pos_seq2seq_att": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
+    "dep_dbrnn": ("spacy-elstm.DBRNNTagger.v1", None, 100),
+    "dep_seq2seq_att": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
 }
+
+
+def component(name):
+    return "elstm_seq_parser" if name.startswith("dep_") else "elstm_tagger"
 SCRIPT = Path(os.environ.get(SCORER_ENV) or ROOT / SCORER_ASSET)
 # the training run's overrides: the paper's pos_brnn, only small
 SMALL = ["--components.elstm_tagger.model.width", "16",
@@ -67,15 +73,19 @@ def test_the_paper_config_is_valid_and_builds(tmp_path, name):
     fill_config(filled, path)
     config = spacy.util.load_config(filled)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.pipe_names == ["elstm_tagger"]
-    assert nlp.get_pipe("elstm_tagger").attr == "pos"
+    assert nlp.pipe_names == [component(name)]
+    if name.startswith("pos_"):
+        assert nlp.get_pipe("elstm_tagger").attr == "pos"
+    else:  # the paper's interleaved target for seq2seq, one label per word otherwise
+        assert nlp.get_pipe("elstm_seq_parser").encoding == \
+            ("interleaved" if "seq2seq" in name else "relative")
 
 
 @pytest.mark.parametrize("name", list(PAPER_MODELS))
 def test_the_paper_config_has_the_papers_settings(name):
     config = spacy.util.load_config(PAPER / f"{name}.cfg")
     architecture, bidirectional, period = PAPER_MODELS[name]
-    model = config["components"]["elstm_tagger"]["model"]
+    model = config["components"][component(name)]["model"]
     assert model["@architectures"] == architecture
     assert (model["width"], model["period"], model["dropout"], model["cell"]) == \
            (512, period, 0.0, "elstm")
@@ -101,6 +111,24 @@ def test_a_short_paper_training_runs_and_learns(trained):
     assert (out / "model-last").is_dir()
     assert [record["step"] for record in log] == [0, 5, 10]
     assert log[-1]["scores"]["pos_acc"] > log[0]["scores"]["pos_acc"]
+
+
+@pytest.mark.skipif(not SCRIPT.is_file(), reason=f"the CoNLL 2018 evaluation script is not at "
+                    f"{SCRIPT}: run `python -m spacy project assets` or set {SCORER_ENV}")
+def test_the_interleaved_paper_parser_trains_and_is_scored_officially(sample_corpus, tmp_path):
+    small = [arg.replace("elstm_tagger", "elstm_seq_parser") for arg in SMALL]
+    result = run("-m", "spacy", "train", PAPER / "dep_seq2seq_att.cfg", "--output", tmp_path,
+                 "--paths.train", sample_corpus / "train.spacy",
+                 "--paths.dev", sample_corpus / "dev.spacy", "--training.max_steps", 4,
+                 "--training.eval_frequency", 2, *small,
+                 "--components.elstm_seq_parser.model.label_width", 16)
+    assert result.returncode == 0, result.stderr + result.stdout
+    output = tmp_path / "scores.json"
+    result = run("-m", "spacy_elstm", "score", tmp_path / "model-last", SAMPLE / "dev.conllu",
+                 "--output", output, "--scorer", SCRIPT, "--gold-lemmas")
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(output.read_text())
+    assert scores["input"] == "gold lemmas" and 0.0 <= scores["LAS"] <= scores["UAS"] <= 100.0
 
 
 # --- the reader -------------------------------------------------------------------

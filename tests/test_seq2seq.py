@@ -18,12 +18,13 @@ LENGTHS = torch.tensor([4, 2, 0, 3])
 N_LABELS = 5
 
 
-def _module(attention=True, cell="elstm", decoder_cell=None, bidirectional=True, dropout=0.0):
+def _module(attention=True, cell="elstm", decoder_cell=None, bidirectional=True, dropout=0.0,
+            interleaved=False):
     torch.manual_seed(0)
     module = Seq2SeqLabeller(cell=cell, input_width=3, width=6, n_labels=N_LABELS,
                              attention=attention, decoder_cell=decoder_cell,
                              bidirectional=bidirectional, period=3, label_width=4,
-                             dropout=dropout)
+                             dropout=dropout, interleaved=interleaved)
     with torch.no_grad():  # larger weights, so that labels and states matter visibly
         for param in module.parameters():
             param.mul_(3.0)
@@ -94,6 +95,49 @@ def test_a_docs_output_does_not_depend_on_its_batch(attention, teacher):
         length = torch.tensor([len(xs)])
         alone = module(xs, length, flat=True, gold=gs if teacher else None)
         torch.testing.assert_close(alone, together[doc], rtol=1e-5, atol=1e-6)
+
+
+# interleaved: two labels per token, 2T decoder steps; gold pair (a, b) as a * N_LABELS + b
+
+@pytest.mark.parametrize("attention", [True, False])
+def test_interleaved_steps_are_each_fed_the_label_before_them(attention):
+    module = _module(attention, interleaved=True)
+    x, _ = _inputs()
+    generator = torch.Generator().manual_seed(2)
+    gold = torch.randint(0, N_LABELS ** 2, (len(x),), generator=generator)
+    y = module(x, LENGTHS, flat=True, gold=gold)
+    assert y.shape == (len(x), 2 * N_LABELS)
+    torch.testing.assert_close(y.exp().sum(-1), torch.full((len(x),), 2.0))
+    a, b = gold // N_LABELS, gold % N_LABELS
+    # token 1's first label (a) changed: only token 1's second step reads it first
+    z = module(x, LENGTHS, flat=True, gold=((a + (torch.arange(len(x)) == 1)) % N_LABELS)
+               * N_LABELS + b)
+    torch.testing.assert_close(z[:1], y[:1])
+    torch.testing.assert_close(z[1, :N_LABELS], y[1, :N_LABELS])
+    assert not torch.allclose(z[1, N_LABELS:], y[1, N_LABELS:])
+    torch.testing.assert_close(z[4:], y[4:])  # the other docs
+    # token 1's second label (b) changed: token 1 unchanged, token 2's first step is fed it
+    z = module(x, LENGTHS, flat=True, gold=a * N_LABELS + (b + (torch.arange(len(x)) == 1))
+               % N_LABELS)
+    torch.testing.assert_close(z[:2], y[:2])
+    assert not torch.allclose(z[2, :N_LABELS], y[2, :N_LABELS])
+
+
+@pytest.mark.parametrize("teacher", [True, False])
+def test_interleaved_greedy_decoding_and_batch_invariance(teacher):
+    module = _module(True, interleaved=True)
+    x, _ = _inputs()
+    greedy = module(x, LENGTHS, flat=True)
+    own = greedy[:, :N_LABELS].argmax(-1) * N_LABELS + greedy[:, N_LABELS:].argmax(-1)
+    torch.testing.assert_close(module(x, LENGTHS, flat=True, gold=own), greedy)
+    gold = own.flip(0) if teacher else None
+    together = _split(module(x, LENGTHS, flat=True, gold=gold))
+    for doc, xs in enumerate(_split(x)):
+        gs = None if gold is None else _split(gold)[doc]
+        alone = module(xs, torch.tensor([len(xs)]), flat=True, gold=gs)
+        torch.testing.assert_close(alone, together[doc], rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match=r"Gold label ids must be in \[-1, 25\)"):
+        module(x, LENGTHS, flat=True, gold=torch.full((len(x),), 25))
 
 
 def test_attention_weights_sum_to_one_over_the_docs_own_tokens():

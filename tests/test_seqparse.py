@@ -12,7 +12,8 @@ from spacy.training import Example
 from spacy.training.converters import conllu_to_docs
 from thinc.api import Adam, fix_random_seed
 
-from spacy_elstm.seqparse import ENCODINGS, LabelSet, decode, decode_scores, encode, is_tree
+from spacy_elstm.seqparse import (ENCODINGS, LabelSet, PairLabels, decode, decode_pairs,
+                                  decode_scores, encode, encode_pairs, is_tree)
 
 ROOT = Path(__file__).resolve().parent.parent
 UPOS = ["NOUN", "VERB", "ADJ", "DET", "PRON", "ADP", "PUNCT"]
@@ -54,6 +55,48 @@ def test_encode_then_decode_gives_the_gold_tree(encoding):
         for i, label in enumerate(labels):
             scores[i, label_set.labels.index(label)] = 1.0
         assert decode_scores(scores, label_set, pos) == (heads, deps)
+
+
+def _pair_scores(pairs, label_set):
+    """(n, 2 * n_labels) scores that put each word's gold relation first in the
+    first block and its gold position first in the second."""
+    v = len(label_set.labels)
+    scores = numpy.zeros((len(pairs), 2 * v), dtype="f")
+    for i, (dep, position) in enumerate(pairs):
+        scores[i, label_set.labels.index(dep)] = 1.0
+        scores[i, v + label_set.labels.index(position)] = 1.0
+    return scores
+
+
+def test_the_interleaved_target_round_trips_to_the_same_tree():
+    trees = _sample_trees() + [NONPROJ]
+    assert any(_crossing(heads) for heads, _, _ in trees)
+    for heads, deps, _ in trees:
+        pairs = encode_pairs(heads, deps, [0] * len(heads))
+        assert None not in pairs
+        # the paper's numbering: CoNLL-U head positions, 0 for the root
+        assert [int(p[1:]) for _, p in pairs] == [0 if h == i else h + 1
+                                                  for i, h in enumerate(heads)]
+        label_set = PairLabels(sorted({label for pair in pairs for label in pair}))
+        assert decode_pairs(_pair_scores(pairs, label_set), label_set) == (heads, deps)
+
+
+def test_interleaved_positions_count_within_each_sentence():
+    # two sentences of 2 and 3 words; a head outside its word's sentence gives no pair
+    heads, deps = [1, 1, 3, 3, 1], ["nsubj", "ROOT", "det", "ROOT", "dep"]
+    pairs = encode_pairs(heads, deps, [0, 0, 2, 2, 2])
+    assert pairs == [("nsubj", "@2"), ("ROOT", "@0"), ("det", "@2"), ("ROOT", "@0"), None]
+
+
+def test_interleaved_decoding_gives_trees_for_random_scores():
+    rng = numpy.random.default_rng(0)
+    labels = ["ROOT", "nsubj", "obj"] + [f"@{p}" for p in range(6)]
+    label_set = PairLabels(labels)
+    for n in [1, 2, 5, 9]:  # 9 words: positions 6..9 are not among the labels
+        for _ in range(30):
+            heads, deps = decode_pairs(rng.normal(size=(n, 2 * len(labels))), label_set)
+            assert is_tree(heads) and set(deps) <= {"ROOT", "nsubj", "obj"}
+            assert all(h <= 5 for i, h in enumerate(heads) if h != i)  # only known positions
 
 
 def test_the_encodings_look_as_documented():
@@ -161,8 +204,12 @@ def _train(nlp, examples, n_updates=60):
     return nlp
 
 
+SEQ2SEQ_2T = {"@architectures": "spacy-elstm.Seq2SeqTagger.v1", "width": 32, "cell": "lstm",
+              "period": 8, "interleaved": True, "tok2vec": TOK2VEC}
+
+
 @pytest.mark.parametrize("encoding,model", [("relative", MODEL), ("relative", DBRNN),
-                                            ("pos", MODEL)])
+                                            ("pos", MODEL), ("interleaved", SEQ2SEQ_2T)])
 def test_component_learns_a_tiny_treebank(encoding, model):
     """With the pos encoding, an elstm_tagger before the parser predicts the UPOS
     the parser decodes with."""
@@ -202,9 +249,13 @@ def test_to_disk_and_load_give_the_same_predictions(tmp_path):
 
 
 def test_unknown_encoding_names_the_allowed_ones():
-    with pytest.raises(ValueError, match="elstm_seq_parser: Unknown encoding 'absolute': "
-                                         "choose one of 'relative', 'pos'"):
+    with pytest.raises(ValueError, match="elstm_seq_parser: unknown encoding 'absolute': "
+                                         "choose one of 'relative', 'pos', 'interleaved'"):
         _nlp("absolute")
+    with pytest.raises(ValueError, match="'interleaved' needs a model that emits two labels"):
+        _nlp("interleaved", MODEL)
+    with pytest.raises(ValueError, match="'relative' needs a model that emits one label"):
+        _nlp("relative", SEQ2SEQ_2T)
     with pytest.raises(ValueError, match="min_label_freq must be an integer >= 1, got 0"):
         spacy.blank("en").add_pipe(PIPE, config={"min_label_freq": 0, "model": MODEL})
 
@@ -305,3 +356,22 @@ def test_every_factory_has_an_identical_entry_point():
     declared = {ep.name for ep in entry_points(group="spacy_factories")
                 if ep.value.startswith("spacy_elstm")}
     assert registered == declared == {"elstm_tagger", "elstm_seq_parser", "elstm_biaffine_parser"}
+
+
+def test_interleaved_training_hands_the_model_both_labels_of_each_word():
+    nlp = _nlp("interleaved", SEQ2SEQ_2T)
+    examples = _examples(nlp)
+    nlp.initialize(lambda: examples)
+    parser = nlp.get_pipe(PIPE)
+    labels = list(parser.labels)
+    assert "@0" in labels and "nsubj" in labels
+    ids = parser._label_ids(parser._gold(examples[0]))  # "I like green eggs"
+    n = len(labels)
+    assert [(labels[i // n], labels[i % n]) for i in ids] == [
+        ("nsubj", "@2"), ("ROOT", "@0"), ("amod", "@4"), ("obj", "@2")]
+    scores = parser.model.predict([examples[0].predicted])
+    assert scores[0].shape == (4, 2 * n)
+    loss, d_scores = parser.get_loss([examples[0]], scores)
+    # one gradient entry per step: the relation in block 1, the position in block 2
+    assert (d_scores[0] != 0).sum() == 8
+    assert d_scores[0][2, labels.index("amod")] == -1 and d_scores[0][2, n + labels.index("@4")] == -1

@@ -47,6 +47,8 @@ def with_torch_labeller(
     attrs = {"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]}
     if needs_gold:
         attrs["needs_gold"] = True
+    if getattr(module, "interleaved", False):
+        attrs["interleaved"] = True  # two labels per token, one after the other
     return Model(name, _forward, init=init_sized, layers=[tok2vec, encoder], dims={"nO": n_labels},
                  attrs=attrs)
 
@@ -75,13 +77,15 @@ def set_teacher(model: Model, gold_ids_per_doc: Sequence[Sequence[int]]) -> None
     model.attrs["teacher"] = [[int(i) for i in ids] for ids in gold_ids_per_doc]
 
 
-def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence[int], *,
+def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence, *,
                  name: Optional[str] = None) -> Tuple[float, List[Floats2d]]:
     """The loss a component trains the heads on: sum_k w_k * NLL(head k), summed
     over the tokens whose gold label index is >= 0 (-1: missing, no loss, no
     gradient), and its gradient w.r.t. the log-probabilities ``scores`` (-w_k at
-    the gold label). ``gold`` holds one index per token of all docs in order;
-    the weights w_k are ``model.attrs["loss_weights"]``.
+    the gold label). ``gold`` holds, for each token of all docs in order, one
+    index (the gold label of every head) or a tuple of one index per head (heads
+    that predict different things, as the interleaved seq2seq's two steps); the
+    weights w_k are ``model.attrs["loss_weights"]``.
     """
     ops = model.ops
     weights = model.attrs["loss_weights"]
@@ -91,11 +95,15 @@ def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence[int], *,
     if len(gold) != flat.shape[0]:
         raise ValueError(f"{name or model.name}: {len(gold)} gold labels for {flat.shape[0]} "
                          f"scored tokens.")
-    rows = ops.xp.asarray([r for r, g in enumerate(gold) if g >= 0], dtype="i")
-    cols = ops.xp.asarray([g for g in gold if g >= 0], dtype="i")
+    per_head = [tuple(g) if isinstance(g, (tuple, list)) else (g,) * len(weights) for g in gold]
+    if any(len(g) != len(weights) for g in per_head):
+        raise ValueError(f"{name or model.name}: gold labels must give one index per head "
+                         f"({len(weights)}).")
     d_flat = ops.alloc3f(*flat.shape)
     loss = 0.0
     for k, weight in enumerate(weights):
+        rows = ops.xp.asarray([r for r, g in enumerate(per_head) if g[k] >= 0], dtype="i")
+        cols = ops.xp.asarray([g[k] for g in per_head if g[k] >= 0], dtype="i")
         loss -= weight * float(flat[rows, k, cols].sum())
         d_flat[rows, k, cols] = -weight
     return loss, ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)

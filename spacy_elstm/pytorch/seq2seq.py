@@ -33,6 +33,16 @@ known the decoder runs over the whole sequence in one pass.
 Which y_(t-1) is fed: in training (teacher forcing) the gold label, and where a
 gold label is missing (-1) the model's own most probable label at t-1; at
 inference (no gold) always the model's own greedy prediction, step by step.
+
+Interleaved output (``interleaved=True``; the paper's dependency-parsing target,
+Sec. 5): the decoder runs 2T steps over one label vocabulary, emitting for
+each token t two labels in turn, y_(2t-1) then y_(2t) (for the parser: the
+relation of word t, then the position of its head), each step fed the label
+before it and attending over the same T encoder states. The output keeps one
+row per token: (n_tokens, 2 * n_labels), step 2t-1's log-probabilities
+followed by step 2t's, as two heads sharing one softmax layer. A token's gold
+pair (a, b) is handed over as the one id a * n_labels + b (-1 where either is
+missing, and then both steps feed back the model's own prediction).
 """
 from typing import Optional, Tuple
 
@@ -73,7 +83,8 @@ class Seq2SeqLabeller(_Labeller):
     additive attention (see the module docstring); one head.
 
     run: x (n_tokens, input_width), packed, and gold (n_tokens,) int64, packed,
-    -1 where missing, or None -> log p (n_tokens, n_labels), packed.
+    -1 where missing, or None -> log p (n_tokens, n_labels), packed; with
+    ``interleaved``, gold pairs as one id each and log p (n_tokens, 2 * n_labels).
     """
 
     needs_gold = True  # the thinc layer hands it the gold labels while training
@@ -81,7 +92,10 @@ class Seq2SeqLabeller(_Labeller):
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
-                 label_width: int = 32, dropout: float = 0.0):
+                 label_width: int = 32, dropout: float = 0.0, interleaved: bool = False):
+        # interleaved: two output blocks per token from one softmax layer
+        self.steps_per_token = 2 if interleaved else 1
+        self.n_heads = self.steps_per_token
         super().__init__(head_width=width, n_labels=n_labels)
         self.encoder = RecurrentEncoder(cell=cell, input_width=input_width, width=width,
                                         depth=depth, bidirectional=bidirectional,
@@ -92,6 +106,13 @@ class Seq2SeqLabeller(_Labeller):
         self.label_embed = nn.Embedding(n_labels + 1, label_width)
         self.attention = AdditiveAttention(width=width) if attention else None
         self.dropout = nn.Dropout(dropout)
+
+    def _n_linear_heads(self) -> int:
+        return 1
+
+    @property
+    def interleaved(self) -> bool:
+        return self.steps_per_token == 2
 
     def resize_labels(self, n_labels: int) -> None:
         if n_labels == self.n_labels:
@@ -123,14 +144,17 @@ class Seq2SeqLabeller(_Labeller):
     def run_with_weights(self, x: Tensor, packing: Packing,
                          gold: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         """``run``, and with attention the weights a (n_tokens, seq_len), packed:
-        row t of a sequence holds a_(t, i) at column i - 1 (None without attention)."""
+        row t of a sequence holds a_(t, i) at column i - 1 (None without attention).
+        Interleaved, the weights are those of the 2T decoder steps, packed as
+        sequences twice as long (``_interleave``)."""
         if gold is not None:
             gold = gold.to(device=x.device, dtype=torch.int64)
             if gold.shape != (packing.n_tokens,):
                 raise ValueError(f"Expected {packing.n_tokens} gold labels, got shape "
                                  f"{tuple(gold.shape)}.")
-            if gold.numel() and (int(gold.min()) < -1 or int(gold.max()) >= self.n_labels):
-                raise ValueError(f"Gold label ids must be in [-1, {self.n_labels}), got "
+            top = self.n_labels ** self.steps_per_token
+            if gold.numel() and (int(gold.min()) < -1 or int(gold.max()) >= top):
+                raise ValueError(f"Gold label ids must be in [-1, {top}), got "
                                  f"{int(gold.min())}..{int(gold.max())}.")
         memory, state = self.encode(x, packing)
         if self.attention is None:
@@ -141,9 +165,33 @@ class Seq2SeqLabeller(_Labeller):
             lengths = packing.lengths[packing.order[:batch]].to(x.device)
             mask = torch.arange(packing.seq_len, device=x.device)[None, :] < lengths[:, None]
             context = (self.attention.keys(padded), padded, mask)
+        steps = packing
+        if self.interleaved:
+            steps, gold = self._interleave(packing, gold)
         if gold is not None and bool((gold >= 0).all()):
-            return self._teacher_forced(packing, state, gold, context)
-        return self._greedy(packing, state, gold, context)
+            log_p, weights = self._teacher_forced(steps, state, gold, context)
+        else:
+            log_p, weights = self._greedy(steps, state, gold, context)
+        if self.interleaved:
+            # (2 n_tokens, n_labels) on the doubled steps -> (n_tokens, 2 n_labels)
+            padded = steps.to_padded(log_p, 2 * packing.seq_len)
+            log_p = packing.from_padded(padded.reshape(padded.shape[0], packing.seq_len, -1))
+        return log_p, weights
+
+    def _interleave(self, packing: Packing,
+                    gold: Optional[Tensor]) -> Tuple[Packing, Optional[Tensor]]:
+        """The decoder's steps for the interleaved output: each sequence twice as
+        long, and the gold pairs a * n_labels + b as a, b at steps 2t-1, 2t.
+        Doubling every length keeps the sequences' order (the sort is stable),
+        so the running sequences of a step are the encoder's, as ``rows`` needs."""
+        steps = Packing(packing.lengths * 2, packing.steps.device)
+        if gold is None:
+            return steps, None
+        pairs = torch.stack([gold // self.n_labels, gold % self.n_labels], dim=-1)
+        pairs[gold < 0] = -1
+        padded = packing.to_padded(pairs + 1, packing.seq_len)  # 0 at padding
+        doubled = padded.reshape(padded.shape[0], 2 * packing.seq_len, 1)
+        return steps, steps.from_padded(doubled).squeeze(-1) - 1
 
     def encode(self, x: Tensor, packing: Packing) -> Tuple[Tensor, State]:
         """The encoder's output e (n_tokens, width), packed, and the decoder's
