@@ -8,7 +8,8 @@
 set -euo pipefail
 gpu=${1:--1}
 metrics=${2:-metrics}
-models=(${MODELS:-pos_rnn pos_brnn pos_dbrnn pos_seq2seq pos_seq2seq_att dep_dbrnn dep_seq2seq_att})
+models=(${MODELS:-pos_rnn pos_brnn pos_dbrnn pos_seq2seq pos_seq2seq_att
+  dep_rnn dep_brnn dep_dbrnn dep_seq2seq dep_seq2seq_att})
 cells=(${CELLS:-lstm gru elstm})
 for model in "${models[@]}"; do
   [ -f "configs/paper/$model.cfg" ] || { echo "no config configs/paper/$model.cfg" >&2; exit 2; }

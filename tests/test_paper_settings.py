@@ -27,7 +27,10 @@ PAPER_MODELS = {
     "pos_dbrnn": ("spacy-elstm.DBRNNTagger.v1", None, 1),
     "pos_seq2seq": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
     "pos_seq2seq_att": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
+    "dep_rnn": ("spacy-elstm.RecurrentTagger.v1", False, 100),
+    "dep_brnn": ("spacy-elstm.RecurrentTagger.v1", True, 100),
     "dep_dbrnn": ("spacy-elstm.DBRNNTagger.v1", None, 100),
+    "dep_seq2seq": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
     "dep_seq2seq_att": ("spacy-elstm.Seq2SeqTagger.v1", False, 100),
 }
 

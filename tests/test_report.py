@@ -179,3 +179,23 @@ def test_seeds_are_summarised_as_mean_and_standard_deviation(tmp_path):
     row = next(line for line in section.splitlines() if line.startswith("| elstm | test | 3"))
     assert row == ("| elstm | test | 3 | 90.00 ± 0.00 | - | 80.00 ± 0.00 | 82.00 ± 2.00 "
                    "| 72.00 ± 2.00 | 60.00 ± 0.00 |")
+
+
+def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "pos_brnn-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": 91.234, "UAS": None, "LAS": None, "words": 25096, "words_per_second": 4000.0}))
+    (paper / "dep_seq2seq_att-lstm-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 70.5, "LAS": 60.25, "words": 25096, "words_per_second": 900.0}))
+    log = [{"epoch": 0, "step": 0, "words": 0, "seconds": 0, "score": 0.0},
+           {"epoch": 1, "step": 628, "words": 204000, "seconds": 102, "score": 0.5}]
+    (paper / "train-pos_brnn-elstm.jsonl").write_text("\n".join(map(json.dumps, log)))
+    text = render(tmp_path)
+    assert "Tables 6 and 7" in text
+    # Table 7: our ELSTM BRNN beside the paper's 89.29; cells not run show the paper's only
+    assert "| BRNN | - (89.55) | - (89.39) | 91.23 (89.29) |" in text
+    assert "| seq2seq with attention | 70.50/60.25 (31.82/16.16) | - (43.63/33.98) | " \
+           "- (64.30/52.60) |" in text
+    assert "| pos_brnn | elstm | 2,000 | 0.03 | 4,000 |" in text
+    assert "DBRNN" not in text.split("UAS/LAS (Table 6")[0].split("UPOS accuracy")[1]

@@ -323,9 +323,11 @@ def _default_first(metrics: Path, stem: str) -> List[Path]:
 def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> str:
     """The results section: one accuracy table (and plot) per folder of
     evaluation files (``metrics/`` itself and each folder in it; the Penn
-    Treebank's ``ptb*`` folders by `report_ptb`), then the benchmarks."""
+    Treebank's ``ptb*`` folders by `report_ptb`, ``lm`` by `report_lm`, ``paper``
+    by `report_paper`), then the benchmarks."""
     from .report_ptb import is_ptb_folder, ptb_section
     from .report_lm import is_lm_folder, lm_bench_section, lm_section
+    from .report_paper import is_paper_folder, paper_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -342,6 +344,10 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
             continue
         if is_lm_folder(folder):
             section = lm_section(folder, plots, plot_link)
+            parts += [section] if section else []
+            continue
+        if is_paper_folder(folder):
+            section = paper_section(folder)
             parts += [section] if section else []
             continue
         if (not any(folder.glob("*-dev.json")) and not any(folder.glob("*-test.json"))

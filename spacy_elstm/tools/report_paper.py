@@ -1,0 +1,99 @@
+"""The README's tables of the paper's settings (Su & Kuo, Tables 6 and 7), from
+``metrics/paper/``, which `scripts/paper_tables.sh` fills: per macro-model and
+cell, ``<model>-<cell>-test.official.json`` (the official scores of model-last
+on EWT test, gold lemmas in) and ``train-<model>-<cell>.jsonl`` (the training
+log). Each of our cells stands beside the paper's number for it.
+"""
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from .report import _read_json, _read_log, _table
+
+CELLS = ["lstm", "gru", "elstm"]
+MODELS = [("rnn", "basic RNN"), ("brnn", "BRNN"), ("seq2seq", "seq2seq"),
+          ("seq2seq_att", "seq2seq with attention"), ("dbrnn", "DBRNN")]
+# The paper's test results (``../shared/papers``: Table 7 UPOS accuracy, Table 6
+# UAS/LAS), LSTM / GRU / ELSTM; for comparison only, never produced here.
+PAPER_POS = {"rnn": (87.30, 87.51, 87.44), "brnn": (89.55, 89.39, 89.29),
+             "seq2seq": (24.43, 35.27, 50.42), "seq2seq_att": (31.34, 34.60, 81.72),
+             "dbrnn": (89.86, 89.06, 89.28)}
+PAPER_DEP = {"rnn": ((43.24, 25.28), (45.24, 29.92), (58.49, 36.10)),
+             "brnn": ((37.88, 25.26), (16.86, 8.95), (55.97, 35.13)),
+             "seq2seq": ((29.38, 6.05), (36.47, 13.44), (48.58, 24.05)),
+             "seq2seq_att": ((31.82, 16.16), (43.63, 33.98), (64.30, 52.60)),
+             "dbrnn": ((51.38, 39.71), (52.23, 37.25), (61.35, 43.32))}
+NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
+        "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
+        "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
+        "(`scripts/paper_tables.sh`; configs in `configs/paper/`, whose headers list "
+        "where they depart from the paper). Paper: Su & Kuo's Tables 7 and 6 (UD 2.0 "
+        "English, the CoNLL 2017 test file). `-`: not run yet. Training words/s include "
+        "the dev evaluations, on the machine the log came from.")
+
+
+def is_paper_folder(folder: Path) -> bool:
+    return folder.name == "paper"
+
+
+def _ours(folder: Path, model: str, cell: str) -> Optional[Dict]:
+    return _read_json(folder / f"{model}-{cell}-test.official.json")
+
+
+def _number(scores: Optional[Dict], key: str) -> Optional[float]:
+    value = None if scores is None else scores.get(key)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _train_speed(folder: Path, model: str, cell: str) -> Optional[Tuple[float, float]]:
+    """(words/s, hours) of the training log's whole run; None without a log."""
+    path = folder / f"train-{model}-{cell}.jsonl"
+    if not path.is_file():
+        return None
+    log = _read_log(path)
+    if not log or not log[-1].get("seconds"):
+        return None
+    return log[-1]["words"] / log[-1]["seconds"], log[-1]["seconds"] / 3600
+
+
+def _pair(uas: Optional[float], las: Optional[float]) -> str:
+    return "-" if uas is None or las is None else f"{uas:.2f}/{las:.2f}"
+
+
+def _cell(value: Optional[float], paper: float) -> str:
+    return f"- ({paper:.2f})" if value is None else f"{value:.2f} ({paper:.2f})"
+
+
+def paper_section(folder: Path) -> Optional[str]:
+    rows_pos, rows_dep, rows_speed = [], [], []
+    for key, title in MODELS:
+        pos = [_ours(folder, f"pos_{key}", cell) for cell in CELLS]
+        dep = [_ours(folder, f"dep_{key}", cell) for cell in CELLS]
+        if any(pos):
+            rows_pos.append([title] + [_cell(_number(s, "UPOS"), p)
+                                       for s, p in zip(pos, PAPER_POS[key])])
+        if any(dep):
+            rows_dep.append([title] + [
+                "{} ({:.2f}/{:.2f})".format(_pair(_number(s, "UAS"), _number(s, "LAS")), *p)
+                for s, p in zip(dep, PAPER_DEP[key])])
+        for task, scores in (("pos", pos), ("dep", dep)):
+            for cell, s in zip(CELLS, scores):
+                speed = _train_speed(folder, f"{task}_{key}", cell)
+                if s is None or speed is None:
+                    continue
+                rows_speed.append([f"{task}_{key}", cell, f"{speed[0]:,.0f}", f"{speed[1]:.2f}",
+                                   "-" if s.get("words_per_second") is None
+                                   else f"{s['words_per_second']:,.0f}"])
+    if not rows_pos and not rows_dep:
+        return None
+    parts = ["### The paper's settings (Tables 6 and 7): ours (paper's)", "", NOTE, ""]
+    header = ["macro-model"] + ["LSTM", "GRU", "ELSTM"]
+    if rows_pos:
+        parts += ["UPOS accuracy (Table 7):", "", _table(header, rows_pos), ""]
+    if rows_dep:
+        parts += ["UAS/LAS (Table 6; ours: `dep_rnn`, `dep_brnn`, `dep_dbrnn` label each "
+                  "word with its head's offset, `dep_seq2seq*` decode the paper's "
+                  "interleaved target; every parse a tree):", "", _table(header, rows_dep), ""]
+    if rows_speed:
+        parts += ["Speed:", "", _table(["config", "cell", "training words/s", "training hours",
+                                        "test words/s"], rows_speed), ""]
+    return "\n".join(parts)
