@@ -51,6 +51,9 @@ SETTINGS = {
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
+    # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
+    "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
+    "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),
 }
 
 

@@ -11,7 +11,8 @@ Treebank), except that the header is the base's own comment, with
 ``{{ name }}`` replaced by the encoder's name; configs/chars/<name>.cfg, the
 same from configs/src/chars.cfg (character-level input), and
 configs/biaffine/<name>.cfg from configs/src/biaffine.cfg (the biaffine parser
-in place of spaCy's), for the encoders ONLY names. Lines starting with "##"
+in place of spaCy's) and configs/seqparse/<name>.cfg from configs/src/seqparse.cfg
+(parsing as sequence labelling), for the encoders ONLY names. Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -28,11 +29,13 @@ OUT = ROOT / "configs"
 PLACEHOLDER = "{{ encode }}"
 NAME = "{{ name }}"
 # Output subfolder of configs/ -> the base it is made from.
-BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg"}
+BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg",
+         "seqparse": "seqparse.cfg"}
 # The encoders a base is made for, where not every one: character-level input
 # for the best ELSTM and spaCy's CNN (the comparison it is measured in), and the
-# biaffine parser for the same two
-ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn")}
+# biaffine parser and the sequence-labelling parser for the same two
+ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn"),
+        "seqparse": ("best_elstm", "cnn")}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 

@@ -41,10 +41,11 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert [p.stem for p in chars] == sorted(gen.ONLY["chars"])
     for path in chars:
         assert (tmp_path / "chars" / path.name).read_bytes() == path.read_bytes(), path.name
-    biaffine = sorted((ROOT / "configs" / "biaffine").glob("*.cfg"))
-    assert [p.stem for p in biaffine] == sorted(gen.ONLY["biaffine"])
-    for path in biaffine:
-        assert (tmp_path / "biaffine" / path.name).read_bytes() == path.read_bytes(), path.name
+    for folder in ("biaffine", "seqparse"):
+        made = sorted((ROOT / "configs" / folder).glob("*.cfg"))
+        assert [p.stem for p in made] == sorted(gen.ONLY[folder])
+        for path in made:
+            assert (tmp_path / folder / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
@@ -57,17 +58,20 @@ def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
         assert chars == plain, path.stem
 
 
-def test_biaffine_configs_differ_from_theirs_in_the_parser_only():
-    for path in sorted((ROOT / "configs" / "biaffine").glob("*.cfg")):
-        biaffine = spacy.util.load_config(path, interpolate=False)
+@pytest.mark.parametrize("folder,factory,architecture", [
+    ("biaffine", "elstm_biaffine_parser", "spacy-elstm.BiaffineParser.v1"),
+    ("seqparse", "elstm_seq_parser", "spacy-elstm.RecurrentTagger.v1")])
+def test_parser_variants_differ_from_theirs_in_the_parser_only(folder, factory, architecture):
+    for path in sorted((ROOT / "configs" / folder).glob("*.cfg")):
+        other = spacy.util.load_config(path, interpolate=False)
         plain = spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
-        parser = biaffine["components"].pop("parser")
-        assert parser["factory"] == "elstm_biaffine_parser"
-        assert parser["model"]["@architectures"] == "spacy-elstm.BiaffineParser.v1"
+        parser = other["components"].pop("parser")
+        assert parser["factory"] == factory
+        assert parser["model"]["@architectures"] == architecture
         plain_parser = plain["components"].pop("parser")
         assert parser["model"]["tok2vec"] == plain_parser["model"]["tok2vec"]
         assert parser["scorer"] == plain_parser["scorer"]
-        assert biaffine == plain, path.stem
+        assert other == plain, path.stem
 
 
 def test_check_passes_on_the_committed_configs():

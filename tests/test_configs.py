@@ -102,10 +102,14 @@ def test_character_input_config(path, tmp_path):
     assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "biaffine").glob("*.cfg")),
-                         ids=lambda p: p.stem)
-def test_biaffine_parser_config(path, tmp_path):
+PARSER_VARIANTS = {"biaffine": "elstm_biaffine_parser", "seqparse": "elstm_seq_parser"}
+
+
+@pytest.mark.parametrize("path", [p for folder in PARSER_VARIANTS
+                                  for p in sorted((ROOT / "configs" / folder).glob("*.cfg"))],
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_other_parser_config(path, tmp_path):
     _, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
-    assert nlp.get_pipe_meta("parser").factory == "elstm_biaffine_parser"
-    assert {p.stem for p in (ROOT / "configs" / "biaffine").glob("*.cfg")} == {"best_elstm", "cnn"}
+    assert nlp.get_pipe_meta("parser").factory == PARSER_VARIANTS[path.parent.name]
+    assert {p.stem for p in path.parent.glob("*.cfg")} == {"best_elstm", "cnn"}
