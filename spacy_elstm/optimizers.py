@@ -50,9 +50,17 @@ class Adagrad(Optimizer):
             self.mom2[key] = ops.alloc(weights.shape, dtype=weights.dtype)
             self.mom2[key] += self.initial_accumulator_value
         accumulator = self.mom2[key]
-        accumulator += gradient * gradient
-        weights -= lr_scale * self.learn_rate * gradient / (ops.xp.sqrt(accumulator) + self.eps)
-        gradient *= 0
+        rows = self._rows_to_update(ops, weights, gradient)
+        if rows is None:
+            accumulator += gradient * gradient
+            weights -= lr_scale * self.learn_rate * gradient / (ops.xp.sqrt(accumulator) + self.eps)
+            gradient *= 0
+        else:
+            g = gradient[rows]
+            a = accumulator[rows] + g * g
+            accumulator[rows] = a
+            weights[rows] -= lr_scale * self.learn_rate * g / (ops.xp.sqrt(a) + self.eps)
+            gradient[rows] = 0
         if self.L2 != 0 and self.L2_is_weight_decay:
             weights -= lr_scale * self.learn_rate * self.L2 * weights
         if self.averages is not None:
@@ -60,6 +68,18 @@ class Adagrad(Optimizer):
                 self.averages[key] = ops.alloc(weights.shape, dtype="float32")
             ops.update_averages(self.averages[key], weights, self.nr_update[key])
         return weights, gradient
+
+
+    def _rows_to_update(self, ops, weights: FloatsXd, gradient: FloatsXd):
+        """The rows of a table whose gradient is not all zero, or None to update
+        every element. A zero gradient leaves AdaGrad's accumulator and weight as
+        they are, so updating only the other rows gives the same numbers; for an
+        embedding table, of whose rows a batch touches few, it saves passes over
+        the whole table. Not with L2, which moves every weight."""
+        if weights.ndim < 2 or self.L2 != 0:
+            return None
+        rows = ops.xp.flatnonzero(gradient.reshape(len(gradient), -1).any(axis=1))
+        return None if len(rows) == len(gradient) else rows
 
 
 @registry.optimizers(ADAGRAD)

@@ -189,6 +189,27 @@ def test_adagrad_is_the_hand_computed_update():
     numpy.testing.assert_allclose(other, [-0.5 / 1.1 ** 0.5], rtol=1e-6)
 
 
+@pytest.mark.parametrize("touched", [0, 3, 40])
+def test_adagrad_updates_only_the_touched_rows_of_a_table_to_the_same_numbers(touched):
+    """An embedding table's gradient is zero in the rows a batch did not touch;
+    skipping them must give exactly the dense update (here: a 1-d view of the
+    same numbers, which always takes the dense path)."""
+    rng = numpy.random.default_rng(0)
+    table = rng.normal(size=(40, 6)).astype("f")
+    sparse, dense = create_adagrad(0.5, grad_clip=1.0), create_adagrad(0.5, grad_clip=1.0)
+    w_sparse, w_dense = table.copy(), table.copy().ravel()
+    for step in range(3):
+        gradient = numpy.zeros_like(table)
+        rows = rng.choice(40, size=touched, replace=False)
+        gradient[rows] = rng.normal(size=(touched, 6))
+        w_sparse, g_sparse = sparse(("E", 1), w_sparse, gradient.copy())
+        w_dense, g_dense = dense(("E", 1), w_dense, gradient.copy().ravel())
+        numpy.testing.assert_array_equal(w_sparse.ravel(), w_dense)
+        numpy.testing.assert_array_equal(sparse.mom2[("E", 1)].ravel(), dense.mom2[("E", 1)])
+        assert not g_sparse.any() and not g_dense.any()
+    assert touched == 0 or not numpy.array_equal(w_sparse, table)
+
+
 def test_adagrad_eps_and_schedules():
     optimizer = create_adagrad([0.5, 0.25], initial_accumulator_value=0.0, eps=1.0)
     assert isinstance(optimizer, Adagrad) and optimizer.learn_rate == 0.5
