@@ -375,3 +375,14 @@ def test_interleaved_training_hands_the_model_both_labels_of_each_word():
     # one gradient entry per step: the relation in block 1, the position in block 2
     assert (d_scores[0] != 0).sum() == 8
     assert d_scores[0][2, labels.index("amod")] == -1 and d_scores[0][2, n + labels.index("@4")] == -1
+
+
+def test_interleaved_parser_saves_and_loads(tmp_path):
+    nlp = _train(_nlp("interleaved", SEQ2SEQ_2T), _examples(spacy.blank("en")), n_updates=3)
+    nlp.to_disk(tmp_path)
+    loaded = spacy.load(tmp_path)
+    assert loaded.get_pipe(PIPE).encoding == "interleaved"
+    for text in [row[0] for row in TRAIN] + ["ham"]:
+        doc = loaded(text)
+        assert [(t.head.i, t.dep_) for t in doc] == [(t.head.i, t.dep_) for t in nlp(text)]
+        assert is_tree([t.head.i for t in doc])
