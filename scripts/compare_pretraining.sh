@@ -22,11 +22,5 @@ for name in elstm_next_word-scratch elstm_next_word-pretrained; do
     --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
     --paths.train_log "$out/train-$name.jsonl" --paths.init_tok2vec "$init" \
     --training.max_steps "$steps" --system.seed "$seed" --gpu-id "$gpu"
-  for split in dev test; do
-    python -m spacy evaluate "training/$name/model-best" "corpus/ud/en_ewt-ud-$split.spacy" \
-      --output "$out/$name-$split.json" --gold-preproc --gpu-id "$gpu"
-    python -m spacy_elstm score "training/$name/model-best" \
-      "assets/UD_English-EWT/en_ewt-ud-$split.conllu" --output "$out/$name-$split.official.json" \
-      --scorer assets/conll2018-eval/conll18_ud_eval.py --gpu-id "$gpu"
-  done
+  bash scripts/score_model.sh "training/$name/model-best" "$out" "$name" "$gpu"
 done

@@ -247,8 +247,28 @@ def test_dbrnn_tagger_reads_a_shared_tok2vec():
     assert [t.tag_ for t in nlp(TRAIN[0][0])] == TRAIN[0][1]
 
 
-@pytest.mark.parametrize("name", ["dbrnn_tagger", "seq2seq_attention_tagger",
-                                  "label_recurrent_tagger"])
+MACRO_TAGGERS = ["brnn_tagger", "dbrnn_tagger", "seq2seq_attention_tagger",
+                 "label_recurrent_tagger"]
+
+
+def test_the_macro_tagger_configs_differ_in_their_model_only():
+    """scripts/macro_taggers.sh compares them: the same embedding, training and data."""
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    configs = {}
+    for name in MACRO_TAGGERS:
+        config = spacy.util.load_config(root / "configs" / "labeller" / f"{name}.cfg",
+                                        interpolate=False)
+        model = config["components"]["elstm_tagger"].pop("model")
+        configs[name] = (config, model.pop("tok2vec"))
+        assert model["cell"] == "elstm" and model["period"] == 100
+    first = configs[MACRO_TAGGERS[0]]
+    for name in MACRO_TAGGERS[1:]:
+        assert configs[name] == first, name
+
+
+@pytest.mark.parametrize("name", MACRO_TAGGERS)
 def test_the_tagger_config_is_valid(tmp_path, name):
     from pathlib import Path
 
