@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The converged comparison of the accuracy issue: each headline config trained
+# for MAX_STEPS steps (the learning rate decays to zero at the last step;
+# dev-based model-best) and scored on dev and test, into
+# metrics/converged-<MAX_STEPS>steps/ for seed 0 and ...-seed<N>/ for seed N,
+# the folders `spacy-elstm report` averages over seeds. A config whose test
+# scores are there already is skipped, so a stopped run resumes by config.
+# About an hour per config at 5,000 steps on one CPU core.
+# Usage: bash scripts/converged.sh MAX_STEPS SEED [GPU_ID] [CONFIG ...]
+# Without CONFIGs: best_elstm, shared_lstm, shared_gru, shared_elstm2, shared_dbrnn, cnn.
+set -euo pipefail
+steps=${1:?max steps}
+seed=${2:?seed}
+gpu=${3:--1}
+shift $(( $# < 3 ? $# : 3 ))
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(best_elstm shared_lstm shared_gru shared_elstm2 shared_dbrnn cnn)
+out=metrics/converged-${steps}steps
+[ "$seed" = 0 ] || out=$out-seed$seed
+for name in "${configs[@]}"; do
+  if [ -f "$out/$name-test.official.json" ]; then
+    echo "=== $name (seed $seed): done, skipped"
+    continue
+  fi
+  SEED=$seed bash scripts/compare_encoders.sh "$steps" "$out" "$gpu" "$name"
+done
