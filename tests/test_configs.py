@@ -18,7 +18,7 @@ def test_the_configs_are_there():
     assert {p.stem for p in CONFIGS} == {"elstm_brnn", "elstm2_brnn", "dbrnn_elstm",
                                          "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2",
                                          "best_elstm", "shared_lstm", "shared_gru",
-                                         "shared_elstm2"}
+                                         "shared_elstm2", "shared_dbrnn"}
 
 
 def test_the_shared_setting_configs_differ_from_best_elstm_in_the_cell_only():
@@ -33,6 +33,18 @@ def test_the_shared_setting_configs_differ_from_best_elstm_in_the_cell_only():
         assert encode == want
         config["components"]["tok2vec"]["model"]["encode"]["cell"] = "elstm"
         assert config == best
+
+
+def test_the_shared_dbrnn_has_best_elstms_settings_on_the_dbrnn():
+    best = spacy.util.load_config(ROOT / "configs" / "best_elstm.cfg", interpolate=False)
+    config = spacy.util.load_config(ROOT / "configs" / "shared_dbrnn.cfg", interpolate=False)
+    encode = config["components"]["tok2vec"]["model"].pop("encode")
+    want = best["components"]["tok2vec"]["model"].pop("encode")
+    assert encode["@architectures"] == "spacy-elstm.DBRNNEncoder.v2"
+    for key in ("width", "cell", "period", "gates", "dropout", "residual", "layer_norm",
+                "projection", "input_dropout", "word_dropout"):
+        assert encode[key] == want[key], key
+    assert config == best
 
 
 def checked_pipeline(path, tmp_path):
@@ -56,7 +68,8 @@ def test_config(path, tmp_path):
                 "best_elstm": "spacy-elstm.RecurrentEncoder.v2",
                 "shared_lstm": "spacy-elstm.RecurrentEncoder.v2",
                 "shared_gru": "spacy-elstm.RecurrentEncoder.v2",
-                "shared_elstm2": "spacy-elstm.RecurrentEncoder.v2"}.get(
+                "shared_elstm2": "spacy-elstm.RecurrentEncoder.v2",
+                "shared_dbrnn": "spacy-elstm.DBRNNEncoder.v2"}.get(
                     path.stem, "spacy-elstm.RecurrentEncoder.v1")
     assert encode["@architectures"] == expected
 
