@@ -5,7 +5,7 @@ on EWT test, gold lemmas in) and ``train-<model>-<cell>.jsonl`` (the training
 log). Each of our cells stands beside the paper's number for it.
 """
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from .report import _read_json, _read_log, _table
 
