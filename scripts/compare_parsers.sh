@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The three parsers on the same pipeline: configs/seqparse/CONFIG.cfg (parsing
+# as sequence labelling) and configs/biaffine/CONFIG.cfg (graph-based) trained
+# with the same step budget and seed as the transition parser's CONFIG in
+# compare_encoders.sh, and scored on dev and test (spacy evaluate and the
+# official script) into METRICS_DIR as seqparse-CONFIG and biaffine-CONFIG.
+# A run whose test scores are there already is skipped, so a stopped run resumes.
+# A seed other than 0 writes to METRICS_DIR-seedN, as converged.sh does.
+# Usage: bash scripts/compare_parsers.sh MAX_STEPS METRICS_DIR SEED [GPU_ID] [KIND/CONFIG ...]
+# Without KIND/CONFIGs: seqparse/best_elstm seqparse/cnn biaffine/best_elstm biaffine/cnn.
+set -euo pipefail
+steps=${1:?max steps}
+out=${2:?metrics folder}
+seed=${3:?seed}
+gpu=${4:--1}
+shift $(( $# < 4 ? $# : 4 ))
+runs=("$@")
+[ ${#runs[@]} -gt 0 ] || runs=(seqparse/best_elstm seqparse/cnn biaffine/best_elstm biaffine/cnn)
+[ "$seed" = 0 ] || out=$out-seed$seed
+mkdir -p "$out"
+for run in "${runs[@]}"; do
+  [ -f "configs/$run.cfg" ] || { echo "no config configs/$run.cfg" >&2; exit 2; }
+  name=${run//\//-}
+  if [ -f "$out/$name-test.official.json" ]; then
+    echo "=== $name: done, skipped"
+    continue
+  fi
+  echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
+  python -m spacy train "configs/$run.cfg" --output "training/$name" \
+    --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
+    --paths.train_log "$out/train-$name.jsonl" --training.max_steps "$steps" \
+    --system.seed "$seed" --gpu-id "$gpu"
+  bash scripts/score_model.sh "training/$name/model-best" "$out" "$name" "$gpu"
+done
