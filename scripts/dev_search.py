@@ -48,6 +48,11 @@ SETTINGS = {
     "best-parser128": ("configs/best_elstm.cfg", {"components.parser.model.hidden_width": 128}),
     "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
     "cnn-chars": ("configs/chars/cnn.cfg", {}),
+    # from best_elstm, for longer budgets (--steps 5000): parameter averaging,
+    # more dropout (the optimiser's and the encoder's), a wider encoder
+    "best-avg": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True}),
+    "best-drop2": ("configs/best_elstm.cfg", {"training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
+    "best-w384": ("configs/best_elstm.cfg", {f"{ENC}.width": 384}),
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
