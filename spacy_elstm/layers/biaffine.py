@@ -16,9 +16,10 @@ from typing import Callable, List, Sequence, Tuple
 
 import torch
 from spacy.tokens import Doc
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 
 from .labeller import init_sized
+from .torch_shim import torch_layer
 
 BiaffineScores = Tuple  # (Floats3d arcs, Floats4d labels, List[int] lengths)
 
@@ -36,8 +37,8 @@ def sentence_lengths(doc: Doc) -> List[int]:
 def with_torch_biaffine(tok2vec: Model, module: torch.nn.Module, *, name: str) -> Model:
     """Model[List[Doc], BiaffineScores] (see the module docstring); the dim nO
     is the number of labels."""
-    wrapped = PyTorchWrapper_v2(module, convert_inputs=_convert_inputs,
-                                convert_outputs=_convert_outputs)
+    wrapped = torch_layer(module, convert_inputs=_convert_inputs,
+                          convert_outputs=_convert_outputs)
     return Model(name, _forward, init=init_sized, layers=[tok2vec, wrapped],
                  dims={"nO": module.n_labels or None})
 

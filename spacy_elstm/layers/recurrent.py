@@ -10,8 +10,10 @@ import os
 from typing import Callable, List, Tuple
 
 import torch
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 from thinc.types import Floats2d
+
+from .torch_shim import torch_layer
 
 
 def with_torch_sequences(
@@ -23,9 +25,7 @@ def with_torch_sequences(
     (n_tokens, width) arrays. The lengths travel with the batch, so nothing is
     padded. Empty docs give (0, width) arrays.
     """
-    wrapped = PyTorchWrapper_v2(
-        module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs
-    )
+    wrapped = torch_layer(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     return Model(
         name,
         _forward,

@@ -11,8 +11,10 @@ gradient path, so backprop returns the vectors' gradient only.
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import torch
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 from thinc.types import Floats2d
+
+from .torch_shim import torch_layer
 
 Gold = Optional[Sequence[Sequence[int]]]
 
@@ -22,9 +24,7 @@ def with_torch_teacher(
 ) -> Model[Tuple[List[Floats2d], Gold], List[Floats2d]]:
     """Wrap a module taking ``gold`` as a layer from (vectors, gold) to a list
     of (n_tokens, width) arrays (see the module docstring)."""
-    wrapped = PyTorchWrapper_v2(
-        module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs
-    )
+    wrapped = torch_layer(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     return Model(name, _forward, layers=[wrapped], dims={"nI": input_width, "nO": width})
 
 
