@@ -129,6 +129,10 @@ def accuracy_section(metrics: Path, prefix: str = "") -> str:
     return _table(header, rows)
 
 
+TIMING_NOTE = (
+    "`train min` and `words/s` are wall-clock figures of the machine and the moment each run "
+    "had (up to two trainings at once on two CPU cores, one thread each), so they compare "
+    "runs of one session; the Benchmarks section compares speeds within one process.")
 OFFICIAL = ["UPOS", "XPOS", "UFeats", "UAS", "LAS", "CLAS"]
 OFFICIAL_SOURCE = (
     "The CoNLL 2018 shared task's evaluation script (`conll18_ud_eval.py`, written by "
@@ -355,7 +359,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
             continue
         name = "" if folder == metrics else folder.name
         parts += [f"### Accuracy{f' ({name})' if name else ''}: UD English-EWT, gold "
-                  "tokenisation, one seed", "", f"From `{folder.as_posix()}/`.", "",
+                  "tokenisation, one seed", "", f"From `{folder.as_posix()}/`. {TIMING_NOTE}", "",
                   accuracy_section(folder)]
         official = official_section(folder)
         if official is not None:
