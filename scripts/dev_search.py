@@ -53,6 +53,10 @@ SETTINGS = {
     "best-avg": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True}),
     "best-drop2": ("configs/best_elstm.cfg", {"training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
     "best-w384": ("configs/best_elstm.cfg", {f"{ENC}.width": 384}),
+    "best-avg-drop2": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
+                                                  "training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
+    "best-avg-w384": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
+                                                 f"{ENC}.width": 384}),
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
