@@ -27,9 +27,9 @@ for run in "${runs[@]}"; do
     continue
   fi
   echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
-  python -m spacy train "configs/$run.cfg" --output "training/$name" \
+  python -m spacy train "configs/$run.cfg" --output "training/parsers/$name" \
     --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
     --paths.train_log "$out/train-$name.jsonl" --training.max_steps "$steps" \
     --system.seed "$seed" --gpu-id "$gpu"
-  bash scripts/score_model.sh "training/$name/model-best" "$out" "$name" "$gpu"
+  bash scripts/score_model.sh "training/parsers/$name/model-best" "$out" "$name" "$gpu"
 done
