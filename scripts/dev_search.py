@@ -57,6 +57,11 @@ SETTINGS = {
                                                   "training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
     "best-avg-w384": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
                                                  f"{ENC}.width": 384}),
+    "best-avg-drop3": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
+                                                  "training.dropout": 0.3, f"{ENC}.dropout": 0.3}),
+    "best-avg-drop2-w384": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
+                                                       "training.dropout": 0.2,
+                                                       f"{ENC}.dropout": 0.2, f"{ENC}.width": 384}),
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
