@@ -5,7 +5,8 @@
 # metrics/converged-<MAX_STEPS>steps/ for seed 0 and ...-seed<N>/ for seed N,
 # the folders `spacy-elstm report` averages over seeds. A config whose test
 # scores are there already is skipped, so a stopped run resumes by config.
-# About an hour per config at 5,000 steps on one CPU core.
+# A quarter of an hour to an hour per config at 5,000 steps on one CPU thread,
+# depending on the machine.
 # Usage: bash scripts/converged.sh MAX_STEPS SEED [GPU_ID] [CONFIG ...]
 # Without CONFIGs: best_elstm, shared_lstm, shared_gru, shared_elstm2, shared_dbrnn, cnn.
 set -euo pipefail
