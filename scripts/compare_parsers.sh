@@ -20,16 +20,7 @@ runs=("$@")
 [ "$seed" = 0 ] || out=$out-seed$seed
 mkdir -p "$out"
 for run in "${runs[@]}"; do
-  [ -f "configs/$run.cfg" ] || { echo "no config configs/$run.cfg" >&2; exit 2; }
   name=${run//\//-}
-  if [ -f "$out/$name-test.official.json" ]; then
-    echo "=== $name: done, skipped"
-    continue
-  fi
-  echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
-  python -m spacy train "configs/$run.cfg" --output "training/parsers/$name" \
-    --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
-    --paths.train_log "$out/train-$name.jsonl" --training.max_steps "$steps" \
-    --system.seed "$seed" --gpu-id "$gpu"
-  bash scripts/score_model.sh "training/parsers/$name/model-best" "$out" "$name" "$gpu"
+  bash scripts/train_and_score.sh "configs/$run.cfg" "$out" "$name" "training/parsers/$name" \
+    "$steps" "$gpu" --system.seed "$seed"
 done

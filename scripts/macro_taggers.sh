@@ -15,16 +15,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(brnn_tagger dbrnn_tagger seq2seq_attention_tagger label_recurrent_tagger)
 mkdir -p "$out"
 for name in "${names[@]}"; do
-  [ -f "configs/labeller/$name.cfg" ] || { echo "no config configs/labeller/$name.cfg" >&2; exit 2; }
-  if [ -f "$out/$name-test.official.json" ]; then
-    echo "=== $name: done, skipped"
-    continue
-  fi
-  echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
-  python -m spacy train "configs/labeller/$name.cfg" --output "training/macro/$name" \
-    --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \
-    --paths.train_log "$out/train-$name.jsonl" --training.max_steps "$steps" \
-    --components.elstm_tagger.attr pos --training.score_weights.tag_acc null \
-    --training.score_weights.pos_acc 1.0 --gpu-id "$gpu"
-  bash scripts/score_model.sh "training/macro/$name/model-best" "$out" "$name" "$gpu"
+  bash scripts/train_and_score.sh "configs/labeller/$name.cfg" "$out" "$name" "training/macro/$name" \
+    "$steps" "$gpu" --components.elstm_tagger.attr pos --training.score_weights.tag_acc null \
+    --training.score_weights.pos_acc 1.0
 done
