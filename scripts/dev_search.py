@@ -17,6 +17,8 @@ from pathlib import Path
 V2 = "configs/elstm_brnn_v2.cfg"
 ENC = "components.tok2vec.model.encode"
 LR = "training.optimizer.learn_rate.initial_rate"
+AVG = "training.optimizer.use_averages"
+DROP = "training.dropout"
 # name: (config, overrides); every name is the config's own settings unless it says otherwise
 SETTINGS = {
     "cnn": ("configs/cnn.cfg", {}),
@@ -50,18 +52,14 @@ SETTINGS = {
     "cnn-chars": ("configs/chars/cnn.cfg", {}),
     # from best_elstm, for longer budgets (--steps 5000): parameter averaging,
     # more dropout (the optimiser's and the encoder's), a wider encoder
-    "best-avg": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True}),
-    "best-drop2": ("configs/best_elstm.cfg", {"training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
+    "best-avg": ("configs/best_elstm.cfg", {AVG: True}),
+    "best-drop2": ("configs/best_elstm.cfg", {DROP: 0.2, f"{ENC}.dropout": 0.2}),
     "best-w384": ("configs/best_elstm.cfg", {f"{ENC}.width": 384}),
-    "best-avg-drop2": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
-                                                  "training.dropout": 0.2, f"{ENC}.dropout": 0.2}),
-    "best-avg-w384": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
-                                                 f"{ENC}.width": 384}),
-    "best-avg-drop3": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
-                                                  "training.dropout": 0.3, f"{ENC}.dropout": 0.3}),
-    "best-avg-drop2-w384": ("configs/best_elstm.cfg", {"training.optimizer.use_averages": True,
-                                                       "training.dropout": 0.2,
-                                                       f"{ENC}.dropout": 0.2, f"{ENC}.width": 384}),
+    "best-avg-drop2": ("configs/best_elstm.cfg", {AVG: True, DROP: 0.2, f"{ENC}.dropout": 0.2}),
+    "best-avg-w384": ("configs/best_elstm.cfg", {AVG: True, f"{ENC}.width": 384}),
+    "best-avg-drop3": ("configs/best_elstm.cfg", {AVG: True, DROP: 0.3, f"{ENC}.dropout": 0.3}),
+    "best-avg-drop2-w384": ("configs/best_elstm.cfg", {AVG: True, DROP: 0.2, f"{ENC}.dropout": 0.2,
+                                                       f"{ENC}.width": 384}),
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),

@@ -10,7 +10,7 @@ were averaged and the torch parameters inside it were not. This shim looks them
 up where the optimiser put them.
 """
 import contextlib
-from typing import Callable
+from typing import Callable, Optional
 
 import torch
 from thinc.api import Model, PyTorchShim, PyTorchWrapper_v2, xp2torch
@@ -32,8 +32,8 @@ class AveragedPyTorchShim(PyTorchShim):
             self._model.load_state_dict(backup)
 
 
-def torch_layer(module: torch.nn.Module, *, convert_inputs: Callable,
-                convert_outputs: Callable) -> Model:
+def torch_layer(module: torch.nn.Module, *, convert_inputs: Optional[Callable],
+                convert_outputs: Optional[Callable]) -> Model:
     """``PyTorchWrapper_v2(module, ...)`` whose shim honours ``use_params``."""
     wrapped = PyTorchWrapper_v2(module, convert_inputs=convert_inputs,
                                 convert_outputs=convert_outputs)
