@@ -56,6 +56,11 @@ def _epochs(run: Dict[str, Any]) -> str:
     return str(len(history))
 
 
+def _words_per_second(run: Dict[str, Any]) -> float:
+    """Training words/s over the whole run: the mean of its epochs' rates."""
+    return statistics.mean(row["words_per_second"] for row in run["history"])
+
+
 def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Optional[str]:
     groups = _runs(folder)
     if not groups:
@@ -66,20 +71,22 @@ def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Op
              f"From `{folder.as_posix()}/`, written by `spacy-elstm lm train` (`spacy project run "
              "lm`). Perplexity: exp of the mean cross-entropy per word over the whole file, "
              "`<eos>` counted, the state carried through it; test perplexity of the epoch "
-             "with the best validation perplexity. Mean ± sd over the seeds listed; "
-             "words/s is training throughput on the machine named.", ""]
+             "with the best validation perplexity (best epoch: which one, per seed). Mean ± sd "
+             "over the seeds listed; words/s is training throughput (the mean over epochs) on "
+             "the machine named.", ""]
     if models:
         rows = []
         for name, runs in sorted(models.items()):
             first = runs[0]
             rows.append([
                 name, _setting(first), str(len(runs)), _epochs(first),
+                ", ".join(str(r.get("best_epoch", "-")) for r in runs),
                 _mean_sd([r["valid_ppl"] for r in runs]), _mean_sd([r["test_ppl"] for r in runs]),
-                f"{statistics.mean(r['history'][0]['words_per_second'] for r in runs):,.0f}",
+                f"{statistics.mean(_words_per_second(r) for r in runs):,.0f}",
                 f"{statistics.mean(r['train_seconds'] for r in runs) / 60:,.0f}",
                 f"{first['machine']}, {first['device']}, {first['threads']} thread(s)"])
-        parts += [_table(["run", "model", "seeds", "epochs", "valid ppl", "test ppl",
-                          "words/s", "train min", "machine"], rows), ""]
+        parts += [_table(["run", "model", "seeds", "epochs", "best epoch", "valid ppl",
+                          "test ppl", "words/s", "train min", "machine"], rows), ""]
         parts += [LITERATURE, ""]
         if plots is not None and plot_lm(models, plots / "lm-valid.png"):
             parts += [f"![validation perplexity by epoch]({link}lm-valid.png)", ""]
