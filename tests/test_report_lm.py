@@ -10,7 +10,7 @@ def _run(cell, seed, test_ppl, *, bidirectional=False, epochs=3, best=2):
                for e in range(1, epochs + 1)]
     return {"settings": {"model": {"cell": cell, "period": 3, "depth": 2, "width": 200,
                                    "bidirectional": bidirectional},
-                         "training": {"optimizer": "sgd", "seed": seed}},
+                         "training": {"optimizer": "sgd", "learn_rate": 0.5, "seed": seed}},
             "history": history, "best_epoch": best, "valid_ppl": 148.0, "test_ppl": test_ppl,
             "train_seconds": 600.0, "machine": "cpu-x", "device": "cpu", "threads": 1}
 
@@ -29,7 +29,7 @@ def test_lm_runs_are_grouped_by_name_over_seeds(tmp_path):
     # two seeds, best epoch per seed, mean ± sd of the test perplexity, words/s the
     # mean over epochs (1,000, 2,000, 3,000), 10 minutes of training
     assert elstm.split(" | ")[1:9] == [
-        "elstm, Ts = 3, 2 x 200, sgd", "2", "3", "2, 2", "148.00 ± 0.00", "112.00 ± 2.83",
+        "elstm, Ts = 3, 2 x 200, sgd at 0.5", "2", "3", "2, 2", "148.00 ± 0.00", "112.00 ± 2.83",
         "2,000", "10"]
     leak = next(r for r in rows if r.startswith("| leak-both-ways "))
     assert "reads both ways" in leak and "5.00" in leak

@@ -45,8 +45,9 @@ def _runs(folder: Path) -> Dict[str, List[Dict[str, Any]]]:
 def _setting(run: Dict[str, Any]) -> str:
     model, training = run["settings"]["model"], run["settings"]["training"]
     period = f", Ts = {model['period']}" if model["cell"] in ("elstm", "elstm2") else ""
+    rate = f" at {training['learn_rate']:g}" if "learn_rate" in training else ""
     return (f"{model['cell']}{period}, {model['depth']} x {model['width']}, "
-            f"{training['optimizer']}")
+            f"{training['optimizer']}{rate}")
 
 
 def _epochs(run: Dict[str, Any]) -> str:
