@@ -13,7 +13,6 @@ import subprocess
 import sys
 import time
 import warnings
-from pathlib import Path
 
 import pytest
 
