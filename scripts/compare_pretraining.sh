@@ -3,18 +3,23 @@
 # twice, from the pretrained tok2vec weights and from scratch, and score both
 # on dev and test (spacy evaluate and the official CoNLL 2018 script) into one
 # folder, as `<name>-<split>.json` / `.official.json` beside `train-<name>.jsonl`.
-# Usage: bash scripts/compare_pretraining.sh MAX_STEPS METRICS_DIR WEIGHTS [SEED [GPU_ID]]
+# Usage: bash scripts/compare_pretraining.sh MAX_STEPS METRICS_DIR WEIGHTS [SEED [GPU_ID [RUN ...]]]
 #   WEIGHTS: a file `spacy pretrain` wrote, e.g. training/pretrain/model-last.bin
+#   RUN: scratch or pretrained (default both), so the two can run side by side
 set -euo pipefail
 steps=${1:?max steps}
 out=${2:?metrics folder}
 weights=${3:?pretrained weights}
 seed=${4:-0}
 gpu=${5:--1}
+runs=("${@:6}")
+[ ${#runs[@]} -gt 0 ] || runs=(scratch pretrained)
 config=configs/pretrain/elstm_next_word.cfg
 [ -f "$weights" ] || { echo "no pretrained weights $weights (run: spacy project run pretrain)" >&2; exit 2; }
 mkdir -p "$out"
-for name in elstm_next_word-scratch elstm_next_word-pretrained; do
+for run in "${runs[@]}"; do
+  case $run in scratch|pretrained) ;; *) echo "unknown run $run: choose scratch or pretrained" >&2; exit 2;; esac
+  name=elstm_next_word-$run
   init=null
   [ "$name" = elstm_next_word-pretrained ] && init=$weights
   echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"

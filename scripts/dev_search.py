@@ -50,6 +50,7 @@ SETTINGS = {
     "best-parser128": ("configs/best_elstm.cfg", {"components.parser.model.hidden_width": 128}),
     "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
     "cnn-chars": ("configs/chars/cnn.cfg", {}),
+    "cnn-parser128": ("configs/cnn.cfg", {"components.parser.model.hidden_width": 128}),
     # from best_elstm, for longer budgets (--steps 5000): parameter averaging,
     # more dropout (the optimiser's and the encoder's), a wider encoder
     "best-avg": ("configs/best_elstm.cfg", {AVG: True}),
