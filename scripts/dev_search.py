@@ -67,6 +67,9 @@ SETTINGS = {
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
     "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),
+    # its own BRNN two layers deep; the relative encoding in place of the pos one
+    "best-seqparse-d2": ("configs/seqparse/best_elstm.cfg", {"components.parser.model.depth": 2}),
+    "best-seqparse-rel": ("configs/seqparse/best_elstm.cfg", {"components.parser.encoding": "relative"}),
 }
 
 
