@@ -70,6 +70,8 @@ SETTINGS = {
     # its own BRNN two layers deep; the relative encoding in place of the pos one
     "best-seqparse-d2": ("configs/seqparse/best_elstm.cfg", {"components.parser.model.depth": 2}),
     "best-seqparse-rel": ("configs/seqparse/best_elstm.cfg", {"components.parser.encoding": "relative"}),
+    "best-seqparse-rel-d2": ("configs/seqparse/best_elstm.cfg", {"components.parser.encoding": "relative",
+                                                                 "components.parser.model.depth": 2}),
 }
 
 
