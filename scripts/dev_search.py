@@ -51,6 +51,8 @@ SETTINGS = {
     "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
     "cnn-chars": ("configs/chars/cnn.cfg", {}),
     "cnn-parser128": ("configs/cnn.cfg", {"components.parser.model.hidden_width": 128}),
+    # best_elstm as it is, for a longer budget (--steps 10000)
+    "best": ("configs/best_elstm.cfg", {}),
     # from best_elstm, for longer budgets (--steps 5000): parameter averaging,
     # more dropout (the optimiser's and the encoder's), a wider encoder
     "best-avg": ("configs/best_elstm.cfg", {AVG: True}),
