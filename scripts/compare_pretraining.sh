@@ -21,7 +21,7 @@ for run in "${runs[@]}"; do
   case $run in scratch|pretrained) ;; *) echo "unknown run $run: choose scratch or pretrained" >&2; exit 2;; esac
   name=elstm_next_word-$run
   init=null
-  [ "$name" = elstm_next_word-pretrained ] && init=$weights
+  [ "$run" = pretrained ] && init=$weights
   echo "=== $name: $steps steps ($(date -u +%H:%M:%S))"
   python -m spacy train "$config" --output "training/$name" \
     --paths.train corpus/ud/en_ewt-ud-train.spacy --paths.dev corpus/ud/en_ewt-ud-dev.spacy \

@@ -19,6 +19,8 @@ ENC = "components.tok2vec.model.encode"
 LR = "training.optimizer.learn_rate.initial_rate"
 AVG = "training.optimizer.use_averages"
 DROP = "training.dropout"
+SP_ENC = "components.parser.encoding"
+SP_DEPTH = "components.parser.model.depth"
 # name: (config, overrides); every name is the config's own settings unless it says otherwise
 SETTINGS = {
     "cnn": ("configs/cnn.cfg", {}),
@@ -69,11 +71,11 @@ SETTINGS = {
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
     "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),
-    # its own BRNN two layers deep; the relative encoding in place of the pos one
-    "best-seqparse-d2": ("configs/seqparse/best_elstm.cfg", {"components.parser.model.depth": 2}),
-    "best-seqparse-rel": ("configs/seqparse/best_elstm.cfg", {"components.parser.encoding": "relative"}),
-    "best-seqparse-rel-d2": ("configs/seqparse/best_elstm.cfg", {"components.parser.encoding": "relative",
-                                                                 "components.parser.model.depth": 2}),
+    # the search that set its encoding and depth (from the pos encoding and a
+    # one-layer BRNN; both pinned, so each name keeps what it measured)
+    "best-seqparse-d2": ("configs/seqparse/best_elstm.cfg", {SP_ENC: "pos", SP_DEPTH: 2}),
+    "best-seqparse-rel": ("configs/seqparse/best_elstm.cfg", {SP_ENC: "relative", SP_DEPTH: 1}),
+    "best-seqparse-rel-d2": ("configs/seqparse/best_elstm.cfg", {SP_ENC: "relative", SP_DEPTH: 2}),
 }
 
 
