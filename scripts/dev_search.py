@@ -65,6 +65,12 @@ SETTINGS = {
     "best-avg-drop3": ("configs/best_elstm.cfg", {AVG: True, DROP: 0.3, f"{ENC}.dropout": 0.3}),
     "best-avg-drop2-w384": ("configs/best_elstm.cfg", {AVG: True, DROP: 0.2, f"{ENC}.dropout": 0.2,
                                                        f"{ENC}.width": 384}),
+    # from best_elstm, for the UPOS target (--steps 10000): larger hash tables for
+    # the word features (NORM, PREFIX, SUFFIX, SHAPE), and a character-level
+    # recurrent embedding of each word beside them
+    "best-rows": ("configs/best_elstm.cfg",
+                  {"components.tok2vec.model.embed.rows": "[20000,2000,5000,2500]"}),
+    "best-charrnn": ("configs/charrnn/best_elstm.cfg", {}),
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),

@@ -1,6 +1,6 @@
 """Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine}/*.cfg
+    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine,seqparse,charrnn}/*.cfg
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
 configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
@@ -12,7 +12,9 @@ Treebank), except that the header is the base's own comment, with
 same from configs/src/chars.cfg (character-level input), and
 configs/biaffine/<name>.cfg from configs/src/biaffine.cfg (the biaffine parser
 in place of spaCy's) and configs/seqparse/<name>.cfg from configs/src/seqparse.cfg
-(parsing as sequence labelling), for the encoders ONLY names. Lines starting with "##"
+(parsing as sequence labelling) and configs/charrnn/<name>.cfg from
+configs/src/charrnn.cfg (a character-level recurrent embedding beside the
+hashed one), for the encoders ONLY names. Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -30,12 +32,13 @@ PLACEHOLDER = "{{ encode }}"
 NAME = "{{ name }}"
 # Output subfolder of configs/ -> the base it is made from.
 BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg",
-         "seqparse": "seqparse.cfg"}
+         "seqparse": "seqparse.cfg", "charrnn": "charrnn.cfg"}
 # The encoders a base is made for, where not every one: character-level input
 # for the best ELSTM and spaCy's CNN (the comparison it is measured in), and the
-# biaffine parser and the sequence-labelling parser for the same two
+# biaffine parser and the sequence-labelling parser for the same two; the
+# character-level recurrent embedding for the best ELSTM
 ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn"),
-        "seqparse": ("best_elstm", "cnn")}
+        "seqparse": ("best_elstm", "cnn"), "charrnn": ("best_elstm",)}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 

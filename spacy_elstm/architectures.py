@@ -7,7 +7,7 @@ from numbers import Real
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.util import registry
-from thinc.api import Model
+from thinc.api import Maxout, Model, chain, concatenate, with_array
 from thinc.types import Floats2d
 
 from .layers import with_torch_labeller, with_torch_sequences
@@ -15,7 +15,9 @@ from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
                       RecurrentLabeller, Seq2SeqLabeller, WiredDBRNN, WiredRecurrentEncoder,
                       check_cell)
 from .layers.biaffine import with_torch_biaffine
+from .layers.chars import with_char_recurrence
 from .pytorch.biaffine import BiaffineParserScorer
+from .pytorch.chars import CharRecurrence
 from .pytorch.label_recurrence import LabelRecurrentLabeller
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
@@ -26,6 +28,9 @@ RECURRENT_ENCODER_V2 = "spacy-elstm.RecurrentEncoder.v2"
 DBRNN_ENCODER_V2 = "spacy-elstm.DBRNNEncoder.v2"
 # sequence labellers (models for the spacy-elstm.sequence_labeller component): a
 # tok2vec, then a recurrent macro-model and its softmax heads (pytorch/labeller.py)
+# an embedding layer (spacy.Tok2Vec.v2's `embed`): a words embedding beside a
+# character-level recurrent one, mixed (pytorch/chars.py)
+CHAR_RECURRENT_EMBED = "spacy-elstm.CharRecurrentEmbed.v1"
 RECURRENT_TAGGER = "spacy-elstm.RecurrentTagger.v1"
 DBRNN_TAGGER = "spacy-elstm.DBRNNTagger.v1"
 
@@ -267,6 +272,51 @@ def build_dbrnn_encoder_v2(
                         dropout=dropout, input_dropout=input_dropout, word_dropout=word_dropout)
     return with_torch_sequences(module, input_width=n_in, width=width,
                                 name=f"{cell}_dbrnn_v2")
+
+
+@registry.architectures(CHAR_RECURRENT_EMBED)
+def build_char_recurrent_embed(
+    width: int,
+    words: Model[List[Any], List[Floats2d]],
+    char_width: int = 32,
+    char_rnn_width: int = 128,
+    cell: str = "elstm",
+    period: int = 20,
+    gates: str = "recurrent",
+    max_bytes: int = 20,
+) -> Model[List[Any], List[Floats2d]]:
+    """Embed each token twice and mix the two: ``words`` (any embedding of docs,
+    e.g. spacy.MultiHashEmbed.v2) beside a bidirectional recurrent layer over the
+    token's UTF-8 bytes, whose vector is its forward state after the last byte
+    and its backward state after the first; the concatenation goes through a
+    Maxout layer (3 pieces) with layer norm to ``width``, as MultiHashEmbed
+    mixes its features. To be used as the `embed` layer of spacy.Tok2Vec.v2.
+
+    width (int): The output width.
+    words (Model): The word-level embedding.
+    char_width (int): The width of each byte's embedding.
+    char_rnn_width (int): The width of the character layer's output (half per direction).
+    cell (str): The character layer's cell, as the encoders take it.
+    period (int): Ts of an ELSTM cell, here over the positions in a word.
+    gates (str): "recurrent" or "input", as the encoders take it.
+    max_bytes (int): A longer word is read as its first and last max_bytes // 2 bytes.
+    """
+    for arg, value in {"char_width": char_width, "max_bytes": max_bytes}.items():
+        if not (ARG_RULES["width"][0](value)):
+            raise ValueError(f"{CHAR_RECURRENT_EMBED}: {arg} must be a positive integer, "
+                             f"got {value!r}.")
+    check_encoder_args(CHAR_RECURRENT_EMBED, split_width=True, width=char_rnn_width,
+                       cell=cell, period=period, gates=gates)
+    check_encoder_args(CHAR_RECURRENT_EMBED, split_width=False, width=width, cell=cell,
+                       period=period, gates=gates)
+    module = CharRecurrence(cell=cell, char_width=char_width, width=char_rnn_width,
+                            period=period, gates=gates)
+    chars = with_char_recurrence(module, max_bytes=max_bytes, name=f"{cell}_char_brnn")
+    mix = with_array(Maxout(width, nP=3, dropout=0.0, normalize=True))
+    model = chain(concatenate(words, chars), mix)
+    model.set_dim("nO", width)
+    model.name = f"{cell}_char_recurrent_embed"
+    return model
 
 
 def _input_width(name: str, tok2vec: Model) -> int:

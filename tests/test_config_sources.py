@@ -41,11 +41,24 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert [p.stem for p in chars] == sorted(gen.ONLY["chars"])
     for path in chars:
         assert (tmp_path / "chars" / path.name).read_bytes() == path.read_bytes(), path.name
-    for folder in ("biaffine", "seqparse"):
+    for folder in ("biaffine", "seqparse", "charrnn"):
         made = sorted((ROOT / "configs" / folder).glob("*.cfg"))
         assert [p.stem for p in made] == sorted(gen.ONLY[folder])
         for path in made:
             assert (tmp_path / folder / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_character_rnn_configs_differ_from_theirs_in_the_embedding_only():
+    made = sorted((ROOT / "configs" / "charrnn").glob("*.cfg"))
+    assert made
+    for path in made:
+        chars = spacy.util.load_config(path, interpolate=False)
+        plain = spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+        embed = chars["components"]["tok2vec"]["model"].pop("embed")
+        assert embed["@architectures"] == "spacy-elstm.CharRecurrentEmbed.v1"
+        words = plain["components"]["tok2vec"]["model"].pop("embed")
+        assert embed["words"] == words
+        assert chars == plain, path.stem
 
 
 def test_character_input_configs_differ_from_theirs_in_the_embedding_only():

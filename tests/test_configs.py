@@ -115,6 +115,18 @@ def test_character_input_config(path, tmp_path):
     assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "charrnn").glob("*.cfg")),
+                         ids=lambda p: p.stem)
+def test_character_rnn_config(path, tmp_path):
+    _, nlp = checked_pipeline(path, tmp_path)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
+    tok2vec = nlp.get_pipe("tok2vec").model
+    doc = nlp.make_doc("Words the model has never seen: zyxt, and a very long word: "
+                       "antidisestablishmentarianism.")
+    tok2vec.initialize(X=[doc])
+    assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
+
+
 PARSER_VARIANTS = {"biaffine": "elstm_biaffine_parser", "seqparse": "elstm_seq_parser"}
 
 

@@ -1,0 +1,145 @@
+"""The character-level recurrent embedding (spacy-elstm.CharRecurrentEmbed.v1):
+what bytes a word is read as, which states make its vector, that a word's vector
+depends on its own bytes only, gradients, errors, and that a tagger learns from
+the characters of words it has never seen."""
+import pytest
+import spacy
+import torch
+from spacy.ml.models import MultiHashEmbed
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_elstm.architectures import build_char_recurrent_embed
+from spacy_elstm.layers.chars import word_bytes
+from spacy_elstm.pytorch.chars import CharRecurrence
+
+
+def test_word_bytes_keeps_short_words_and_the_ends_of_long_ones():
+    assert word_bytes("walk", 20) == b"walk"
+    assert word_bytes("é", 20) == "é".encode("utf8")
+    assert word_bytes("abcdefghij", 4) == b"abij"
+    assert word_bytes("abcdefghij", 5) == b"abcij"
+    assert word_bytes("abcdefghij", 10) == b"abcdefghij"
+    assert word_bytes("", 4) == b"\0"
+
+
+@pytest.mark.parametrize("cell", ["elstm", "lstm", "gru"])
+def test_a_words_vector_is_the_forward_end_state_beside_the_backward_start_state(cell):
+    torch.manual_seed(0)
+    module = CharRecurrence(cell=cell, char_width=6, width=8, period=5)
+    words = [b"tag", b"x", b"walking"]
+    lengths = torch.tensor([len(w) for w in words])
+    ids = torch.tensor(list(b"".join(words)))
+    out = module(ids, lengths)
+    assert out.shape == (3, 8)
+    for i, word in enumerate(words):
+        alone = module.layer(module.embed(torch.tensor(list(word)))[None],
+                             torch.tensor([len(word)]))[0]
+        torch.testing.assert_close(out[i, :4], alone[-1, :4])
+        torch.testing.assert_close(out[i, 4:], alone[0, 4:])
+
+
+def test_a_words_vector_does_not_depend_on_the_other_words(device):
+    torch.manual_seed(0)
+    module = CharRecurrence(cell="elstm", char_width=6, width=8, period=5).to(device)
+    words = [b"a", b"internationalisation", b"of", b"tags"]
+    ids = torch.tensor(list(b"".join(words)))
+    together = module(ids, torch.tensor([len(w) for w in words]))
+    for i, word in enumerate(words):
+        alone = module(torch.tensor(list(word)), torch.tensor([len(word)]))
+        torch.testing.assert_close(together[i:i + 1], alone, rtol=1e-6, atol=1e-6)
+
+
+def test_gradients_pass_gradcheck():
+    torch.manual_seed(0)
+    module = CharRecurrence(cell="elstm", char_width=3, width=4, period=3).double()
+    ids = torch.tensor(list(b"abcab"))
+    lengths = torch.tensor([2, 3])
+    params = dict(module.named_parameters())
+
+    def run(weight):
+        return torch.func.functional_call(module, {**params, "embed.weight": weight},
+                                          (ids, lengths))
+
+    weight = module.embed.weight.detach().clone().requires_grad_()
+    assert torch.autograd.gradcheck(run, (weight,))
+
+
+def _embed(width=16, cell="elstm", **kwargs):
+    words = MultiHashEmbed(width=width, attrs=["NORM"], rows=[100],
+                           include_static_vectors=False)
+    return build_char_recurrent_embed(width, words, char_width=8, char_rnn_width=12, cell=cell,
+                                      period=5, **kwargs)
+
+
+def test_the_layer_embeds_every_token_and_empty_docs():
+    nlp = spacy.blank("en")
+    docs = [nlp("Tagging unseen words, like zyxtification."), nlp(""), nlp("ok")]
+    model = _embed()
+    model.initialize(X=docs)
+    Ys, backprop = model(docs, is_train=True)
+    assert [Y.shape for Y in Ys] == [(len(d), 16) for d in docs]
+    backprop([Y + 1 for Y in Ys])
+    assert model.predict([nlp("")])[0].shape == (0, 16)
+    # a doc's vectors do not depend on the other docs in its batch
+    alone = model.predict([docs[2]])[0]
+    assert abs(model.predict(docs)[2] - alone).max() < 1e-6
+
+
+def test_the_layer_round_trips_through_bytes():
+    nlp = spacy.blank("en")
+    docs = [nlp("Round trip of a character layer.")]
+    model = _embed()
+    model.initialize(X=docs)
+    other = _embed()
+    other.initialize(X=docs)
+    other.from_bytes(model.to_bytes())
+    assert abs(other.predict(docs)[0] - model.predict(docs)[0]).max() == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    ({"cell": "lstmm"}, "cell"),
+    ({"char_rnn_width": 13}, "width 13 is odd"),
+    ({"max_bytes": 0}, "max_bytes"),
+    ({"char_width": -1}, "char_width"),
+    ({"period": 0}, "period"),
+])
+def test_bad_arguments_are_named(args, message):
+    words = MultiHashEmbed(width=16, attrs=["NORM"], rows=[100], include_static_vectors=False)
+    settings = {"char_width": 8, "char_rnn_width": 12, "cell": "elstm", "period": 5, **args}
+    with pytest.raises(ValueError, match=message):
+        build_char_recurrent_embed(16, words, **settings)
+
+
+def test_a_tagger_learns_word_endings_and_tags_unseen_words_by_them():
+    """The tags follow the words' endings only, and the word-level embedding is
+    of SHAPE, the same ("xxxx") for every word here: only the characters can
+    tell the tags apart, on the training words and on the unseen ones."""
+    config = {"model": {
+        "@architectures": "spacy.Tagger.v2",
+        "tok2vec": {
+            "@architectures": "spacy.Tok2Vec.v2",
+            "embed": {"@architectures": "spacy-elstm.CharRecurrentEmbed.v1", "width": 32,
+                      "char_width": 16, "char_rnn_width": 32, "cell": "elstm", "period": 10,
+                      "words": {"@architectures": "spacy.MultiHashEmbed.v2", "width": 32,
+                                "attrs": ["SHAPE"], "rows": [50],
+                                "include_static_vectors": False}},
+            "encode": {"@architectures": "spacy.MaxoutWindowEncoder.v2", "width": 32,
+                       "depth": 1, "window_size": 1, "maxout_pieces": 2}}}}
+    stems = ["walk", "talk", "jump", "read", "sing", "play", "work", "cook", "paint", "climb"]
+    endings = {"ing": "V", "er": "N", "ed": "D"}
+    train = [w + e for w in stems[:7] for e in endings]
+    unseen = [w + e for w in stems[7:] for e in endings]
+    tag = {w: endings[e] for e in endings for w in train + unseen if w.endswith(e)}
+    spacy.util.fix_random_seed(0)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tagger", config=config)
+    examples = [Example.from_dict(nlp.make_doc(" ".join(train[i:i + 3])),
+                                  {"tags": [tag[w] for w in train[i:i + 3]]})
+                for i in range(0, len(train), 3)]
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(150):
+        nlp.update(examples, sgd=optimizer, drop=0.0)
+    for words in (train, unseen):
+        doc = nlp(Doc(nlp.vocab, words=words))
+        assert [t.tag_ for t in doc] == [tag[w] for w in words]
