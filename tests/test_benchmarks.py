@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from spacy_elstm.tools.benchmarks.layers import run_layer_benchmark
+from spacy_elstm.tools.benchmarks.paper import run_paper_benchmark
 from spacy_elstm.tools.benchmarks.pipelines import run_pipeline_benchmark
 from spacy_elstm.tools.benchmarks.timing import interleaved_median_seconds
 
@@ -122,3 +123,29 @@ def test_lm_benchmark_names_an_unknown_cell():
 
     result = CliRunner().invoke(app, ["benchmark", "lm", "--cell", "tree"])
     assert result.exit_code != 0 and "Unknown cell 'tree'" in result.output
+
+
+PAPER_CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "paper"
+
+
+def test_paper_benchmark_rows_ratios_and_hours():
+    rows = run_paper_benchmark(path=SAMPLE_DEV, configs=PAPER_CONFIGS, models=["pos_rnn"],
+                               cells=["lstm"], max_words=60, repeats=1, epoch_words=1000,
+                               progress=lambda msg: None)
+    assert {(r["model"], r["cell"], r["mode"]) for r in rows} == {
+        (m, "lstm", mode) for m in ("pos_brnn", "pos_rnn") for mode in ("train", "predict")}
+    for row in rows:
+        assert row["words"] >= 60 and row["words_per_second"] > 0
+        if row["model"] == "pos_brnn":
+            assert row["vs_pos_brnn"] == 1.0
+        if row["mode"] == "train":
+            assert row["paper_training_hours"] == pytest.approx(
+                11 * 1000 / row["words_per_second"] / 3600)
+        else:
+            assert "paper_training_hours" not in row
+
+
+def test_paper_benchmark_names_an_unknown_model():
+    with pytest.raises(ValueError, match="pos_nope.*choose from.*pos_brnn"):
+        run_paper_benchmark(path=SAMPLE_DEV, configs=PAPER_CONFIGS, models=["pos_nope"],
+                            cells=["elstm"], max_words=20, repeats=1, progress=lambda msg: None)

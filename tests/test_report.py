@@ -199,3 +199,22 @@ def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
            "- (64.30/52.60) |" in text
     assert "| pos_brnn | elstm | 2,000 | 0.03 | 4,000 |" in text
     assert "DBRNN" not in text.split("UAS/LAS (Table 6")[0].split("UPOS accuracy")[1]
+
+
+def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
+    env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"}
+    rows = [{"model": "pos_brnn", "cell": "elstm", "mode": "train", "words": 2008, "repeats": 3,
+             "seconds": 2.0, "words_per_second": 1004.0, "vs_pos_brnn": 1.0,
+             "paper_training_hours": 0.625},
+            {"model": "pos_dbrnn", "cell": "elstm", "mode": "predict", "words": 2008,
+             "repeats": 3, "seconds": 0.5, "words_per_second": 4016.0, "vs_pos_brnn": 0.321}]
+    (tmp_path / "bench-paper.json").write_text(json.dumps(
+        {"benchmark": "paper", "data": "dev.conllu", "epoch_words": 204585,
+         "environment": env, "rows": rows}))
+    text = render(tmp_path)
+    section = text.split("### Paper-settings speed")[1]
+    assert "11 epochs of 204,585 training words" in section
+    assert "| pos_brnn | elstm | train | 1,004 | 1.00 | 0.62 |" in section
+    assert "| pos_dbrnn | elstm | predict | 4,016 | 0.32 | - |" in section
+    (tmp_path / "bench-paper.json").unlink()
+    assert "### Paper-settings speed" not in render(tmp_path)

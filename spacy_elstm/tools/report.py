@@ -331,7 +331,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     by `report_paper`), then the benchmarks."""
     from .report_ptb import is_ptb_folder, ptb_section
     from .report_lm import is_lm_folder, lm_bench_section, lm_section
-    from .report_paper import is_paper_folder, paper_section
+    from .report_paper import is_paper_folder, paper_bench_section, paper_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -387,6 +387,9 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     lm_bench = [t for t in map(lm_bench_section, _default_first(metrics, "bench-lm")) if t]
     if lm_bench:
         parts += ["### Language-model training speed", ""] + [p for t in lm_bench for p in (t, "")]
+    paper_bench = [t for t in map(paper_bench_section, _default_first(metrics, "bench-paper")) if t]
+    if paper_bench:
+        parts += ["### Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
     return "\n".join(parts)
 
 

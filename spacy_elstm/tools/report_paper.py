@@ -97,3 +97,26 @@ def paper_section(folder: Path) -> Optional[str]:
         parts += ["Speed:", "", _table(["config", "cell", "training words/s", "training hours",
                                         "test words/s"], rows_speed), ""]
     return "\n".join(parts)
+
+
+def paper_bench_section(path: Path) -> Optional[str]:
+    """The paper-settings benchmark's table (``spacy-elstm benchmark paper``), if
+    the file exists."""
+    data = _read_json(path)
+    if data is None or not data.get("rows"):
+        return None
+    env = data["environment"]
+    rows = [[r["model"], r["cell"], r["mode"], f"{r['words_per_second']:,.0f}",
+             f"{r['vs_pos_brnn']:.2f}",
+             f"{r['paper_training_hours']:.2f}" if "paper_training_hours" in r else "-"]
+            for r in data["rows"]]
+    epochs = ("" if not data.get("epoch_words") else
+              f"; hours: 11 epochs of {data['epoch_words']:,} training words at that speed")
+    return "\n".join([
+        f"Training and inference words/s of the paper-settings models (`configs/paper/`, "
+        f"batches of 20 sentences, gold lemmas in) on the first "
+        f"{data['rows'][0]['words']:,} words of `{data['data']}`, the median of "
+        f"{data['rows'][0]['repeats']} interleaved rounds{epochs}. From `{path.as_posix()}` "
+        f"(`spacy-elstm benchmark paper`), on {env.get('gpu') or env['cpu']}, "
+        f"{env['threads']} thread(s), torch {env['torch']}:", "",
+        _table(["model", "cell", "mode", "words/s", "x pos_brnn", "hours"], rows)])

@@ -175,6 +175,56 @@ def pipelines(
                     "allocator": allocator, "rows": rows})
 
 
+@benchmark_app.command("paper")
+def paper(
+    data: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="A CoNLL-U file with lemmas, e.g. UD English-EWT dev."),
+    output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
+    model: List[str] = typer.Option([], help="Models of configs/paper/ (pos_brnn, the reference, is always timed); default: pos_rnn, pos_dbrnn, pos_seq2seq, pos_seq2seq_att."),
+    cell: List[str] = typer.Option([], help="Cells; default: elstm."),
+    configs: Path = typer.Option(Path("configs/paper"), exists=True, file_okay=False, help="The paper configs' folder."),
+    max_words: int = typer.Option(2000, min=1, help="Words per timed pass (whole sentences from the start of DATA)."),
+    repeats: int = typer.Option(3, min=1, help="Timed rounds; every run goes once per round and its median is kept."),
+    train: Optional[Path] = typer.Option(None, exists=True, dir_okay=False, help="The training CoNLL-U file, to turn words/s into the hours of an 11-epoch paper training."),
+    gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
+    threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
+) -> None:
+    """Training and inference words/second of the paper-settings macro-models
+    (configs/paper/), with ratios against the BRNN tagger measured in the same run."""
+    import spacy
+
+    from ..benchmarks.paper import run_paper_benchmark
+    from ..conllu import CorpusFormatError, read_conllu
+
+    check_output(output)
+    try:
+        read_conllu(data)
+        epoch_words = None if train is None else sum(len(d) for d in read_conllu(train))
+    except CorpusFormatError as err:
+        raise typer.BadParameter(str(err), param_hint="DATA or --train") from None
+    if threads:
+        torch.set_num_threads(threads)
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+    models = model or ["pos_rnn", "pos_dbrnn", "pos_seq2seq", "pos_seq2seq_att"]
+    try:
+        rows = run_paper_benchmark(path=data, configs=configs, models=models,
+                                   cells=cell or ["elstm"], max_words=max_words,
+                                   repeats=repeats, epoch_words=epoch_words,
+                                   progress=lambda msg: typer.echo(msg, err=True))
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--model or --cell") from None
+    table = [[r["model"], r["cell"], r["mode"], f"{r['words']:,}",
+              f"{r['words_per_second']:,.0f}", f"{r['vs_pos_brnn']:.2f}",
+              "-" if "paper_training_hours" not in r else f"{r['paper_training_hours']:.2f}"]
+             for r in rows]
+    typer.echo(_table(["model", "cell", "mode", "words", "words/s", "x pos_brnn",
+                       "hours for 11 epochs"], table))
+    _write(output, {"benchmark": "paper", "data": data.name, "epoch_words": epoch_words,
+                    "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
+                    "rows": rows})
+
+
 @benchmark_app.command("lm")
 def lm(
     output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
