@@ -7,7 +7,9 @@
 # scores are there already is skipped, so a stopped run resumes by config.
 # A quarter of an hour to an hour per config at 5,000 steps on one CPU thread,
 # depending on the machine.
-# Usage: bash scripts/converged.sh MAX_STEPS SEED [GPU_ID] [CONFIG ...]
+# A CONFIG in a subfolder of configs/ (KIND/CONFIG, e.g. charrnn/best_elstm) is
+# trained and scored by scripts/train_and_score.sh as KIND-CONFIG.
+# Usage: bash scripts/converged.sh MAX_STEPS SEED [GPU_ID] [[KIND/]CONFIG ...]
 # Without CONFIGs: best_elstm, shared_lstm, shared_gru, shared_elstm2, shared_dbrnn, cnn.
 set -euo pipefail
 steps=${1:?max steps}
@@ -18,10 +20,17 @@ configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(best_elstm shared_lstm shared_gru shared_elstm2 shared_dbrnn cnn)
 out=metrics/converged-${steps}steps
 [ "$seed" = 0 ] || out=$out-seed$seed
-for name in "${configs[@]}"; do
+for config in "${configs[@]}"; do
+  name=${config//\//-}
   if [ -f "$out/$name-test.official.json" ]; then
     echo "=== $name (seed $seed): done, skipped"
     continue
   fi
-  SEED=$seed bash scripts/compare_encoders.sh "$steps" "$out" "$gpu" "$name"
+  if [[ $config == */* ]]; then
+    mkdir -p "$out"
+    bash scripts/train_and_score.sh "configs/$config.cfg" "$out" "$name" "training/$name" \
+      "$steps" "$gpu" --system.seed "$seed"
+  else
+    SEED=$seed bash scripts/compare_encoders.sh "$steps" "$out" "$gpu" "$config"
+  fi
 done
