@@ -218,3 +218,18 @@ def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     assert "| pos_dbrnn | elstm | predict | 4,016 | 0.32 | - |" in section
     (tmp_path / "bench-paper.json").unlink()
     assert "### Paper-settings speed" not in render(tmp_path)
+
+
+def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
+    base = {"UPOS": 95.0, "XPOS": 94.0, "UFeats": 95.5, "UAS": 88.0, "LAS": 85.0,
+            "CLAS": 81.0, "words": 25148, "repaired_roots": 0, "words_per_second": 9000.0}
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a-dev.official.json").write_text(json.dumps(base))
+    assert "UPOS unseen" not in render(tmp_path)
+    (folder / "b-dev.official.json").write_text(json.dumps(
+        {**base, "unseen": {"words": 1709, "UPOS": 76.01, "XPOS": 70.5}}))
+    text = render(tmp_path)
+    assert "| config | split | UPOS | XPOS | UFeats | UAS | LAS | CLAS | UPOS unseen |" in text
+    assert "| b | dev | 95.00 | 94.00 | 95.50 | 88.00 | 85.00 | 81.00 | 76.01 | 25,148 |" in text
+    assert "| a | dev | 95.00 | 94.00 | 95.50 | 88.00 | 85.00 | 81.00 | - | 25,148 |" in text

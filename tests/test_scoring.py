@@ -16,7 +16,7 @@ from spacy_elstm.tools.conllu import read_conllu
 from spacy_elstm.tools.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
                                        doc_to_conllu, find_scorer, load_scorer,
                                        official_scores, predict, read_gold, score,
-                                       single_root_tree, write_conllu)
+                                       single_root_tree, unseen_scores, write_conllu)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "assets" / "ud-ewt-sample" / "dev.conllu"
@@ -246,3 +246,31 @@ def test_report_with_official_scores_only(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "gru_brnn-dev.official.json: LAS is 'high', not a number; skipped." in err
     assert "lstm_brnn-dev.official.json: not JSON" in err
+
+
+def test_tagging_accuracy_is_split_by_words_the_training_data_has():
+    vocab = Vocab()
+    gold = [read_gold(DEV, vocab)[0]]
+    words = [t.text for t in gold[0].doc]
+    pred = Doc(vocab, words=words, pos=[t.pos_ for t in gold[0].doc],
+               tags=[t.tag_ for t in gold[0].doc])
+    pred[0].pos_ = "X" if gold[0].doc[0].pos_ != "X" else "NOUN"  # one wrong UPOS, on word 0
+    seen = {w.lower() for w in words[1:]} - {words[0].lower()}
+    scores = unseen_scores([pred], gold, seen)
+    assert scores["unseen"] == {"words": 1, "UPOS": 0.0, "XPOS": 100.0}
+    assert scores["seen"] == {"words": len(words) - 1, "UPOS": 100.0, "XPOS": 100.0}
+    # a tagger that predicts no UPOS has no UPOS score, seen or unseen
+    bare = Doc(vocab, words=words, tags=[t.tag_ for t in gold[0].doc])
+    assert unseen_scores([bare], gold, set())["unseen"]["UPOS"] is None
+
+
+@needs_script
+def test_score_with_the_training_file_splits_the_tagging_scores(gold20, tmp_path):
+    result = score(PIPELINE, gold20, scorer=SCRIPT, train=TRAIN)
+    assert result["unseen_in"] == "train.conllu"
+    assert result["unseen"]["words"] + result["seen"]["words"] == result["words"]
+    assert result["unseen"]["words"] > 0
+    assert result["seen"]["UPOS"] is None  # the fixture predicts no UPOS
+    both = (result["unseen"]["XPOS"] * result["unseen"]["words"]
+            + result["seen"]["XPOS"] * result["seen"]["words"]) / result["words"]
+    assert both == pytest.approx(result["XPOS"], abs=0.02)

@@ -142,6 +142,10 @@ OFFICIAL_NOTE = (
     "punctuation included, relation subtypes and features outside the universal set ignored, so "
     "these differ from spaCy's numbers above (whose UAS/LAS leave punctuation out and whose "
     "Morph compares all features). `-`: not predicted by the pipeline.")
+UNSEEN_NOTE = (
+    " `UPOS unseen`: UPOS accuracy on the words whose lowercased form EWT train does not "
+    "have (`spacy-elstm score --train`, computed by spacy-elstm, not by the script; `-` "
+    "where the run was scored without it).")
 
 
 def official_files(metrics: Path, prefix: str = "") -> List[Path]:
@@ -154,7 +158,7 @@ _OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.js
 
 def official_section(metrics: Path, prefix: str = "") -> Optional[str]:
     """One row per (config, split) with an official-score file; None if there are none."""
-    rows = []
+    rows, unseen = [], False
     for path in official_files(metrics, prefix):
         match = _OFFICIAL.match(path.name)
         scores = _read_json(path)
@@ -163,16 +167,25 @@ def official_section(metrics: Path, prefix: str = "") -> Optional[str]:
         try:
             rows.append([match["config"][len(prefix):], match["split"]]
                         + [_official(scores, k) for k in OFFICIAL]
+                        + [_official(scores.get("unseen", {}), "UPOS")]
                         + [f"{scores['words']:,}", str(scores["repaired_roots"]),
                            "-" if scores.get("words_per_second") is None
                            else f"{scores['words_per_second']:,.0f}"])
-        except (KeyError, TypeError, ValueError) as err:
+            unseen = unseen or "unseen" in scores
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
             problem = f"no key {err}" if isinstance(err, KeyError) else str(err)
             warn(f"{path}: {problem}; skipped.")
     if not rows:
         return None
-    header = ["config", "split"] + OFFICIAL + ["words", "roots repaired", "words/s"]
-    return OFFICIAL_NOTE + "\n\n" + _table(header, rows)
+    header = ["config", "split"] + OFFICIAL + ["UPOS unseen", "words", "roots repaired",
+                                               "words/s"]
+    if not unseen:  # no file has the breakdown: leave the column out
+        at = header.index("UPOS unseen")
+        header.pop(at)
+        for row in rows:
+            row.pop(at)
+    note = OFFICIAL_NOTE + (UNSEEN_NOTE if unseen else "")
+    return note + "\n\n" + _table(header, rows)
 
 
 def _official(scores: Dict[str, Any], key: str) -> str:

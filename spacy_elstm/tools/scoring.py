@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
@@ -268,22 +268,55 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
     return docs, time.perf_counter() - start
 
 
+# the tagging metrics split by whether the training data has the word
+SPLIT_METRICS = {"UPOS": "pos_", "XPOS": "tag_"}
+
+
+def seen_forms(path: Union[str, Path]) -> Set[str]:
+    """The lowercased word forms of a CoNLL-U file (a training split)."""
+    return {token.text.lower() for doc in read_conllu(path) for token in doc}
+
+
+def unseen_scores(docs: Sequence[Doc], gold: Sequence[GoldSentence],
+                  seen: Set[str]) -> Dict[str, Dict[str, Any]]:
+    """Tagging accuracy (percent, word by word, on the gold words) on the words
+    whose lowercased form is not in ``seen`` ("unseen") and on the others
+    ("seen"), with their counts; a metric the docs do not predict is null."""
+    counts = {part: {"words": 0, **{m: 0 for m in SPLIT_METRICS}} for part in ("unseen", "seen")}
+    for doc, sentence in zip(docs, gold):
+        for token, gold_token in zip(doc, sentence.doc):
+            entry = counts["seen" if gold_token.text.lower() in seen else "unseen"]
+            entry["words"] += 1
+            for metric, attr in SPLIT_METRICS.items():
+                entry[metric] += getattr(token, attr) == getattr(gold_token, attr)
+    predicted = {m for m, attr in METRICS.items() if any(d.has_annotation(attr) for d in docs)}
+    return {part: {"words": c["words"],
+                   **{m: (round(100 * c[m] / c["words"], 2)
+                          if c["words"] and m in predicted else None) for m in SPLIT_METRICS}}
+            for part, c in counts.items()}
+
+
 def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           output: Optional[Union[str, Path]] = None,
           predictions: Optional[Union[str, Path]] = None,
           scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
-          batch_size: Optional[int] = None, gold_lemmas: bool = False) -> Dict[str, Any]:
+          batch_size: Optional[int] = None, gold_lemmas: bool = False,
+          train: Optional[Union[str, Path]] = None) -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
     the scores. Percentages for the headline metrics, the script's raw F1 of
     every metric under "f1"; a metric whose annotation the pipeline does not
     predict is null (and listed under "not_predicted"). `gold_lemmas`: give
-    the pipeline the gold lemmas as input (recorded as "input")."""
+    the pipeline the gold lemmas as input (recorded as "input"). `train`: a
+    CoNLL-U training split; the scores then also give UPOS and XPOS accuracy on
+    the words it does not have ("unseen") and on the others ("seen"), computed
+    here rather than by the script."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
     module = load_scorer(scorer_path)
+    seen = None if train is None else seen_forms(train)
     gold_path = Path(gold_path)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
@@ -318,6 +351,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         "gpu_id": gpu_id,
         "f1": {name: s.f1 for name, s in evaluation.items()},
     })
+    if seen is not None:
+        result["unseen_in"] = Path(train).name
+        result.update(unseen_scores(docs, gold, seen))
     if output is not None:
         output = Path(output)
         output.parent.mkdir(parents=True, exist_ok=True)

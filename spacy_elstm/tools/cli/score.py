@@ -19,6 +19,9 @@ def score(
         False, "--gold-lemmas",
         help="Give the pipeline GOLD's lemmas (column 3) as input, for pipelines trained on "
              "lemma input (spacy-elstm.GoldLemmaCorpus.v1, configs/paper/): an oracle setting."),
+    train: Optional[Path] = typer.Option(
+        None, help="The training CoNLL-U file: also give UPOS and XPOS accuracy on the words "
+                   "it does not have (\"unseen\") and on the others (\"seen\")."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -36,11 +39,16 @@ def score(
     try:
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
-                                gold_lemmas=gold_lemmas)
+                                gold_lemmas=gold_lemmas, train=train)
     except (ScoringError, CorpusFormatError, OSError) as err:
         fail("score", err)
     shown = "  ".join(f"{m} {'-' if result[m] is None else format(result[m], '.2f')}" for m in METRICS)
     typer.echo(f"{result['gold']}: {shown}  ({result['words']:,} words, "
                f"{result['words_per_second']:,.0f} words/s, {result['repaired_roots']} roots repaired)")
+    if train is not None:
+        for part in ("unseen", "seen"):
+            shown = "  ".join(f"{m} {'-' if result[part][m] is None else format(result[part][m], '.2f')}"
+                              for m in ("UPOS", "XPOS"))
+            typer.echo(f"  {part} in {train.name}: {shown}  ({result[part]['words']:,} words)")
     if output is not None:
         typer.echo(f"wrote {output}")
