@@ -301,14 +301,12 @@ def build_char_recurrent_embed(
     gates (str): "recurrent" or "input", as the encoders take it.
     max_bytes (int): A longer word is read as its first and last max_bytes // 2 bytes.
     """
-    for arg, value in {"char_width": char_width, "max_bytes": max_bytes}.items():
-        if not (ARG_RULES["width"][0](value)):
-            raise ValueError(f"{CHAR_RECURRENT_EMBED}: {arg} must be a positive integer, "
-                             f"got {value!r}.")
+    is_width, allowed = ARG_RULES["width"]
+    for arg, value in {"width": width, "char_width": char_width, "max_bytes": max_bytes}.items():
+        if not is_width(value):
+            raise ValueError(f"{CHAR_RECURRENT_EMBED}: {arg} must be {allowed}, got {value!r}.")
     check_encoder_args(CHAR_RECURRENT_EMBED, split_width=True, width=char_rnn_width,
                        cell=cell, period=period, gates=gates)
-    check_encoder_args(CHAR_RECURRENT_EMBED, split_width=False, width=width, cell=cell,
-                       period=period, gates=gates)
     module = CharRecurrence(cell=cell, char_width=char_width, width=char_rnn_width,
                             period=period, gates=gates)
     chars = with_char_recurrence(module, max_bytes=max_bytes, name=f"{cell}_char_brnn")

@@ -158,34 +158,30 @@ _OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.js
 
 def official_section(metrics: Path, prefix: str = "") -> Optional[str]:
     """One row per (config, split) with an official-score file; None if there are none."""
-    rows, unseen = [], False
+    rows, unseen = [], False  # rows: (columns before UPOS unseen, it, the columns after)
     for path in official_files(metrics, prefix):
         match = _OFFICIAL.match(path.name)
         scores = _read_json(path)
         if scores is None:
             continue
         try:
-            rows.append([match["config"][len(prefix):], match["split"]]
-                        + [_official(scores, k) for k in OFFICIAL]
-                        + [_official(scores.get("unseen", {}), "UPOS")]
-                        + [f"{scores['words']:,}", str(scores["repaired_roots"]),
-                           "-" if scores.get("words_per_second") is None
-                           else f"{scores['words_per_second']:,.0f}"])
+            rows.append(([match["config"][len(prefix):], match["split"]]
+                         + [_official(scores, k) for k in OFFICIAL],
+                         [_official(scores.get("unseen", {}), "UPOS")],
+                         [f"{scores['words']:,}", str(scores["repaired_roots"]),
+                          "-" if scores.get("words_per_second") is None
+                          else f"{scores['words_per_second']:,.0f}"]))
             unseen = unseen or "unseen" in scores
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             problem = f"no key {err}" if isinstance(err, KeyError) else str(err)
             warn(f"{path}: {problem}; skipped.")
     if not rows:
         return None
-    header = ["config", "split"] + OFFICIAL + ["UPOS unseen", "words", "roots repaired",
-                                               "words/s"]
-    if not unseen:  # no file has the breakdown: leave the column out
-        at = header.index("UPOS unseen")
-        header.pop(at)
-        for row in rows:
-            row.pop(at)
-    note = OFFICIAL_NOTE + (UNSEEN_NOTE if unseen else "")
-    return note + "\n\n" + _table(header, rows)
+    # the UPOS-unseen column only where some file of the folder has the breakdown
+    middle = ["UPOS unseen"] if unseen else []
+    header = ["config", "split"] + OFFICIAL + middle + ["words", "roots repaired", "words/s"]
+    rows = [head + (cell if unseen else []) + tail for head, cell, tail in rows]
+    return OFFICIAL_NOTE + (UNSEEN_NOTE if unseen else "") + "\n\n" + _table(header, rows)
 
 
 def _official(scores: Dict[str, Any], key: str) -> str:

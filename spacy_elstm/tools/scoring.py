@@ -268,6 +268,12 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
     return docs, time.perf_counter() - start
 
 
+def not_predicted(docs: Sequence[Doc]) -> List[str]:
+    """The headline metrics whose annotation none of the docs has."""
+    return sorted(metric for metric, attr in METRICS.items()
+                  if not any(doc.has_annotation(attr) for doc in docs))
+
+
 # the tagging metrics split by whether the training data has the word
 SPLIT_METRICS = {"UPOS": "pos_", "XPOS": "tag_"}
 
@@ -289,10 +295,10 @@ def unseen_scores(docs: Sequence[Doc], gold: Sequence[GoldSentence],
             entry["words"] += 1
             for metric, attr in SPLIT_METRICS.items():
                 entry[metric] += getattr(token, attr) == getattr(gold_token, attr)
-    predicted = {m for m, attr in METRICS.items() if any(d.has_annotation(attr) for d in docs)}
+    missing = not_predicted(docs)
     return {part: {"words": c["words"],
                    **{m: (round(100 * c[m] / c["words"], 2)
-                          if c["words"] and m in predicted else None) for m in SPLIT_METRICS}}
+                          if c["words"] and m not in missing else None) for m in SPLIT_METRICS}}
             for part, c in counts.items()}
 
 
@@ -328,8 +334,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         repaired = write_conllu(system, docs, gold)
         evaluation = official_scores(module, gold_path, system)
     words = sum(len(doc) for doc in docs)
-    missing = sorted({metric for metric, attr in METRICS.items()
-                      if not any(doc.has_annotation(attr) for doc in docs)})
+    missing = not_predicted(docs)
     result: Dict[str, Any] = {
         "scorer": SCORER,
         "scorer_md5": md5(scorer_path),

@@ -9,13 +9,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import spacy
 import torch
 from spacy.language import Language
-from spacy.tokens import Doc
-from spacy.training import Example
 from spacy.util import minibatch
 from thinc.api import fix_random_seed
 
 from ...readers import copy_gold_lemmas
-from ..conllu import read_conllu
+from .pipelines import load_examples
 from .timing import interleaved_median_seconds
 
 REFERENCE = "pos_brnn"
@@ -44,14 +42,8 @@ def make_run(configs: Path, model: str, cell: str, mode: str, path: Path,
     sentences of ``path`` (up to ``max_words`` words), gold lemmas on the docs
     the model reads; it returns the number of words."""
     nlp = build(configs, model, cell)
-    examples: List[Example] = []
-    words = 0
-    for gold in read_conllu(path, nlp.vocab):
-        if words >= max_words:
-            break
-        examples.append(copy_gold_lemmas(Example(Doc(nlp.vocab, words=[t.text for t in gold]),
-                                                 gold)))
-        words += len(gold)
+    examples = [copy_gold_lemmas(e) for e in load_examples(path, nlp.vocab, max_words)]
+    words = sum(len(e.reference) for e in examples)
     optimizer = nlp.initialize(lambda: examples)
     if mode == "train":
         def run() -> int:
@@ -70,7 +62,7 @@ def make_run(configs: Path, model: str, cell: str, mode: str, path: Path,
 def run_paper_benchmark(*, path: Path, configs: Path, models: Sequence[str],
                         cells: Sequence[str], max_words: int = 2000, repeats: int = 3,
                         epoch_words: Optional[int] = None, epochs: int = 11,
-                        progress: Callable[[str], None] = print) -> List[Dict[str, Any]]:
+                        device: str = "cpu", progress: Callable[[str], None] = print) -> List[Dict[str, Any]]:
     models = list(dict.fromkeys([REFERENCE, *models]))
     runs, words = {}, {}
     for model in models:
@@ -80,8 +72,8 @@ def run_paper_benchmark(*, path: Path, configs: Path, models: Sequence[str],
                 runs[model, cell, mode] = make_run(configs, model, cell, mode, path, max_words)
                 words[model, cell, mode] = runs[model, cell, mode]()  # warm-up
     progress(f"  timing {len(runs)} runs in {repeats} interleaved rounds")
-    device = torch.device("cuda") if _on_gpu() else torch.device("cpu")
-    seconds = interleaved_median_seconds(runs, device=device, repeats=repeats, warmup=0)
+    seconds = interleaved_median_seconds(runs, device=torch.device(device), repeats=repeats,
+                                         warmup=0)
     rows = [{"model": model, "cell": cell, "mode": mode, "words": words[model, cell, mode],
              "repeats": repeats, "seconds": s, "words_per_second": words[model, cell, mode] / s}
             for (model, cell, mode), s in seconds.items()]
@@ -93,8 +85,3 @@ def run_paper_benchmark(*, path: Path, configs: Path, models: Sequence[str],
             row["paper_training_hours"] = epochs * epoch_words / row["words_per_second"] / 3600
     return rows
 
-
-def _on_gpu() -> bool:
-    from thinc.api import get_current_ops
-
-    return type(get_current_ops()).__name__ == "CupyOps"

@@ -211,6 +211,7 @@ def paper(
         rows = run_paper_benchmark(path=data, configs=configs, models=models,
                                    cells=cell or ["elstm"], max_words=max_words,
                                    repeats=repeats, epoch_words=epoch_words,
+                                   device=f"cuda:{gpu_id}" if gpu_id >= 0 else "cpu",
                                    progress=lambda msg: typer.echo(msg, err=True))
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--model or --cell") from None

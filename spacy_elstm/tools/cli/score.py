@@ -32,7 +32,7 @@ def score(
     input docs carry GOLD's lemmas as well (the JSON says "input": "gold lemmas").
     """
     from ..conllu import CorpusFormatError
-    from ..scoring import METRICS, ScoringError
+    from ..scoring import METRICS, SPLIT_METRICS, ScoringError
     from ..scoring import score as score_pipeline
     from . import fail
 
@@ -42,13 +42,17 @@ def score(
                                 gold_lemmas=gold_lemmas, train=train)
     except (ScoringError, CorpusFormatError, OSError) as err:
         fail("score", err)
-    shown = "  ".join(f"{m} {'-' if result[m] is None else format(result[m], '.2f')}" for m in METRICS)
-    typer.echo(f"{result['gold']}: {shown}  ({result['words']:,} words, "
+    typer.echo(f"{result['gold']}: {_shown(result, METRICS)}  ({result['words']:,} words, "
                f"{result['words_per_second']:,.0f} words/s, {result['repaired_roots']} roots repaired)")
     if train is not None:
         for part in ("unseen", "seen"):
-            shown = "  ".join(f"{m} {'-' if result[part][m] is None else format(result[part][m], '.2f')}"
-                              for m in ("UPOS", "XPOS"))
-            typer.echo(f"  {part} in {train.name}: {shown}  ({result[part]['words']:,} words)")
+            typer.echo(f"  {part} in {train.name}: {_shown(result[part], SPLIT_METRICS)}  "
+                       f"({result[part]['words']:,} words)")
     if output is not None:
         typer.echo(f"wrote {output}")
+
+
+def _shown(scores, metrics) -> str:
+    """"UPOS 95.12  XPOS -  ...": each metric's percentage, `-` where it is null."""
+    return "  ".join(f"{m} {'-' if scores[m] is None else format(scores[m], '.2f')}"
+                     for m in metrics)
