@@ -1,20 +1,22 @@
 """Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine,seqparse,charrnn}/*.cfg
+    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine,seqparse}/*.cfg
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
 configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
 then configs/src/base.cfg with its line ``{{ encode }}`` replaced by that
-encoder's [components.tok2vec.model.encode] block. configs/ptb/<name>.cfg is
+encoder's [components.tok2vec.model.encode] block; for the names in TOP_BASE,
+another base in place of base.cfg (configs/best_elstm.cfg: configs/src/charrnn.cfg,
+the UD pipeline with a character-level recurrent embedding beside the hashed
+word features). configs/ptb/<name>.cfg is
 made the same way from configs/src/ptb.cfg (a tagger and a parser for the Penn
 Treebank), except that the header is the base's own comment, with
 ``{{ name }}`` replaced by the encoder's name; configs/chars/<name>.cfg, the
 same from configs/src/chars.cfg (character-level input), and
 configs/biaffine/<name>.cfg from configs/src/biaffine.cfg (the biaffine parser
 in place of spaCy's) and configs/seqparse/<name>.cfg from configs/src/seqparse.cfg
-(parsing as sequence labelling) and configs/charrnn/<name>.cfg from
-configs/src/charrnn.cfg (a character-level recurrent embedding beside the
-hashed one), for the encoders ONLY names. Lines starting with "##"
+(parsing as sequence labelling), for the encoders ONLY names (and every
+encoder but those EXCEPT names for the other bases). Lines starting with "##"
 are notes on the sources and are not copied, nor are the blank lines before a
 source's first copied line. An encoder file may hold nothing but its header
 comment and the encode section (with its subsections, if any), and the base
@@ -32,13 +34,18 @@ PLACEHOLDER = "{{ encode }}"
 NAME = "{{ name }}"
 # Output subfolder of configs/ -> the base it is made from.
 BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg",
-         "seqparse": "seqparse.cfg", "charrnn": "charrnn.cfg"}
+         "seqparse": "seqparse.cfg"}
+# configs/<name>.cfg made from another base than base.cfg (a base without a
+# header of its own: the encoder's header describes the whole pipeline)
+TOP_BASE = {"best_elstm": "charrnn.cfg"}
 # The encoders a base is made for, where not every one: character-level input
 # for the best ELSTM and spaCy's CNN (the comparison it is measured in), and the
-# biaffine parser and the sequence-labelling parser for the same two; the
-# character-level recurrent embedding for the best ELSTM
+# biaffine parser and the sequence-labelling parser for the same two
 ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn"),
-        "seqparse": ("best_elstm", "cnn"), "charrnn": ("best_elstm",)}
+        "seqparse": ("best_elstm", "cnn")}
+# The encoders a base is not made for: the PTB configs have no character-level
+# embedding, so shared_elstm's would be best_elstm's over again
+EXCEPT = {"ptb": ("shared_elstm",)}
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 
 
@@ -86,21 +93,28 @@ def generate(src: Path = SRC) -> Dict[str, str]:
     blocks = {path.stem: _split_encoder(path) for path in encoders}
     configs = {}
     for folder, base_name in BASES.items():
-        base = _lines(src / base_name)
-        slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
-        if len(slots) != 1:
-            raise SourceError(f"{src / base_name}: needs the line {PLACEHOLDER} once, "
-                              f"found it {len(slots)} times.")
-        if any(ln.startswith(ENCODE) for ln in base):
-            raise SourceError(f"{src / base_name}: the encode section belongs in encoders/.")
-        own_header = any(NAME in ln for ln in base)
-        i = slots[0]
         for name, (header, block) in blocks.items():
-            if folder in ONLY and name not in ONLY[folder]:
+            if (folder in ONLY and name not in ONLY[folder]) or name in EXCEPT.get(folder, ()):
                 continue
-            text = "".join(([] if own_header else header) + base[:i] + block + base[i + 1:])
-            configs[f"{folder}/{name}" if folder else name] = text.replace(NAME, name)
+            own = base_name if folder else TOP_BASE.get(name, base_name)
+            configs[f"{folder}/{name}" if folder else name] = _fill(src / own, name, header, block)
     return configs
+
+
+def _fill(base_path: Path, name: str, header: List[str], block: List[str]) -> str:
+    """The config of encoder ``name`` (its ``header`` and encode ``block``) on
+    the base at ``base_path``."""
+    base = _lines(base_path)
+    slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
+    if len(slots) != 1:
+        raise SourceError(f"{base_path}: needs the line {PLACEHOLDER} once, "
+                          f"found it {len(slots)} times.")
+    if any(ln.startswith(ENCODE) for ln in base):
+        raise SourceError(f"{base_path}: the encode section belongs in encoders/.")
+    own_header = any(NAME in ln for ln in base)
+    i = slots[0]
+    text = "".join(([] if own_header else header) + base[:i] + block + base[i + 1:])
+    return text.replace(NAME, name)
 
 
 def _outputs(out: Path) -> List[Path]:

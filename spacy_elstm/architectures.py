@@ -15,7 +15,7 @@ from .pytorch import (CELLS, DBRNN, GATE_MODES, DBRNNLabeller, RecurrentEncoder,
                       RecurrentLabeller, Seq2SeqLabeller, WiredDBRNN, WiredRecurrentEncoder,
                       check_cell)
 from .layers.biaffine import with_torch_biaffine
-from .layers.chars import with_char_recurrence
+from .layers.chars import token_dropout, with_char_recurrence
 from .pytorch.biaffine import BiaffineParserScorer
 from .pytorch.chars import CharRecurrence
 from .pytorch.label_recurrence import LabelRecurrentLabeller
@@ -284,6 +284,7 @@ def build_char_recurrent_embed(
     period: int = 20,
     gates: str = "recurrent",
     max_bytes: int = 20,
+    words_dropout: float = 0.0,
 ) -> Model[List[Any], List[Floats2d]]:
     """Embed each token twice and mix the two: ``words`` (any embedding of docs,
     e.g. spacy.MultiHashEmbed.v2) beside a bidirectional recurrent layer over the
@@ -300,17 +301,26 @@ def build_char_recurrent_embed(
     period (int): Ts of an ELSTM cell, here over the positions in a word.
     gates (str): "recurrent" or "input", as the encoders take it.
     max_bytes (int): A longer word is read as its first and last max_bytes // 2 bytes.
+    words_dropout (float): In training, the share of tokens whose ``words``
+        vector is dropped (zeroed; the others scaled by 1 / (1 - rate)), so that
+        the model learns to tag from the characters, as it must for words the
+        training data lacks. 0 (the default) drops nothing.
     """
     is_width, allowed = ARG_RULES["width"]
     for arg, value in {"width": width, "char_width": char_width, "max_bytes": max_bytes}.items():
         if not is_width(value):
             raise ValueError(f"{CHAR_RECURRENT_EMBED}: {arg} must be {allowed}, got {value!r}.")
+    if not _is_probability(words_dropout):
+        raise ValueError(f"{CHAR_RECURRENT_EMBED}: words_dropout must be {_PROBABILITY[1]}, "
+                         f"got {words_dropout!r}.")
     check_encoder_args(CHAR_RECURRENT_EMBED, split_width=True, width=char_rnn_width,
                        cell=cell, period=period, gates=gates)
     module = CharRecurrence(cell=cell, char_width=char_width, width=char_rnn_width,
                             period=period, gates=gates)
     chars = with_char_recurrence(module, max_bytes=max_bytes, name=f"{cell}_char_brnn")
     mix = with_array(Maxout(width, nP=3, dropout=0.0, normalize=True))
+    if words_dropout > 0.0:
+        words = chain(words, with_array(token_dropout(words_dropout)))
     model = chain(concatenate(words, chars), mix)
     model.set_dim("nO", width)
     model.name = f"{cell}_char_recurrent_embed"

@@ -2,6 +2,7 @@
 what bytes a word is read as, which states make its vector, that a word's vector
 depends on its own bytes only, gradients, errors, and that a tagger learns from
 the characters of words it has never seen."""
+import numpy
 import pytest
 import spacy
 import torch
@@ -10,7 +11,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_elstm.architectures import build_char_recurrent_embed
-from spacy_elstm.layers.chars import word_bytes
+from spacy_elstm.layers.chars import token_dropout, word_bytes
 from spacy_elstm.pytorch.chars import CharRecurrence
 
 
@@ -103,12 +104,40 @@ def test_the_layer_round_trips_through_bytes():
     ({"max_bytes": 0}, "max_bytes"),
     ({"char_width": -1}, "char_width"),
     ({"period": 0}, "period"),
+    ({"words_dropout": 1.0}, "words_dropout"),
+    ({"words_dropout": -0.1}, "words_dropout"),
 ])
 def test_bad_arguments_are_named(args, message):
     words = MultiHashEmbed(width=16, attrs=["NORM"], rows=[100], include_static_vectors=False)
     settings = {"char_width": 8, "char_rnn_width": 12, "cell": "elstm", "period": 5, **args}
     with pytest.raises(ValueError, match=message):
         build_char_recurrent_embed(16, words, **settings)
+
+
+def test_token_dropout_drops_whole_rows_in_training_only():
+    layer = token_dropout(0.5)
+    X = layer.ops.asarray2f(numpy.ones((400, 6)))
+    Y, backprop = layer(X, is_train=True)
+    rows = Y[:, 0]
+    assert set(numpy.unique(Y)) == {0.0, 2.0}
+    assert (Y == rows[:, None]).all()  # a row is dropped whole or kept whole
+    assert 120 < (rows == 0).sum() < 280
+    assert (backprop(X) == Y).all()  # the gradient passes through the kept rows only
+    assert (layer.predict(X) == X).all()
+    assert token_dropout(0.0)(X, is_train=True)[0] is X
+
+
+def test_words_dropout_changes_training_outputs_only():
+    nlp = spacy.blank("en")
+    docs = [nlp("Dropping the word features of some tokens in training.")]
+    models = []
+    for rate in (0.0, 0.5):  # the same weights: the dropout layer has none
+        spacy.util.fix_random_seed(0)
+        models.append(_embed(words_dropout=rate))
+        models[-1].initialize(X=docs)
+    plain, dropped = models
+    assert abs(dropped.predict(docs)[0] - plain.predict(docs)[0]).max() == 0
+    assert abs(dropped(docs, is_train=True)[0][0] - plain(docs, is_train=True)[0][0]).max() > 0
 
 
 def test_a_tagger_learns_word_endings_and_tags_unseen_words_by_them():

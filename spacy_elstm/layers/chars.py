@@ -66,3 +66,18 @@ def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
         return ArgsKwargs(args=(y,), kwargs={"grad_tensors": xp2torch(dY)})
 
     return torch2xp(y), backprop
+
+
+def token_dropout(rate: float) -> Model[Floats2d, Floats2d]:
+    """Drop whole rows (tokens) of a batch in training, each with probability
+    ``rate``, scaling the kept rows by 1 / (1 - rate); the identity otherwise."""
+    return Model("token_dropout", _token_dropout_forward, attrs={"rate": rate})
+
+
+def _token_dropout_forward(model: Model, X: Floats2d, is_train: bool):
+    rate = model.attrs["rate"]
+    if not is_train or rate == 0.0:
+        return X, lambda dY: dY
+    keep = model.ops.xp.random.uniform(0.0, 1.0, (X.shape[0], 1)) >= rate
+    mask = model.ops.asarray2f(keep * (1.0 / (1.0 - rate)))
+    return X * mask, lambda dY: dY * mask
