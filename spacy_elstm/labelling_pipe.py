@@ -20,6 +20,13 @@ from thinc.types import Floats2d
 from .layers import set_n_labels, set_teacher, weighted_nll
 
 
+def check_normalize(name: str, normalize) -> bool:
+    """``normalize``, a factory's setting, if it is a bool; else a ValueError."""
+    if not isinstance(normalize, bool):
+        raise ValueError(f"{name}: normalize must be true or false, got {normalize!r}.")
+    return normalize
+
+
 class LabellingPipe(TrainablePipe):
     """A TrainablePipe whose model scores one label per token; subclasses set
     ``self.cfg["labels"]`` and say what a label means."""
@@ -51,8 +58,16 @@ class LabellingPipe(TrainablePipe):
     def _loss(self, gold: Sequence[Optional[str]],
               scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """The weighted loss of the gold labels (one per token of all docs in
-        order; None, or a label not in ``labels``, gives no loss and no gradient)."""
-        return weighted_nll(self.model, scores, self._label_ids(gold), name=self.name)
+        order; None, or a label not in ``labels``, gives no loss and no gradient),
+        summed over the tokens, or averaged with ``cfg["normalize"]``."""
+        return weighted_nll(self.model, scores, self._label_ids(gold), name=self.name,
+                            normalize=self.normalize)
+
+    @property
+    def normalize(self) -> bool:
+        """Whether the loss is the mean per labelled token (else the sum);
+        pipelines saved before the setting existed summed."""
+        return bool(self.cfg.get("normalize", False))
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd=None,
                losses=None):

@@ -46,7 +46,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .labelling_pipe import LabellingPipe
+from .labelling_pipe import LabellingPipe, check_normalize
 from .layers import set_n_labels, weighted_nll
 from .seqparse import (ENCODINGS, LabelSet, PairLabels, decode_pairs, decode_scores, encode,
                        encode_pairs)
@@ -60,12 +60,13 @@ INTERLEAVED = "interleaved"
     FACTORY,
     assigns=["token.dep", "token.head", "token.is_sent_start", "doc.sents"],
     default_config={"model": DEFAULT_MODEL, "encoding": "relative", "min_label_freq": 1,
-                    "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
+                    "normalize": False, "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
     default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
                            "sents_p": None, "sents_r": None, "sents_f": None},
 )
 def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
-                         min_label_freq: int, scorer: Optional[Callable]) -> "SequenceParser":
+                         min_label_freq: int, normalize: bool,
+                         scorer: Optional[Callable]) -> "SequenceParser":
     """A dependency parser labelling each word with its head and relation.
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
@@ -75,11 +76,16 @@ def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
         "interleaved" (relation, then head position: the paper's target; needs
         spacy-elstm.Seq2SeqTagger.v1 with interleaved = true).
     min_label_freq (int): Labels seen fewer times in the training data are dropped.
+    normalize (bool): Average the loss and its gradient over the batch's labelled
+        tokens (as TensorFlow's sequence loss does) in place of summing them.
+        Adam is indifferent to the scale; AdaGrad with an initial accumulator (the
+        paper's optimiser) is not: summed over a batch, the gradients dwarf the
+        accumulator and the first updates move each weight by about the learning rate.
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
     """
     return SequenceParser(nlp.vocab, model, name, encoding=encoding,
-                          min_label_freq=min_label_freq, scorer=scorer)
+                          min_label_freq=min_label_freq, normalize=normalize, scorer=scorer)
 
 
 class SequenceParser(LabellingPipe):
@@ -87,7 +93,7 @@ class SequenceParser(LabellingPipe):
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
                  encoding: str = "relative", min_label_freq: int = 1,
-                 scorer: Optional[Callable] = None):
+                 normalize: bool = False, scorer: Optional[Callable] = None):
         if encoding != INTERLEAVED and encoding not in ENCODINGS:
             allowed = ", ".join(map(repr, [*ENCODINGS, INTERLEAVED]))
             raise ValueError(f"{FACTORY}: unknown encoding {encoding!r}: choose one of "
@@ -106,7 +112,8 @@ class SequenceParser(LabellingPipe):
         self.model = model
         self.name = name
         self.scorer = scorer
-        self.cfg = {"labels": [], "encoding": encoding, "min_label_freq": min_label_freq}
+        self.cfg = {"labels": [], "encoding": encoding, "min_label_freq": min_label_freq,
+                    "normalize": check_normalize(name, normalize)}
         self._label_set: Optional[LabelSet] = None
 
     @property
@@ -195,7 +202,8 @@ class SequenceParser(LabellingPipe):
         its gradient w.r.t. the log-probabilities: -w_k at the gold label."""
         gold = [label for example in examples for label in self._gold(example)]
         if self.encoding == INTERLEAVED:
-            return weighted_nll(self.model, scores, self._pair_ids(gold), name=self.name)
+            return weighted_nll(self.model, scores, self._pair_ids(gold), name=self.name,
+                                normalize=self.normalize)
         return self._loss(gold, scores)
 
     def _pair_ids(self, gold: List) -> List[Tuple[int, int]]:

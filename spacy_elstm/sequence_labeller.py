@@ -5,7 +5,7 @@ spacy-elstm.DBRNNTagger.v1), built on spaCy's TrainablePipe.
 The model gives, for each doc, (n_tokens, n_heads * n_labels) log-probabilities
 (see ``pytorch.labeller``); the component predicts with head 0 (the DBRNN's
 pooled p) and trains on sum_k loss_weights[k] * NLL(head k), summed over the
-tokens with a known gold label. A token whose gold label is missing (None, "",
+tokens with a known gold label (averaged over them with ``normalize``). A token whose gold label is missing (None, "",
 misaligned, or a label not collected in ``initialize``) gives no loss and no
 gradient.
 """
@@ -19,7 +19,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
-from .labelling_pipe import LabellingPipe
+from .labelling_pipe import LabellingPipe, check_normalize
 from .layers import set_n_labels
 
 FACTORY = "elstm_tagger"
@@ -54,11 +54,12 @@ subword_features = true
 @Language.factory(
     FACTORY,
     assigns=["token.tag", "token.pos", "token.morph"],
-    default_config={"model": DEFAULT_MODEL, "attr": "tag", "overwrite": False},
+    default_config={"model": DEFAULT_MODEL, "attr": "tag", "overwrite": False,
+                    "normalize": False},
     default_score_weights={"tag_acc": 1.0, "pos_acc": None, "morph_acc": None},
 )
 def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
-                           overwrite: bool) -> "SequenceLabeller":
+                           overwrite: bool, normalize: bool) -> "SequenceLabeller":
     """A component labelling the token attribute ``attr`` with a recurrent model.
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
@@ -67,22 +68,29 @@ def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
         (token.morph). The training score is <attr>_acc; with attr "pos" or "morph",
         set [training.score_weights] to weight it.
     overwrite (bool): Replace values that tokens already have.
+    normalize (bool): Average the loss and its gradient over the batch's labelled
+        tokens (as TensorFlow's sequence loss does) in place of summing them.
+        Adam is indifferent to the scale; AdaGrad with an initial accumulator (the
+        paper's optimiser) is not: summed over a batch, the gradients dwarf the
+        accumulator and the first updates move each weight by about the learning rate.
     """
-    return SequenceLabeller(nlp.vocab, model, name, attr=attr, overwrite=overwrite)
+    return SequenceLabeller(nlp.vocab, model, name, attr=attr, overwrite=overwrite,
+                            normalize=normalize)
 
 
 class SequenceLabeller(LabellingPipe):
     """Labels one token attribute; see the module docstring."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *, attr: str = "tag",
-                 overwrite: bool = False):
+                 overwrite: bool = False, normalize: bool = False):
         if attr not in ATTRS:
             raise ValueError(f"{FACTORY}: unknown attr {attr!r}: choose one of "
                              f"{', '.join(map(repr, ATTRS))}.")
         self.vocab = vocab
         self.model = model
         self.name = name
-        self.cfg = {"labels": [], "attr": attr, "overwrite": overwrite}
+        self.cfg = {"labels": [], "attr": attr, "overwrite": overwrite,
+                    "normalize": check_normalize(name, normalize)}
 
     @property
     def attr(self) -> str:

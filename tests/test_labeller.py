@@ -11,6 +11,7 @@ from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.pytorch import CELLS, DBRNNLabeller, head_losses, weighted_loss
+from spacy_elstm.sequence_labeller import SequenceLabeller
 
 LENGTHS = torch.tensor([4, 2, 3])
 
@@ -201,6 +202,39 @@ def test_unknown_cell_names_the_allowed_ones():
     with pytest.raises(ValueError, match="spacy-elstm.DBRNNTagger.v1: Unknown cell 'transformer': "
                                          "choose one of 'elstm', 'elstm2', 'lstm', 'gru', 'srn'"):
         nlp.add_pipe("elstm_tagger", config={"model": bad})
+
+
+def test_normalize_divides_the_loss_and_its_gradient_by_the_labelled_tokens():
+    nlp = _nlp()
+    examples = _examples(nlp, "tag")
+    nlp.initialize(lambda: examples)
+    tagger = nlp.get_pipe("elstm_tagger")
+    examples[1].reference[0].tag_ = ""  # a missing gold tag: not counted
+    scores = tagger.model.predict([eg.predicted for eg in examples])
+    assert not tagger.normalize
+    summed, d_summed = tagger.get_loss(examples, scores)
+    tagger.cfg["normalize"] = True
+    mean, d_mean = tagger.get_loss(examples, scores)
+    n_labelled = sum(len(eg.reference) for eg in examples) - 1
+    assert mean == pytest.approx(summed / n_labelled)
+    for a, b in zip(d_mean, d_summed):
+        numpy.testing.assert_allclose(a, b / n_labelled, rtol=1e-6)
+
+
+def test_a_pipeline_saved_before_normalize_existed_sums():
+    nlp = _nlp()
+    tagger = nlp.get_pipe("elstm_tagger")
+    del tagger.cfg["normalize"]
+    assert tagger.normalize is False
+
+
+@pytest.mark.parametrize("factory", ["elstm_tagger", "elstm_seq_parser"])
+def test_a_bad_normalize_is_refused(factory):
+    with pytest.raises(ValueError, match="normalize.*'yes'"):
+        spacy.blank("en").add_pipe(factory, config={"normalize": "yes"})
+    model = _nlp().get_pipe("elstm_tagger").model
+    with pytest.raises(ValueError, match="normalize must be true or false, got 1"):
+        SequenceLabeller(spacy.blank("en").vocab, model, normalize=1)
 
 
 def test_all_zero_loss_weights_are_refused():

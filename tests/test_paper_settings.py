@@ -51,13 +51,13 @@ def run(*args, **kwargs):
 
 @pytest.fixture(scope="module")
 def trained(sample_corpus, tmp_path_factory):
-    """pos_brnn trained for 10 steps with spacy train: (output folder, its log)."""
+    """pos_brnn trained for 40 steps with spacy train: (output folder, its log)."""
     out = tmp_path_factory.mktemp("paper-train")
     result = run("-m", "spacy", "train", PAPER / "pos_brnn.cfg", "--output", out,
                  "--paths.train", sample_corpus / "train.spacy",
                  "--paths.dev", sample_corpus / "dev.spacy",
-                 "--paths.train_log", out / "log.jsonl", "--training.max_steps", 10,
-                 "--training.eval_frequency", 5, *SMALL)
+                 "--paths.train_log", out / "log.jsonl", "--training.max_steps", 40,
+                 "--training.eval_frequency", 20, *SMALL)
     assert result.returncode == 0, result.stderr + result.stdout
     return out, [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
 
@@ -88,6 +88,7 @@ def test_the_paper_config_is_valid_and_builds(tmp_path, name):
 def test_the_paper_config_has_the_papers_settings(name):
     config = spacy.util.load_config(PAPER / f"{name}.cfg")
     architecture, bidirectional, period = PAPER_MODELS[name]
+    assert config["components"][component(name)]["normalize"] is True  # the mean loss
     model = config["components"][component(name)]["model"]
     assert model["@architectures"] == architecture
     assert (model["width"], model["period"], model["dropout"], model["cell"]) == \
@@ -112,7 +113,7 @@ def test_the_paper_config_has_the_papers_settings(name):
 def test_a_short_paper_training_runs_and_learns(trained):
     out, log = trained
     assert (out / "model-last").is_dir()
-    assert [record["step"] for record in log] == [0, 5, 10]
+    assert [record["step"] for record in log] == [0, 20, 40]
     assert log[-1]["scores"]["pos_acc"] > log[0]["scores"]["pos_acc"]
 
 

@@ -201,6 +201,19 @@ def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
     assert "DBRNN" not in text.split("UAS/LAS (Table 6")[0].split("UPOS accuracy")[1]
 
 
+def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):
+    for name, upos in (("paper", 90.5), ("paper-summed", 85.25)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pos_rnn-gru-test.official.json").write_text(json.dumps(
+            {"UPOS": upos, "UAS": None, "LAS": None, "words": 25096}))
+    text = render(tmp_path)
+    ours, summed = text.split("### The paper's settings (Tables 6 and 7, paper-summed)")
+    assert "| basic RNN | - (87.30) | 90.50 (87.51) | - (87.44) |" in ours
+    assert "| basic RNN | - (87.30) | 85.25 (87.51) | - (87.44) |" in summed
+    assert "loss summed over each batch's tokens" in summed
+    assert "summed" not in ours
+
+
 def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"}
     rows = [{"model": "pos_brnn", "cell": "elstm", "mode": "train", "words": 2008, "repeats": 3,

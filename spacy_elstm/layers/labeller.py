@@ -78,11 +78,13 @@ def set_teacher(model: Model, gold_ids_per_doc: Sequence[Sequence[int]]) -> None
 
 
 def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence, *,
-                 name: Optional[str] = None) -> Tuple[float, List[Floats2d]]:
+                 name: Optional[str] = None,
+                 normalize: bool = False) -> Tuple[float, List[Floats2d]]:
     """The loss a component trains the heads on: sum_k w_k * NLL(head k), summed
     over the tokens whose gold label index is >= 0 (-1: missing, no loss, no
     gradient), and its gradient w.r.t. the log-probabilities ``scores`` (-w_k at
-    the gold label). ``gold`` holds, for each token of all docs in order, one
+    the gold label); with ``normalize``, both divided by the number of tokens
+    with a gold label for some head (the mean per token). ``gold`` holds, for each token of all docs in order, one
     index (the gold label of every head) or a tuple of one index per head (heads
     that predict different things, as the interleaved seq2seq's two steps); the
     weights w_k are ``model.attrs["loss_weights"]``.
@@ -106,6 +108,10 @@ def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence, *,
         cols = ops.xp.asarray([g[k] for g in per_head if g[k] >= 0], dtype="i")
         loss -= weight * float(flat[rows, k, cols].sum())
         d_flat[rows, k, cols] = -weight
+    if normalize:
+        n_labelled = max(1, sum(1 for g in per_head if max(g) >= 0))
+        loss /= n_labelled
+        d_flat /= n_labelled
     return loss, ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
 
 

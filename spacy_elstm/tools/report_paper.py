@@ -31,8 +31,14 @@ NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold senten
         "the dev evaluations, on the machine the log came from.")
 
 
+# What a paper folder other than ``paper`` holds (``scripts/paper_tables.sh``'s DIR)
+VARIANTS = {"paper-summed": "Trained with the loss summed over each batch's tokens "
+                            "(`NORMALIZE=false bash scripts/paper_tables.sh`), where the "
+                            "configs average it."}
+
+
 def is_paper_folder(folder: Path) -> bool:
-    return folder.name == "paper"
+    return folder.name == "paper" or folder.name in VARIANTS
 
 
 def _ours(folder: Path, model: str, cell: str) -> Optional[Dict]:
@@ -85,7 +91,10 @@ def paper_section(folder: Path) -> Optional[str]:
                                    else f"{s['words_per_second']:,.0f}"])
     if not rows_pos and not rows_dep:
         return None
-    parts = ["### The paper's settings (Tables 6 and 7): ours (paper's)", "", NOTE, ""]
+    variant = VARIANTS.get(folder.name)
+    title = "### The paper's settings (Tables 6 and 7"
+    title += f", {folder.name}): ours (paper's)" if variant else "): ours (paper's)"
+    parts = [title, "", NOTE + (f" {variant}" if variant else ""), ""]
     header = ["macro-model"] + ["LSTM", "GRU", "ELSTM"]
     if rows_pos:
         parts += ["UPOS accuracy (Table 7):", "", _table(header, rows_pos), ""]
