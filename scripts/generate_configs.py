@@ -25,7 +25,7 @@ none of that section, so the configs can differ in their encoder only.
 import argparse
 import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "configs" / "src"
@@ -91,29 +91,36 @@ def generate(src: Path = SRC) -> Dict[str, str]:
     if not encoders:
         raise SourceError(f"{src / 'encoders'}: no encoder sources.")
     blocks = {path.stem: _split_encoder(path) for path in encoders}
+    bases = {name: _read_base(src / name) for name in {*BASES.values(), *TOP_BASE.values()}}
     configs = {}
     for folder, base_name in BASES.items():
         for name, (header, block) in blocks.items():
             if (folder in ONLY and name not in ONLY[folder]) or name in EXCEPT.get(folder, ()):
                 continue
-            own = base_name if folder else TOP_BASE.get(name, base_name)
-            configs[f"{folder}/{name}" if folder else name] = _fill(src / own, name, header, block)
+            base = bases[base_name if folder else TOP_BASE.get(name, base_name)]
+            configs[f"{folder}/{name}" if folder else name] = _fill(base, name, header, block)
     return configs
 
 
-def _fill(base_path: Path, name: str, header: List[str], block: List[str]) -> str:
-    """The config of encoder ``name`` (its ``header`` and encode ``block``) on
-    the base at ``base_path``."""
-    base = _lines(base_path)
+def _read_base(path: Path) -> Tuple[List[str], int, bool]:
+    """A base's copied lines, the index of its ``{{ encode }}`` line, and
+    whether it has a header of its own (a line with ``{{ name }}``)."""
+    base = _lines(path)
     slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
     if len(slots) != 1:
-        raise SourceError(f"{base_path}: needs the line {PLACEHOLDER} once, "
+        raise SourceError(f"{path}: needs the line {PLACEHOLDER} once, "
                           f"found it {len(slots)} times.")
     if any(ln.startswith(ENCODE) for ln in base):
-        raise SourceError(f"{base_path}: the encode section belongs in encoders/.")
-    own_header = any(NAME in ln for ln in base)
-    i = slots[0]
-    text = "".join(([] if own_header else header) + base[:i] + block + base[i + 1:])
+        raise SourceError(f"{path}: the encode section belongs in encoders/.")
+    return base, slots[0], any(NAME in ln for ln in base)
+
+
+def _fill(base: Tuple[List[str], int, bool], name: str, header: List[str],
+          block: List[str]) -> str:
+    """The config of encoder ``name`` (its ``header`` and encode ``block``) on
+    ``base`` (as _read_base gives it)."""
+    lines, i, own_header = base
+    text = "".join(([] if own_header else header) + lines[:i] + block + lines[i + 1:])
     return text.replace(NAME, name)
 
 

@@ -5,9 +5,9 @@ spacy-elstm.DBRNNTagger.v1), built on spaCy's TrainablePipe.
 The model gives, for each doc, (n_tokens, n_heads * n_labels) log-probabilities
 (see ``pytorch.labeller``); the component predicts with head 0 (the DBRNN's
 pooled p) and trains on sum_k loss_weights[k] * NLL(head k), summed over the
-tokens with a known gold label (averaged over them with ``normalize``). A token whose gold label is missing (None, "",
-misaligned, or a label not collected in ``initialize``) gives no loss and no
-gradient.
+tokens with a known gold label (averaged over them with ``normalize``). A
+token whose gold label is missing (None, "", misaligned, or a label not
+collected in ``initialize``) gives no loss and no gradient.
 """
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 

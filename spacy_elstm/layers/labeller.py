@@ -84,10 +84,11 @@ def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence, *,
     over the tokens whose gold label index is >= 0 (-1: missing, no loss, no
     gradient), and its gradient w.r.t. the log-probabilities ``scores`` (-w_k at
     the gold label); with ``normalize``, both divided by the number of tokens
-    with a gold label for some head (the mean per token). ``gold`` holds, for each token of all docs in order, one
-    index (the gold label of every head) or a tuple of one index per head (heads
-    that predict different things, as the interleaved seq2seq's two steps); the
-    weights w_k are ``model.attrs["loss_weights"]``.
+    with a gold label for some head (the mean per token). ``gold`` holds, for
+    each token of all docs in order, one index (the gold label of every head)
+    or a tuple of one index per head (heads that predict different things, as
+    the interleaved seq2seq's two steps); the weights w_k are
+    ``model.attrs["loss_weights"]``.
     """
     ops = model.ops
     weights = model.attrs["loss_weights"]
