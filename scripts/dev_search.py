@@ -5,8 +5,9 @@ and dev scores into one folder, which `spacy-elstm report` tabulates.
 
 Usage (from the project root, after `spacy project run convert`):
     python scripts/dev_search.py [NAME ...] [--steps 2000] [--out metrics/search-2000steps]
-         [--threads 1]
-Without names it lists the settings. The test split is never read here.
+         [--threads 1] [--seed 0]
+Without names it lists the settings. A seed other than 0 (the configs' own) runs
+as NAME-seedN, beside seed 0's NAME. The test split is never read here.
 """
 import argparse
 import os
@@ -78,6 +79,10 @@ SETTINGS = {
     # characters
     "best-words-drop2": ("configs/best_elstm.cfg",
                          {"components.tok2vec.model.embed.words_dropout": 0.2}),
+    # each cell's own learning rate (--steps 5000), around the shared setting's 0.003
+    # (configs/shared_*.cfg, set by the ELSTM's search): the per-encoder search
+    **{f"{cell}-lr{r}": (f"configs/shared_{cell}.cfg", {LR: r / 1000})
+       for cell in ("lstm", "gru", "elstm2", "dbrnn") for r in (2, 4)},
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
@@ -92,8 +97,11 @@ SETTINGS = {
 }
 
 
-def run(name: str, steps: int, out: Path, threads: int) -> None:
+def run(name: str, steps: int, out: Path, threads: int, seed: int = 0) -> None:
     config, overrides = SETTINGS[name]
+    if seed:
+        overrides = {**overrides, "system.seed": seed}
+        name = f"{name}-seed{seed}"
     model = Path("training") / "search" / name
     args = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in overrides.items()]
     env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
@@ -113,6 +121,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
     opts = parser.parse_args()
     if not opts.names:
         for name, (config, overrides) in SETTINGS.items():
@@ -124,7 +133,7 @@ def main() -> None:
     out = opts.out or Path("metrics") / f"search-{opts.steps}steps"
     out.mkdir(parents=True, exist_ok=True)
     for name in opts.names:
-        run(name, opts.steps, out, opts.threads)
+        run(name, opts.steps, out, opts.threads, opts.seed)
 
 
 if __name__ == "__main__":
