@@ -69,14 +69,16 @@ SETTINGS = {
     # from best_elstm as it was then (configs/shared_elstm.cfg), for the UPOS target
     # (--steps 10000): larger hash tables for the word features (NORM, PREFIX,
     # SUFFIX, SHAPE), and a character-level recurrent embedding of each word
-    # beside them (the search's choice: configs/best_elstm.cfg since)
+    # beside them (the search's choice: configs/best_elstm.cfg since, and then
+    # without words_dropout)
     "best-rows": ("configs/shared_elstm.cfg",
                   {"components.tok2vec.model.embed.rows": "[20000,2000,5000,2500]"}),
-    "best-charrnn": ("configs/best_elstm.cfg", {}),
-    # from best_elstm (the character-level recurrent embedding), for the UPOS
-    # target (--steps 10000): the hashed word features of a fifth of the tokens
-    # dropped in training, so that the tagger learns to read words from their
-    # characters
+    "best-charrnn": ("configs/best_elstm.cfg",
+                     {"components.tok2vec.model.embed.words_dropout": 0.0}),
+    # from best_elstm as it was then (best-charrnn), for the UPOS target (--steps
+    # 10000): the hashed word features of a fifth of the tokens dropped in
+    # training, so that the tagger learns to read words from their characters
+    # (the search's choice: configs/best_elstm.cfg since, where it is set already)
     "best-words-drop2": ("configs/best_elstm.cfg",
                          {"components.tok2vec.model.embed.words_dropout": 0.2}),
     # each cell's own learning rate (--steps 5000), around the shared setting's 0.003
