@@ -81,6 +81,10 @@ SETTINGS = {
     # (the search's choice: configs/best_elstm.cfg since, where it is set already)
     "best-words-drop2": ("configs/best_elstm.cfg",
                          {"components.tok2vec.model.embed.words_dropout": 0.2}),
+    # from best_elstm (words_dropout 0.2), for the UPOS target (--steps 10000):
+    # a third of the tokens' word features dropped
+    "best-words-drop3": ("configs/best_elstm.cfg",
+                         {"components.tok2vec.model.embed.words_dropout": 0.3}),
     # each cell's own learning rate (--steps 5000), around the shared setting's 0.003
     # (configs/shared_*.cfg, set by the ELSTM's search): the per-encoder search
     **{f"{cell}-lr{r}": (f"configs/shared_{cell}.cfg", {LR: r / 1000})
