@@ -246,3 +246,36 @@ def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     assert "| config | split | UPOS | XPOS | UFeats | UAS | LAS | CLAS | UPOS unseen |" in text
     assert "| b | dev | 95.00 | 94.00 | 95.50 | 88.00 | 85.00 | 81.00 | 76.01 | 25,148 |" in text
     assert "| a | dev | 95.00 | 94.00 | 95.50 | 88.00 | 85.00 | 81.00 | - | 25,148 |" in text
+
+
+def _official(folder, config, **scores):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{config}-test.official.json").write_text(json.dumps(scores))
+
+
+def test_targets_read_the_seeds_mean_and_say_whether_each_is_met(tmp_path):
+    from spacy_elstm.tools.report_targets import targets_section
+
+    metrics = tmp_path / "metrics"
+    for seed, upos in enumerate([95.4, 95.7]):
+        suffix = f"-seed{seed}" if seed else ""
+        _official(metrics / f"converged-10000steps{suffix}", "best_elstm",
+                  UPOS=upos, UAS=88.5, LAS=84.0)
+    _official(metrics / "parsers-5000steps", "seqparse-best_elstm", LAS=81.0)
+    _official(metrics / "converged-5000steps", "shared_elstm", LAS=83.5)
+    rows = {line.split(" | ")[0][2:]: line for line in targets_section(metrics).splitlines()}
+    assert rows["converged best ELSTM pipeline: UPOS ≥ 95.5"].endswith(
+        "| 95.55 (`converged-10000steps/best_elstm`, 2 seeds) | 95.50 | yes (+0.05) |")
+    assert rows["converged best ELSTM pipeline: LAS ≥ 85.0"].endswith("| no (-1.00) |")
+    seqparse = next(v for k, v in rows.items() if k.startswith("5,000 steps"))
+    assert seqparse.endswith("| yes (+0.50) |")
+    budget = next(v for k, v in rows.items() if k.startswith("2,000 steps"))
+    assert budget.endswith("| - | - | - |")  # no budget runs: not judged
+
+
+def test_no_target_files_no_targets_section(tmp_path):
+    from spacy_elstm.tools.report_targets import targets_section
+
+    metrics = metrics_folder(tmp_path)
+    assert targets_section(metrics) is None
+    assert "### Targets" not in render(metrics)

@@ -341,6 +341,7 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
     from .report_ptb import is_ptb_folder, ptb_section
     from .report_lm import is_lm_folder, lm_bench_section, lm_section
     from .report_paper import is_paper_folder, paper_bench_section, paper_section
+    from .report_targets import targets_section
 
     _warned.clear()
     if not metrics.is_dir():
@@ -349,6 +350,12 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         warn('matplotlib is not installed: plots skipped (pip install "spacy-elstm[project]").')
         plots = None
     parts = []
+    targets = targets_section(metrics)
+    if targets is not None:
+        parts += ["### Targets: where the accuracy issues' goals stand", "",
+                  "Each row reads the official test scores of the runs it names (the mean "
+                  "over the seeds run, in `metrics/<folder>[-seedN]/`), computed by "
+                  "`spacy-elstm report`.", "", targets, ""]
     folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
     for folder in folders:
         if is_ptb_folder(folder):

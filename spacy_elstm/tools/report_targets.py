@@ -1,0 +1,84 @@
+"""The README's table of the accuracy targets (issues 8 and 9) against what the
+metrics files hold: each target names the runs it compares, the official
+test score it reads, and the bound. A run's score is the mean over its seeds
+(the folder ``name`` is seed 0, ``name-seedN`` seed N); a target whose files
+are missing shows ``-``."""
+import statistics
+from pathlib import Path
+from typing import List, NamedTuple, Optional, Tuple
+
+from .report import _read_json, _table
+
+
+class Run(NamedTuple):
+    folder: str  # below metrics/, seed 0's folder
+    config: str  # the official file's stem: <config>-test.official.json
+
+
+class Target(NamedTuple):
+    text: str
+    key: str  # UPOS, UAS, LAS, ... of the official scores
+    run: Run
+    bound: float  # run >= bound, or run >= other - bound where other is given
+    other: Optional[Run] = None
+
+
+BEST = Run("converged-10000steps", "best_elstm")
+TARGETS = [
+    Target("converged best ELSTM pipeline: UPOS ≥ 95.5", "UPOS", BEST, 95.5),
+    Target("converged best ELSTM pipeline: UAS ≥ 88.0", "UAS", BEST, 88.0),
+    Target("converged best ELSTM pipeline: LAS ≥ 85.0", "LAS", BEST, 85.0),
+    Target("converged best ELSTM pipeline: LAS ≥ 86.5 (stretch)", "LAS", BEST, 86.5),
+    Target("2,000 steps: best ELSTM pipeline's UAS ≥ the CNN's", "UAS",
+           Run("budget-2000steps", "best_elstm"), 0.0, Run("budget-2000steps", "cnn")),
+    Target("2,000 steps: best ELSTM pipeline's LAS ≥ the CNN's", "LAS",
+           Run("budget-2000steps", "best_elstm"), 0.0, Run("budget-2000steps", "cnn")),
+    Target("5,000 steps: sequence-labelling parser within 3 LAS of the transition "
+           "parser on the same encoder", "LAS",
+           Run("parsers-5000steps", "seqparse-best_elstm"), 3.0,
+           Run("converged-5000steps", "shared_elstm")),
+]
+
+
+def _seed_folders(metrics: Path, folder: str) -> List[Path]:
+    seeds = sorted(metrics.glob(f"{folder}-seed*"), key=lambda p: p.name)
+    return [p for p in [metrics / folder] + seeds if p.is_dir()]
+
+
+def run_score(metrics: Path, run: Run, key: str) -> Optional[Tuple[float, int]]:
+    """(mean over seeds, number of seeds) of the run's official test `key`."""
+    values = []
+    for folder in _seed_folders(metrics, run.folder):
+        scores = _read_json(folder / f"{run.config}-test.official.json")
+        if scores is not None and isinstance(scores.get(key), (int, float)):
+            values.append(float(scores[key]))
+    return (statistics.mean(values), len(values)) if values else None
+
+
+def _describe(run: Run, score: Tuple[float, int]) -> str:
+    seeds = f"{score[1]} seed{'s' if score[1] > 1 else ''}"
+    return f"{score[0]:.2f} (`{run.folder}/{run.config}`, {seeds})"
+
+
+def targets_section(metrics: Path) -> Optional[str]:
+    """The targets table; None where no target has its files."""
+    rows, found = [], False
+    for target in TARGETS:
+        ours = run_score(metrics, target.run, target.key)
+        other = None if target.other is None else run_score(metrics, target.other, target.key)
+        if ours is None or (target.other is not None and other is None):
+            rows.append([target.text, "-", "-", "-"])
+            continue
+        found = True
+        if other is None:
+            measured, reference = _describe(target.run, ours), f"{target.bound:.2f}"
+            margin = ours[0] - target.bound
+        else:
+            measured, reference = _describe(target.run, ours), _describe(target.other, other)
+            margin = ours[0] - (other[0] - target.bound)
+        rows.append([target.text, measured, reference,
+                     f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"])
+    if not found:
+        return None
+    return _table(["target (EWT test, gold tokenisation, official script)", "ours",
+                   "bound or reference", "met (margin)"], rows)
