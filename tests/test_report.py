@@ -199,6 +199,22 @@ def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
            "- (64.30/52.60) |" in text
     assert "| pos_brnn | elstm | 2,000 | 0.03 | 4,000 |" in text
     assert "DBRNN" not in text.split("UAS/LAS (Table 6")[0].split("UPOS accuracy")[1]
+    assert "teacher-forced" not in text  # no exposure_bias.py results, no table
+
+
+def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_path, capsys):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "pos_seq2seq-gru-test.official.json").write_text(json.dumps(
+        {"UPOS": 50.0, "UAS": None, "LAS": None, "words": 10}))
+    (paper / "exposure-dep_seq2seq_att-elstm-dev.json").write_text(json.dumps({"steps": {
+        "relation": {"teacher_forced": 80.0, "greedy": 60.5, "labelled": 10},
+        "head position": {"teacher_forced": 70.0, "greedy": 20.25, "labelled": 10}}}))
+    (paper / "exposure-pos_seq2seq-gru-dev.json").write_text(json.dumps({"steps": []}))
+    text = render(tmp_path)
+    assert "| dep_seq2seq_att | elstm | relation | 80.00 | 60.50 | -19.50 |" in text
+    assert "| dep_seq2seq_att | elstm | head position | 70.00 | 20.25 | -49.75 |" in text
+    assert "exposure-pos_seq2seq-gru-dev.json: not an exposure_bias.py result" in capsys.readouterr().err
 
 
 def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):

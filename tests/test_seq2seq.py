@@ -366,3 +366,34 @@ def test_a_non_boolean_attention_is_refused_by_the_builder_too():
     with pytest.raises(ValueError, match="spacy-elstm.Seq2SeqTagger.v1: attention must be "
                                          "true or false, got 'yes'"):
         build_seq2seq_tagger(Linear(8, 4), width=8, attention="yes")
+
+
+def _exposure_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "scripts" / "exposure_bias.py"
+    spec = importlib.util.spec_from_file_location("exposure_bias", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("n_updates", [3, 40])
+def test_exposure_bias_script_counts_greedy_as_the_pipeline_predicts(tmp_path, n_updates):
+    import json
+    from spacy.tokens import DocBin
+
+    nlp = _nlp()
+    examples = _examples(nlp)
+    _train(nlp, examples, n_updates)
+    nlp.to_disk(tmp_path / "pipeline")
+    DocBin(docs=[eg.reference for eg in examples]).to_disk(tmp_path / "dev.spacy")
+    _exposure_script().main([str(tmp_path / "pipeline"), str(tmp_path / "dev.spacy"),
+                             str(tmp_path / "out.json")])
+    steps = json.loads((tmp_path / "out.json").read_text())["steps"]
+    assert list(steps) == ["label"] and steps["label"]["labelled"] == 10
+    # greedy is what the component predicts at inference
+    assert steps["label"]["greedy"] == pytest.approx(100 * nlp.evaluate(examples)["tag_acc"])
+    if n_updates == 40:  # learned: both ways right everywhere
+        assert steps["label"]["teacher_forced"] == steps["label"]["greedy"] == 100

@@ -7,7 +7,7 @@ log). Each of our cells stands beside the paper's number for it.
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from .report import _read_json, _read_log, _table
+from .report import _read_json, _read_log, _table, warn
 
 CELLS = ["lstm", "gru", "elstm"]
 MODELS = [("rnn", "basic RNN"), ("brnn", "BRNN"), ("seq2seq", "seq2seq"),
@@ -102,10 +102,37 @@ def paper_section(folder: Path) -> Optional[str]:
         parts += ["UAS/LAS (Table 6; ours: `dep_rnn`, `dep_brnn`, `dep_dbrnn` label each "
                   "word with its head's offset, `dep_seq2seq*` decode the paper's "
                   "interleaved target; every parse a tree):", "", _table(header, rows_dep), ""]
+    exposure = _exposure_rows(folder)
+    if exposure:
+        parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
+                  "model-last on EWT **dev**): each seq2seq model's accuracy of its most "
+                  "probable label per step when it is fed the gold previous labels "
+                  "(teacher forcing, as in training) and when it is fed its own greedy "
+                  "predictions (as at inference, what the tables above score):", "",
+                  _table(["config", "cell", "step", "teacher-forced", "greedy", "gap"],
+                         exposure), ""]
     if rows_speed:
         parts += ["Speed:", "", _table(["config", "cell", "training words/s", "training hours",
                                         "test words/s"], rows_speed), ""]
     return "\n".join(parts)
+
+
+def _exposure_rows(folder: Path) -> list:
+    """Rows of the ``exposure-<model>-<cell>-dev.json`` files of
+    `scripts/exposure_bias.py`; a file without the expected keys is skipped."""
+    rows = []
+    for path in sorted(folder.glob("exposure-*-dev.json")):
+        data = _read_json(path)
+        stem = path.name[len("exposure-"):-len("-dev.json")]
+        model, _, cell = stem.rpartition("-")
+        try:
+            for step, v in data["steps"].items():
+                forced, greedy = float(v["teacher_forced"]), float(v["greedy"])
+                rows.append([model, cell, step, f"{forced:.2f}", f"{greedy:.2f}",
+                             f"{greedy - forced:.2f}"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            warn(f"{path}: not an exposure_bias.py result; skipped.")
+    return rows
 
 
 def paper_bench_section(path: Path) -> Optional[str]:
