@@ -5,9 +5,9 @@ test score it reads, and the bound. A run's score is the mean over its seeds
 are missing shows ``-``."""
 import statistics
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional, Tuple
 
-from .report import _read_json, _table
+from .report import _read_json, _table, seed_groups
 
 
 class Run(NamedTuple):
@@ -40,15 +40,10 @@ TARGETS = [
 ]
 
 
-def _seed_folders(metrics: Path, folder: str) -> List[Path]:
-    seeds = sorted(metrics.glob(f"{folder}-seed*"), key=lambda p: p.name)
-    return [p for p in [metrics / folder] + seeds if p.is_dir()]
-
-
 def run_score(metrics: Path, run: Run, key: str) -> Optional[Tuple[float, int]]:
     """(mean over seeds, number of seeds) of the run's official test `key`."""
     values = []
-    for folder in _seed_folders(metrics, run.folder):
+    for folder in seed_groups(metrics).get(run.folder, [metrics / run.folder]):
         scores = _read_json(folder / f"{run.config}-test.official.json")
         if scores is not None and isinstance(scores.get(key), (int, float)):
             values.append(float(scores[key]))
@@ -71,12 +66,10 @@ def targets_section(metrics: Path) -> Optional[str]:
             continue
         found = True
         if other is None:
-            measured, reference = _describe(target.run, ours), f"{target.bound:.2f}"
-            margin = ours[0] - target.bound
+            reference, margin = f"{target.bound:.2f}", ours[0] - target.bound
         else:
-            measured, reference = _describe(target.run, ours), _describe(target.other, other)
-            margin = ours[0] - (other[0] - target.bound)
-        rows.append([target.text, measured, reference,
+            reference, margin = _describe(target.other, other), ours[0] - (other[0] - target.bound)
+        rows.append([target.text, _describe(target.run, ours), reference,
                      f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"])
     if not found:
         return None
