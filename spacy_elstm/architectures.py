@@ -448,6 +448,7 @@ def build_seq2seq_tagger(
     label_width: int = 32,
     dropout: float = 0.0,
     interleaved: bool = False,
+    own_predictions: float = 0.0,
     nO: Optional[int] = None,
 ) -> Model[List[Any], List[Floats2d]]:
     """The seq2seq macro-model of Su & Kuo (Sec. 4.1), with or without attention,
@@ -474,6 +475,9 @@ def build_seq2seq_tagger(
         one vocabulary), as the paper's parsing target interleaves each word's
         relation and head position: for elstm_seq_parser's "interleaved" encoding.
         Outputs (n_tokens, 2 * nO) then.
+    own_predictions (float): In training, the share of decoder steps (drawn per step and
+        batch) fed the model's own previous prediction instead of the gold label
+        (scheduled sampling at a fixed rate); 0 for pure teacher forcing.
     nO (Optional[int]): The number of labels; null to take it from the component's labels.
     """
     check_encoder_args(SEQ2SEQ_TAGGER, split_width=bidirectional, width=width, depth=depth,
@@ -495,11 +499,14 @@ def build_seq2seq_tagger(
                          f"{label_width!r}.")
     _check_tagger_args(SEQ2SEQ_TAGGER, nO)
     n_in = _input_width(SEQ2SEQ_TAGGER, tok2vec)
-    module = Seq2SeqLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
-                             attention=attention, decoder_cell=decoder_cell, depth=depth,
-                             bidirectional=bidirectional, period=period, gates=gates,
-                             label_width=label_width, dropout=dropout,
-                             interleaved=interleaved)
+    try:
+        module = Seq2SeqLabeller(cell=cell, input_width=n_in, width=width, n_labels=nO or 0,
+                                 attention=attention, decoder_cell=decoder_cell, depth=depth,
+                                 bidirectional=bidirectional, period=period, gates=gates,
+                                 label_width=label_width, dropout=dropout,
+                                 interleaved=interleaved, own_predictions=own_predictions)
+    except ValueError as err:
+        raise ValueError(f"{SEQ2SEQ_TAGGER}: {err}") from None
     kind = "seq2seq_attention" if attention else "seq2seq"
     return with_torch_labeller(tok2vec, module, input_width=n_in,
                                loss_weights=[1.0] * module.n_heads,

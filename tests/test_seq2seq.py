@@ -19,12 +19,13 @@ N_LABELS = 5
 
 
 def _module(attention=True, cell="elstm", decoder_cell=None, bidirectional=True, dropout=0.0,
-            interleaved=False):
+            interleaved=False, own_predictions=0.0):
     torch.manual_seed(0)
     module = Seq2SeqLabeller(cell=cell, input_width=3, width=6, n_labels=N_LABELS,
                              attention=attention, decoder_cell=decoder_cell,
                              bidirectional=bidirectional, period=3, label_width=4,
-                             dropout=dropout, interleaved=interleaved)
+                             dropout=dropout, interleaved=interleaved,
+                             own_predictions=own_predictions)
     with torch.no_grad():  # larger weights, so that labels and states matter visibly
         for param in module.parameters():
             param.mul_(3.0)
@@ -83,6 +84,28 @@ def test_a_missing_gold_label_is_replaced_by_the_prediction(attention):
     torch.testing.assert_close(y, module(x, LENGTHS, flat=True, gold=filled))  # one pass
     everything_missing = module(x, LENGTHS, flat=True, gold=torch.full_like(gold, -1))
     torch.testing.assert_close(everything_missing, module(x, LENGTHS, flat=True))
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_own_predictions_feed_a_share_of_the_steps_their_own_prediction(interleaved):
+    """Scheduled sampling: in training, share 1 feeds every step the model's own
+    prediction (the gold labels change nothing: greedy decoding), share 0 feeds
+    gold (teacher forcing); at inference the share plays no part."""
+    x, gold = _inputs()
+    if interleaved:
+        gold = gold * N_LABELS + gold.flip(0)
+    always = _module(own_predictions=1.0, interleaved=interleaved).train()
+    never = _module(own_predictions=0.0, interleaved=interleaved).train()
+    greedy = never(x, LENGTHS, flat=True)
+    torch.testing.assert_close(always(x, LENGTHS, flat=True, gold=gold), greedy)
+    forced = never(x, LENGTHS, flat=True, gold=gold)
+    assert not torch.allclose(forced, greedy)
+    torch.testing.assert_close(always.eval()(x, LENGTHS, flat=True, gold=gold), forced)
+    # a share in between feeds gold at some steps and its own predictions at others
+    torch.manual_seed(3)
+    half = _module(own_predictions=0.5, interleaved=interleaved).train()
+    mixed = half(x, LENGTHS, flat=True, gold=gold)
+    assert not torch.allclose(mixed, forced) and not torch.allclose(mixed, greedy)
 
 
 @pytest.mark.parametrize("attention", [True, False])
@@ -225,9 +248,9 @@ def _train(nlp, examples, n_updates):
         nlp.update(examples, sgd=optimizer)
 
 
-@pytest.mark.parametrize("attention", [True, False])
-def test_the_tagger_learns_the_training_set(attention):
-    nlp = _nlp(attention)
+@pytest.mark.parametrize("attention,own_predictions", [(True, 0.0), (False, 0.0), (True, 0.3)])
+def test_the_tagger_learns_the_training_set(attention, own_predictions):
+    nlp = _nlp(attention, own_predictions=own_predictions)
     examples = _examples(nlp)
     _train(nlp, examples, 40)
     for text, tags in TRAIN:
@@ -335,6 +358,8 @@ def test_the_seq_parser_trains_with_a_seq2seq_model():
      "decoder_cell: Cell 'gru' has no gates='input' variant"),
     ({"label_width": 0}, "label_width must be a positive integer, got 0"),
     ({"width": 15}, "width 15 is odd"),
+    ({"own_predictions": 1.5}, r"own_predictions must be a number in \[0, 1\], got 1.5"),
+    ({"own_predictions": -0.1}, r"own_predictions must be a number in \[0, 1\], got -0.1"),
 ])
 def test_bad_arguments_name_the_value_and_the_allowed_ones(override, message):
     with pytest.raises(ValueError, match="spacy-elstm.Seq2SeqTagger.v1: " + message):

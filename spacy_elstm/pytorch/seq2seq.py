@@ -33,6 +33,12 @@ known the decoder runs over the whole sequence in one pass.
 Which y_(t-1) is fed: in training (teacher forcing) the gold label, and where a
 gold label is missing (-1) the model's own most probable label at t-1; at
 inference (no gold) always the model's own greedy prediction, step by step.
+``own_predictions`` > 0 (scheduled sampling, Bengio et al. 2015, at a fixed
+rate) feeds the model's own prediction in training at that random share of the
+steps too, drawn per step and batch, so that it learns to go on from its own
+errors as it must at inference; the loss still compares every step with gold.
+Any step fed its own prediction makes the decoder run step by step, as at
+inference, which is slower than the one pass of full teacher forcing.
 
 Interleaved output (``interleaved=True``; the paper's dependency-parsing target,
 Sec. 5): the decoder runs 2T steps over one label vocabulary, emitting for
@@ -92,7 +98,12 @@ class Seq2SeqLabeller(_Labeller):
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
-                 label_width: int = 32, dropout: float = 0.0, interleaved: bool = False):
+                 label_width: int = 32, dropout: float = 0.0, interleaved: bool = False,
+                 own_predictions: float = 0.0):
+        if isinstance(own_predictions, bool) or not isinstance(own_predictions, (int, float)) \
+                or not 0.0 <= own_predictions <= 1.0:
+            raise ValueError(f"own_predictions must be a number in [0, 1], got "
+                             f"{own_predictions!r}.")
         # interleaved: two output blocks per token from one softmax layer
         self.steps_per_token = 2 if interleaved else 1
         self.n_heads = self.steps_per_token
@@ -106,6 +117,7 @@ class Seq2SeqLabeller(_Labeller):
         self.label_embed = nn.Embedding(n_labels + 1, label_width)
         self.attention = AdditiveAttention(width=width) if attention else None
         self.dropout = nn.Dropout(dropout)
+        self.own_predictions = float(own_predictions)
 
     def _n_linear_heads(self) -> int:
         return 1
@@ -168,6 +180,9 @@ class Seq2SeqLabeller(_Labeller):
         steps = packing
         if self.interleaved:
             steps, gold = self._interleave(packing, gold)
+        if gold is not None and self.training and self.own_predictions > 0:
+            own = torch.rand(gold.shape, device=gold.device) < self.own_predictions
+            gold = gold.masked_fill(own, -1)  # -1: fed the model's own prediction
         if gold is not None and bool((gold >= 0).all()):
             log_p, weights = self._teacher_forced(steps, state, gold, context)
         else:
