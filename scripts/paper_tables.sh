@@ -7,8 +7,11 @@
 # Needs the full EWT corpus (`spacy project run convert`) and the scorer asset.
 # NORMALIZE=false trains with the loss summed over each batch's tokens (the
 # configs average it) into METRICS_DIR/paper-summed/ (DIR names another folder).
-# Usage: [MODELS="pos_rnn ..."] [CELLS="lstm ..."] [NORMALIZE=false] [DIR=paper-summed]
-#        bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
+# OWN=0.25 trains the seq2seq models with scheduled sampling (own_predictions:
+# that share of the decoder's training steps fed its own previous prediction)
+# into METRICS_DIR/paper-own0.25/; MODELS must then name seq2seq models only.
+# Usage: [MODELS="pos_rnn ..."] [CELLS="lstm ..."] [NORMALIZE=false] [OWN=0.25]
+#        [DIR=paper-summed] bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
 set -euo pipefail
 gpu=${1:--1}
 metrics=${2:-metrics}
@@ -17,11 +20,23 @@ models=(${MODELS:-pos_rnn pos_brnn pos_dbrnn pos_seq2seq pos_seq2seq_att
 cells=(${CELLS:-lstm gru elstm})
 normalize=${NORMALIZE:-true}
 [ "$normalize" = true ] || [ "$normalize" = false ] || { echo "NORMALIZE must be true or false" >&2; exit 2; }
+own=${OWN:-}
 default_dir=paper
 [ "$normalize" = true ] || default_dir=paper-summed
+if [ -n "$own" ]; then
+  [[ $own =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] || { echo "OWN must be a number in [0, 1], got '$own'" >&2; exit 2; }
+  [ "$normalize" = true ] || { echo "OWN and NORMALIZE=false do not go together" >&2; exit 2; }
+  default_dir=paper-own$own
+fi
 dir=${DIR:-$default_dir}
-for model in "${models[@]}"; do
+for model in "${models[@]}"; do  # every model checked before anything trains
   [ -f "configs/paper/$model.cfg" ] || { echo "no config configs/paper/$model.cfg" >&2; exit 2; }
+  if [ -n "$own" ] && [[ $model != *_seq2seq* ]]; then
+    echo "OWN applies to the seq2seq models only (pos_seq2seq, pos_seq2seq_att, dep_seq2seq, dep_seq2seq_att), not $model" >&2
+    exit 2
+  fi
+done
+for model in "${models[@]}"; do
   for cell in "${cells[@]}"; do
     if [ -f "$metrics/$dir/$model-$cell-test.official.json" ]; then
       echo "=== $model $cell: done, skipped"
@@ -29,8 +44,11 @@ for model in "${models[@]}"; do
     fi
     component=elstm_tagger
     [[ $model == dep_* ]] && component=elstm_seq_parser
+    # paper-train's further config overrides (project.yml's env: PAPER_OVERRIDES)
+    overrides=""
+    [ -z "$own" ] || overrides="--components.$component.model.own_predictions $own"
     echo "=== $model $cell ($(date -u +%H:%M:%S))"
-    python -m spacy project run paper-train . --vars.paper_model "$model" \
+    PAPER_OVERRIDES="$overrides" python -m spacy project run paper-train . --vars.paper_model "$model" \
       --vars.paper_component "$component" \
       --vars.paper_cell "$cell" --vars.metrics_dir "$metrics" --vars.gpu "$gpu" \
       --vars.paper_normalize "$normalize" --vars.paper_dir "$dir"

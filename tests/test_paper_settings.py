@@ -287,3 +287,22 @@ def test_score_command_with_gold_lemmas(trained, tmp_path):
     assert results[True]["UPOS"] != results[False]["UPOS"]
     assert score(model, SAMPLE / "dev.conllu", scorer=SCRIPT, gold_lemmas=True)["UPOS"] == \
            results[True]["UPOS"]
+
+
+@pytest.mark.parametrize("env,message", [
+    ({"OWN": "abc", "MODELS": "pos_seq2seq"}, "OWN must be a number in [0, 1], got 'abc'"),
+    ({"OWN": "1.5", "MODELS": "pos_seq2seq"}, "OWN must be a number in [0, 1], got '1.5'"),
+    ({"OWN": "0.25", "MODELS": "pos_seq2seq pos_rnn"},
+     "OWN applies to the seq2seq models only (pos_seq2seq, pos_seq2seq_att, dep_seq2seq, "
+     "dep_seq2seq_att), not pos_rnn"),
+    ({"OWN": "0.25", "NORMALIZE": "false", "MODELS": "pos_seq2seq"},
+     "OWN and NORMALIZE=false do not go together"),
+])
+def test_paper_tables_refuses_a_bad_scheduled_sampling_run_before_training(env, message):
+    """scripts/paper_tables.sh checks OWN before it trains anything."""
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "paper_tables.sh")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, **env})
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "===" not in result.stdout

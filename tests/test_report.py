@@ -230,6 +230,23 @@ def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):
     assert "summed" not in ours
 
 
+def test_scheduled_sampling_runs_get_their_own_paper_table(tmp_path):
+    for name, upos in (("paper", 48.05), ("paper-own0.25", 61.5)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pos_seq2seq-elstm-test.official.json").write_text(json.dumps(
+            {"UPOS": upos, "UAS": None, "LAS": None, "words": 25096}))
+    (tmp_path / "paper-own").mkdir()  # no share in the name: not a paper folder
+    (tmp_path / "paper-own" / "pos_seq2seq-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": 1.0, "UAS": None, "LAS": None, "words": 25096}))
+    text = render(tmp_path)
+    ours, own = text.split("### The paper's settings (Tables 6 and 7, paper-own0.25)")
+    assert "| seq2seq | - (24.43) | - (35.27) | 48.05 (50.42) |" in ours
+    assert "| seq2seq | - (24.43) | - (35.27) | 61.50 (50.42) |" in own
+    assert "`own_predictions = 0.25`" in own and "`OWN=0.25 bash scripts/paper_tables.sh`" in own
+    assert "own_predictions" not in ours
+    assert "1.00 (50.42)" not in text
+
+
 def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"}
     rows = [{"model": "pos_brnn", "cell": "elstm", "mode": "train", "words": 2008, "repeats": 3,

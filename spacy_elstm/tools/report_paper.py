@@ -37,8 +37,22 @@ VARIANTS = {"paper-summed": "Trained with the loss summed over each batch's toke
                             "configs average it."}
 
 
+OWN_PREFIX = "paper-own"  # scripts/paper_tables.sh's OWN=<share> runs
+
+
+def _variant(name: str) -> Optional[str]:
+    """What sets a paper folder's runs apart from the configs as they are (None for ``paper``)."""
+    if name.startswith(OWN_PREFIX) and len(name) > len(OWN_PREFIX):
+        share = name[len(OWN_PREFIX):]
+        return (f"Trained with scheduled sampling: `own_predictions = {share}`, a random "
+                f"share of {share} of the decoder's training steps fed its own previous "
+                f"prediction instead of the gold label (`OWN={share} bash "
+                f"scripts/paper_tables.sh`); the configs feed gold at every step.")
+    return VARIANTS.get(name)
+
+
 def is_paper_folder(folder: Path) -> bool:
-    return folder.name == "paper" or folder.name in VARIANTS
+    return folder.name == "paper" or _variant(folder.name) is not None
 
 
 def _ours(folder: Path, model: str, cell: str) -> Optional[Dict]:
@@ -91,7 +105,7 @@ def paper_section(folder: Path) -> Optional[str]:
                                    else f"{s['words_per_second']:,.0f}"])
     if not rows_pos and not rows_dep:
         return None
-    variant = VARIANTS.get(folder.name)
+    variant = _variant(folder.name)
     title = "### The paper's settings (Tables 6 and 7"
     title += f", {folder.name}): ours (paper's)" if variant else "): ours (paper's)"
     parts = [title, "", NOTE + (f" {variant}" if variant else ""), ""]
