@@ -449,6 +449,7 @@ def build_seq2seq_tagger(
     dropout: float = 0.0,
     interleaved: bool = False,
     own_predictions: float = 0.0,
+    beam_width: int = 1,
     nO: Optional[int] = None,
 ) -> Model[List[Any], List[Floats2d]]:
     """The seq2seq macro-model of Su & Kuo (Sec. 4.1), with or without attention,
@@ -478,6 +479,10 @@ def build_seq2seq_tagger(
     own_predictions (float): In training, the share of decoder steps (drawn per step and
         batch) fed the model's own previous prediction instead of the gold label
         (scheduled sampling at a fixed rate); 0 for pure teacher forcing.
+    beam_width (int): At inference, 1 for greedy decoding, more for a beam search
+        over the label sequences; the output is then each step's label distribution
+        over the final beam. It can be set on a trained pipeline when loading it:
+        spacy.load(path, config={"components": {NAME: {"model": {"beam_width": 4}}}}).
     nO (Optional[int]): The number of labels; null to take it from the component's labels.
     """
     check_encoder_args(SEQ2SEQ_TAGGER, split_width=bidirectional, width=width, depth=depth,
@@ -504,7 +509,8 @@ def build_seq2seq_tagger(
                                  attention=attention, decoder_cell=decoder_cell, depth=depth,
                                  bidirectional=bidirectional, period=period, gates=gates,
                                  label_width=label_width, dropout=dropout,
-                                 interleaved=interleaved, own_predictions=own_predictions)
+                                 interleaved=interleaved, own_predictions=own_predictions,
+                                 beam_width=beam_width)
     except ValueError as err:
         raise ValueError(f"{SEQ2SEQ_TAGGER}: {err}") from None
     kind = "seq2seq_attention" if attention else "seq2seq"

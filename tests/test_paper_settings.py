@@ -133,6 +133,20 @@ def test_the_interleaved_paper_parser_trains_and_is_scored_officially(sample_cor
     assert result.returncode == 0, result.stderr
     scores = json.loads(output.read_text())
     assert scores["input"] == "gold lemmas" and 0.0 <= scores["LAS"] <= scores["UAS"] <= 100.0
+    assert "overrides" not in scores
+    # beam search, set by a config override as the pipeline loads; a bad value is named
+    beam = tmp_path / "beam.json"
+    result = run("-m", "spacy_elstm", "score", tmp_path / "model-last", SAMPLE / "dev.conllu",
+                 "--output", beam, "--scorer", SCRIPT, "--gold-lemmas",
+                 "--components.elstm_seq_parser.model.beam_width", 3)
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(beam.read_text())
+    assert scores["overrides"] == {"components.elstm_seq_parser.model.beam_width": 3}
+    assert 0.0 <= scores["LAS"] <= scores["UAS"] <= 100.0
+    result = run("-m", "spacy_elstm", "score", tmp_path / "model-last", SAMPLE / "dev.conllu",
+                 "--scorer", SCRIPT, "--components.elstm_seq_parser.model.beam_width", 0)
+    assert result.returncode == 1
+    assert "beam_width must be a positive integer, got 0" in result.stderr
 
 
 # --- the reader -------------------------------------------------------------------

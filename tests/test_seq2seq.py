@@ -120,6 +120,78 @@ def test_a_docs_output_does_not_depend_on_its_batch(attention, teacher):
         torch.testing.assert_close(alone, together[doc], rtol=1e-5, atol=1e-6)
 
 
+# beam search (inference only): each step's label distribution over the final beam
+
+def _beam(module, width):
+    module.beam_width = width
+    return module.eval()
+
+
+@pytest.mark.parametrize("attention", [True, False])
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_beam_of_one_is_greedy_decoding(attention, interleaved):
+    module = _module(attention, interleaved=interleaved)
+    x, _ = _inputs()
+    greedy = module(x, LENGTHS, flat=True)
+    beam = _beam(module, 1)(x, LENGTHS, flat=True)
+    torch.testing.assert_close(beam, greedy)
+    wide = _beam(module, 3)(x, LENGTHS, flat=True)
+    assert wide.shape == greedy.shape
+    blocks = 2 if interleaved else 1
+    torch.testing.assert_close(wide.exp().sum(-1), torch.full((len(x),), float(blocks)))
+
+
+@pytest.mark.parametrize("attention", [True, False])
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_beam_that_holds_every_sequence_gives_the_exact_marginals(attention, interleaved):
+    """Beam as wide as the number of label sequences: its per-step distribution
+    is the marginal of each step's label, summed over every sequence scored by
+    teacher forcing."""
+    import itertools
+    module = _module(attention, interleaved=interleaved)
+    length = 2 if interleaved else 3
+    n_steps = length * (2 if interleaved else 1)
+    x, _ = _inputs(torch.tensor([length]))
+    lengths = torch.tensor([length])
+    sequences = list(itertools.product(range(N_LABELS), repeat=n_steps))
+    marginals = torch.zeros(n_steps, N_LABELS)
+    log_probs = []
+    with torch.no_grad():
+        for labels in sequences:
+            labels = torch.tensor(labels)
+            if interleaved:
+                gold = labels[0::2] * N_LABELS + labels[1::2]
+                y = module(x, lengths, flat=True, gold=gold).reshape(n_steps, N_LABELS)
+            else:
+                y = module(x, lengths, flat=True, gold=labels)
+            log_probs.append(y.gather(1, labels[:, None]).sum())
+    weights = torch.softmax(torch.stack(log_probs), 0)
+    for w, labels in zip(weights, sequences):
+        marginals[torch.arange(n_steps), torch.tensor(labels)] += w
+    with torch.no_grad():
+        beam = _beam(module, len(sequences))(x, lengths, flat=True).reshape(n_steps, N_LABELS)
+    torch.testing.assert_close(beam.exp(), marginals.clamp_min(1e-6) /
+                               marginals.clamp_min(1e-6).sum(1, keepdim=True),
+                               rtol=1e-4, atol=1e-5)
+
+
+def test_beam_search_is_for_inference_and_batch_invariant():
+    module = _module(True)
+    x, gold = _inputs()
+    greedy_in_training = module.train()(x, LENGTHS, flat=True)
+    module.beam_width = 4
+    torch.testing.assert_close(module(x, LENGTHS, flat=True), greedy_in_training)  # training
+    torch.testing.assert_close(module(x, LENGTHS, flat=True, gold=gold),
+                               _module(True).train()(x, LENGTHS, flat=True, gold=gold))
+    module.eval()
+    together = _split(module(x, LENGTHS, flat=True))
+    for doc, xs in enumerate(_split(x)):
+        alone = module(xs, torch.tensor([len(xs)]), flat=True)
+        torch.testing.assert_close(alone, together[doc], rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="beam_width must be a positive integer, got 0"):
+        Seq2SeqLabeller(cell="lstm", input_width=3, width=6, n_labels=2, beam_width=0)
+
+
 # interleaved: two labels per token, 2T decoder steps; gold pair (a, b) as a * N_LABELS + b
 
 @pytest.mark.parametrize("attention", [True, False])
@@ -338,6 +410,27 @@ def test_to_disk_and_load_give_the_same_predictions(tmp_path):
     assert not loaded.get_pipe("elstm_tagger").model.attrs.get("teacher")
 
 
+
+def test_a_trained_pipeline_loads_with_a_beam(tmp_path):
+    """beam_width set at load time (spacy.load's config overrides): the same
+    weights, beam-search output; a beam of 1 is the greedy output."""
+    nlp = _nlp()
+    examples = _examples(nlp)
+    _train(nlp, examples, 5)
+    nlp.to_disk(tmp_path)
+    docs = lambda pipeline: [pipeline.make_doc(t) for t, _ in TRAIN]  # noqa: E731
+    greedy = nlp.get_pipe("elstm_tagger").model.predict(docs(nlp))
+    beamed = spacy.load(tmp_path, config={"components": {"elstm_tagger": {
+        "model": {"beam_width": 3}}}})
+    assert beamed.config["components"]["elstm_tagger"]["model"]["beam_width"] == 3
+    got = beamed.get_pipe("elstm_tagger").model.predict(docs(beamed))
+    for a, b in zip(got, greedy):
+        assert a.shape == b.shape
+        numpy.testing.assert_allclose(numpy.exp(a).sum(1), 1.0, rtol=1e-5)
+    assert any(not numpy.allclose(a, b, atol=1e-4) for a, b in zip(got, greedy))
+    labels = set(nlp.get_pipe("elstm_tagger").labels)
+    assert all(t.tag_ in labels for t in beamed(TRAIN[0][0]))
+
 def test_the_seq_parser_trains_with_a_seq2seq_model():
     nlp = _nlp(factory="elstm_seq_parser", attention=True)
     words = ["She", "likes", "ham"]
@@ -360,6 +453,7 @@ def test_the_seq_parser_trains_with_a_seq2seq_model():
     ({"width": 15}, "width 15 is odd"),
     ({"own_predictions": 1.5}, r"own_predictions must be a number in \[0, 1\], got 1.5"),
     ({"own_predictions": -0.1}, r"own_predictions must be a number in \[0, 1\], got -0.1"),
+    ({"beam_width": 0}, "beam_width must be a positive integer, got 0"),
 ])
 def test_bad_arguments_name_the_value_and_the_allowed_ones(override, message):
     with pytest.raises(ValueError, match="spacy-elstm.Seq2SeqTagger.v1: " + message):

@@ -32,7 +32,10 @@ known the decoder runs over the whole sequence in one pass.
 
 Which y_(t-1) is fed: in training (teacher forcing) the gold label, and where a
 gold label is missing (-1) the model's own most probable label at t-1; at
-inference (no gold) always the model's own greedy prediction, step by step.
+inference (no gold) always the model's own greedy prediction, step by step,
+or with ``beam_width`` > 1 a beam search over the label sequences
+(``beam.beam_search``), whose output is each step's label distribution over the
+final beam.
 ``own_predictions`` > 0 (scheduled sampling, Bengio et al. 2015, at a fixed
 rate) feeds the model's own prediction in training at that random share of the
 steps too, drawn per step and batch, so that it learns to go on from its own
@@ -57,6 +60,7 @@ from torch import Tensor, nn
 
 from .encoder import RecurrentEncoder
 from .labeller import _Labeller
+from .beam import beam_search
 from .packing import Packing, run_packed
 from .recurrence import Recurrence, State
 
@@ -99,11 +103,13 @@ class Seq2SeqLabeller(_Labeller):
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
                  label_width: int = 32, dropout: float = 0.0, interleaved: bool = False,
-                 own_predictions: float = 0.0):
+                 own_predictions: float = 0.0, beam_width: int = 1):
         if isinstance(own_predictions, bool) or not isinstance(own_predictions, (int, float)) \
                 or not 0.0 <= own_predictions <= 1.0:
             raise ValueError(f"own_predictions must be a number in [0, 1], got "
                              f"{own_predictions!r}.")
+        if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
+            raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")
         # interleaved: two output blocks per token from one softmax layer
         self.steps_per_token = 2 if interleaved else 1
         self.n_heads = self.steps_per_token
@@ -118,6 +124,7 @@ class Seq2SeqLabeller(_Labeller):
         self.attention = AdditiveAttention(width=width) if attention else None
         self.dropout = nn.Dropout(dropout)
         self.own_predictions = float(own_predictions)
+        self.beam_width = beam_width
 
     def _n_linear_heads(self) -> int:
         return 1
@@ -158,7 +165,8 @@ class Seq2SeqLabeller(_Labeller):
         """``run``, and with attention the weights a (n_tokens, seq_len), packed:
         row t of a sequence holds a_(t, i) at column i - 1 (None without attention).
         Interleaved, the weights are those of the 2T decoder steps, packed as
-        sequences twice as long (``_interleave``)."""
+        sequences twice as long (``_interleave``). Under beam search (inference
+        with ``beam_width`` > 1) the weights are None: each hypothesis has its own."""
         if gold is not None:
             gold = gold.to(device=x.device, dtype=torch.int64)
             if gold.shape != (packing.n_tokens,):
@@ -185,6 +193,8 @@ class Seq2SeqLabeller(_Labeller):
             gold = gold.masked_fill(own, -1)  # -1: fed the model's own prediction
         if gold is not None and bool((gold >= 0).all()):
             log_p, weights = self._teacher_forced(steps, state, gold, context)
+        elif gold is None and self.beam_width > 1 and not self.training:
+            log_p, weights = self._beam(steps, state, context), None
         else:
             log_p, weights = self._greedy(steps, state, gold, context)
         if self.interleaved:
@@ -243,6 +253,17 @@ class Seq2SeqLabeller(_Labeller):
         rows = torch.arange(packing.n_tokens, device=gold.device) - offsets[packing.steps]
         return self._scores(d, context, rows)
 
+    def _step(self, previous: Tensor, h: Tensor, c: Optional[Tensor], t: int, rows: Tensor,
+              context) -> Tuple[Tensor, Optional[Tensor], Tensor, Optional[Tensor]]:
+        """One decoder step of m states at step t, each fed the label id in
+        ``previous`` (-1: the start symbol) and reading memory row ``rows``:
+        log p (m, n_labels), the attention weights (or None) and the new (h, c)."""
+        step = Packing(torch.ones(len(previous), dtype=torch.int64), h.device)
+        d, (h, c) = self.decoder.run_state(self.label_embed(previous + 1), step, (h, c),
+                                           start=t)
+        log_p, a = self._scores(d, context, rows)
+        return log_p, a, h, c
+
     def _greedy(self, packing: Packing, state: State, gold: Optional[Tensor], context):
         """Step by step, each step fed the previous gold label where known and
         the previous prediction elsewhere. The k sequences running at step t
@@ -250,18 +271,27 @@ class Seq2SeqLabeller(_Labeller):
         running = packing.running
         h = state[0].index_select(0, running)
         c = None if state[1] is None else state[1].index_select(0, running)
-        previous = torch.zeros(len(running), dtype=torch.int64, device=h.device)
+        previous = torch.full((len(running),), -1, dtype=torch.int64, device=h.device)
         scores, weights = [], []
         for t, k in enumerate(packing.sizes):
-            step = Packing(torch.ones(k, dtype=torch.int64), h.device)
-            d, (h, c) = self.decoder.run_state(self.label_embed(previous[:k]), step,
-                                               (h[:k], None if c is None else c[:k]), start=t)
-            log_p, a = self._scores(d, context, torch.arange(k, device=h.device))
+            log_p, a, h, c = self._step(previous[:k], h[:k], None if c is None else c[:k], t,
+                                        torch.arange(k, device=h.device), context)
             scores.append(log_p)
             weights.append(a)
             previous = log_p.detach().argmax(dim=-1)
             if gold is not None:
                 known = gold[packing.offsets[t]: packing.offsets[t] + k]
                 previous = torch.where(known >= 0, known, previous)
-            previous = previous + 1
         return torch.cat(scores), None if context is None else torch.cat(weights)
+
+    def _beam(self, packing: Packing, state: State, context) -> Tensor:
+        """Beam search of ``beam_width`` (``beam.beam_search``), at inference."""
+        running = packing.running
+        h = state[0].index_select(0, running)
+        c = None if state[1] is None else state[1].index_select(0, running)
+
+        def step(previous, h, c, t, rows):
+            log_p, _, h, c = self._step(previous, h, c, t, rows, context)
+            return log_p, h, c
+
+        return beam_search(step, packing, h, c, width=self.beam_width, n_labels=self.n_labels)

@@ -307,7 +307,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           predictions: Optional[Union[str, Path]] = None,
           scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
           batch_size: Optional[int] = None, gold_lemmas: bool = False,
-          train: Optional[Union[str, Path]] = None) -> Dict[str, Any]:
+          train: Optional[Union[str, Path]] = None,
+          overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -317,7 +318,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     the pipeline the gold lemmas as input (recorded as "input"). `train`: a
     CoNLL-U training split; the scores then also give UPOS and XPOS accuracy on
     the words it does not have ("unseen") and on the others ("seen"), computed
-    here rather than by the script."""
+    here rather than by the script. `overrides`: config overrides for loading
+    the pipeline, dotted keys as spaCy's CLI takes them (e.g.
+    {"components.elstm_tagger.model.beam_width": 4}), recorded as "overrides"."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -326,7 +329,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     gold_path = Path(gold_path)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
-    nlp = spacy.load(pipeline)
+    nlp = spacy.load(pipeline, config=dict(overrides or {}))
     gold = read_gold(gold_path, nlp.vocab)
     docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
@@ -344,6 +347,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         "sentences": "gold",
         "input": "gold lemmas" if gold_lemmas else "words",
     }
+    if overrides:
+        result["overrides"] = dict(overrides)
     for metric in METRICS:
         result[metric] = None if metric in missing else round(100 * evaluation[metric].f1, 2)
     result.update({

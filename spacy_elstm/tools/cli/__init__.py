@@ -14,7 +14,8 @@ app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_ar
 app.add_typer(benchmark_app, name="benchmark")
 app.add_typer(ptb_app, name="ptb")
 app.add_typer(lm_app, name="lm")
-app.command("score")(score)
+app.command("score", context_settings={"allow_extra_args": True,
+                                       "ignore_unknown_options": True})(score)
 
 
 def fail(command: str, err: Exception) -> None:

@@ -6,6 +6,7 @@ import typer
 
 
 def score(
+    ctx: typer.Context,
     pipeline: str = typer.Argument(..., help="A trained pipeline (a folder or an installed package name)."),
     gold: Path = typer.Argument(..., help="A gold CoNLL-U file, e.g. UD English-EWT dev."),
     output: Optional[Path] = typer.Option(None, help="Write the scores as JSON here."),
@@ -30,17 +31,23 @@ def score(
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
     input docs carry GOLD's lemmas as well (the JSON says "input": "gold lemmas").
+    Further options override the pipeline's config as it loads, as spaCy's CLI
+    takes them, e.g. --components.elstm_tagger.model.beam_width 4 for beam search
+    in a seq2seq model.
     """
+    from spacy.cli._util import parse_config_overrides
+
     from ..conllu import CorpusFormatError
     from ..scoring import METRICS, SPLIT_METRICS, ScoringError
     from ..scoring import score as score_pipeline
     from . import fail
 
     try:
+        overrides = parse_config_overrides(ctx.args)
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
-                                gold_lemmas=gold_lemmas, train=train)
-    except (ScoringError, CorpusFormatError, OSError) as err:
+                                gold_lemmas=gold_lemmas, train=train, overrides=overrides)
+    except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
     typer.echo(f"{result['gold']}: {_shown(result, METRICS)}  ({result['words']:,} words, "
                f"{result['words_per_second']:,.0f} words/s, {result['repaired_roots']} roots repaired)")
