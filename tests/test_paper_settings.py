@@ -320,3 +320,17 @@ def test_paper_tables_refuses_a_bad_scheduled_sampling_run_before_training(env, 
     assert result.returncode == 2
     assert message in result.stderr
     assert "===" not in result.stdout
+
+
+@pytest.mark.parametrize("env,message", [
+    ({"WIDTHS": "4 x"}, "WIDTHS must be positive integers, got 'x'"),
+    ({"WIDTHS": "0"}, "WIDTHS must be positive integers, got '0'"),
+    ({"MODELS": "pos_seq2seq pos_brnn"}, "beam search is for the seq2seq models, not pos_brnn"),
+])
+def test_paper_beam_refuses_bad_settings_before_scoring(env, message):
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "paper_beam.sh")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, **env})
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "===" not in result.stdout

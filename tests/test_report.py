@@ -217,6 +217,28 @@ def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_pat
     assert "exposure-pos_seq2seq-gru-dev.json: not an exposure_bias.py result" in capsys.readouterr().err
 
 
+def test_beam_scores_stand_beside_the_greedy_dev_scores(tmp_path, capsys):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    for name, scores in {
+            "pos_seq2seq-gru-test": {"UPOS": 50.0, "UAS": None, "LAS": None},
+            "pos_seq2seq-gru-dev": {"UPOS": 51.0, "words_per_second": 8000.0},
+            "beam-pos_seq2seq-gru-w4-dev": {"UPOS": 52.5, "words_per_second": 2500.0},
+            "dep_seq2seq-elstm-dev": {"UAS": 30.0, "LAS": 20.0, "words_per_second": 1000.0},
+            "beam-dep_seq2seq-elstm-w8-dev": {"UAS": 29.5, "LAS": 21.25},
+            "beam-dep_seq2seq-lstm-w4-dev": {"UPOS": 1.0},  # no UAS: skipped
+            "beam-pos_seq2seq-w4-dev": {"UPOS": 1.0}}.items():  # no cell: skipped
+        (paper / f"{name}.official.json").write_text(json.dumps(scores))
+    text = render(tmp_path)
+    assert "| pos_seq2seq | gru | 4 | UPOS | 51.00 | 52.50 | +1.50 | 8,000 | 2,500 |" in text
+    assert "| dep_seq2seq | elstm | 8 | UAS | 30.00 | 29.50 | -0.50 | 1,000 | - |" in text
+    assert "| dep_seq2seq | elstm | 8 | LAS | 20.00 | 21.25 | +1.25 | 1,000 | - |" in text
+    assert text.index("| dep_seq2seq | elstm | 8 |") < text.index("| pos_seq2seq | gru | 4 |")
+    err = capsys.readouterr().err
+    assert "beam-dep_seq2seq-lstm-w4-dev.official.json: no UAS/LAS scores" in err
+    assert "beam-pos_seq2seq-w4-dev.official.json: not named" in err
+
+
 def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):
     for name, upos in (("paper", 90.5), ("paper-summed", 85.25)):
         (tmp_path / name).mkdir()

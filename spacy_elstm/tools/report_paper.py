@@ -125,6 +125,14 @@ def paper_section(folder: Path) -> Optional[str]:
                   "predictions (as at inference, what the tables above score):", "",
                   _table(["config", "cell", "step", "teacher-forced", "greedy", "gap"],
                          exposure), ""]
+    beam = _beam_rows(folder)
+    if beam:
+        parts += ["Beam search against greedy decoding (`scripts/paper_beam.sh`, model-last "
+                  "on EWT **dev**, gold lemmas in, the official script; each token's label "
+                  "is the one the final beam most believes in; words/s on the machine "
+                  "that scored it):", "",
+                  _table(["config", "cell", "beam", "metric", "greedy", "beam search",
+                          "change", "greedy words/s", "beam words/s"], beam), ""]
     if rows_speed:
         parts += ["Speed:", "", _table(["config", "cell", "training words/s", "training hours",
                                         "test words/s"], rows_speed), ""]
@@ -147,6 +155,41 @@ def _exposure_rows(folder: Path) -> list:
         except (KeyError, TypeError, ValueError, AttributeError):
             warn(f"{path}: not an exposure_bias.py result; skipped.")
     return rows
+
+
+def _beam_rows(folder: Path) -> list:
+    """Rows of ``beam-<model>-<cell>-w<width>-dev.official.json`` (scripts/paper_beam.sh)
+    beside the greedy ``<model>-<cell>-dev.official.json``: UPOS for the POS
+    models, UAS and LAS for the parsers; a file without them is skipped."""
+    rows = []
+    found = []
+    for path in folder.glob("beam-*-dev.official.json"):
+        stem = path.name[len("beam-"):-len("-dev.official.json")]
+        rest, _, width = stem.rpartition("-w")
+        model, _, cell = rest.rpartition("-")
+        if not (model and cell and width.isdigit()):
+            warn(f"{path}: not named beam-<model>-<cell>-w<width>-dev.official.json; skipped.")
+            continue
+        found.append((model, CELLS.index(cell) if cell in CELLS else len(CELLS), int(width),
+                      cell, path))
+    for model, _, width, cell, path in sorted(found):
+        beam = _read_json(path)
+        greedy = _read_json(folder / f"{model}-{cell}-dev.official.json")
+        metrics = ["UPOS"] if model.startswith("pos_") else ["UAS", "LAS"]
+        values = [(m, _number(greedy, m), _number(beam, m)) for m in metrics]
+        if any(b is None for _, _, b in values):
+            warn(f"{path}: no {'/'.join(metrics)} scores; skipped.")
+            continue
+        for metric, g, b in values:
+            rows.append([model, cell, str(width), metric, "-" if g is None else f"{g:.2f}",
+                         f"{b:.2f}", "-" if g is None else f"{b - g:+.2f}",
+                         _speed(greedy), _speed(beam)])
+    return rows
+
+
+def _speed(scores: Optional[Dict]) -> str:
+    value = _number(scores, "words_per_second")
+    return "-" if value is None else f"{value:,.0f}"
 
 
 def paper_bench_section(path: Path) -> Optional[str]:
