@@ -308,3 +308,30 @@ def test_batch_of_one_token_sequences_trains(kernel):
         rec(x, lengths).sum().backward()
     assert torch.equal(rec.weight_h.grad, torch.zeros_like(rec.weight_h))
     assert rec.weight_x.grad.abs().sum() > 0
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_projected_input_runs_as_the_input_it_was_projected_from(cell, reverse):
+    """run_state(project(x), projected=True) is run_state(x): outputs, states and
+    gradients, from a given state and step (what the seq2seq decoder does with its
+    table of projected label embeddings)."""
+    torch.manual_seed(0)
+    layer = Recurrence(cell=cell, input_width=3, hidden_width=4, period=3, reverse=reverse)
+    lengths = torch.tensor([3, 0, 2])
+    packing = Packing(lengths, torch.device("cpu"))
+    x = torch.randn(packing.n_tokens, 3, requires_grad=True)
+    h = torch.randn(3, 4)
+    c = torch.randn(3, 4) if layer.spec.cell_state else None
+    runs = []
+    for projected in (False, True):
+        layer.zero_grad()
+        x.grad = None
+        inputs = layer.project(x) if projected else x
+        y, (h_out, c_out) = layer.run_state(inputs, packing, (h, c), start=2, projected=projected)
+        (y.sum() + h_out.sum()).backward()
+        runs.append((y, h_out, x.grad.clone(), layer.weight_x.grad.clone()))
+    for a, b in zip(*runs):
+        torch.testing.assert_close(a, b)
+    with pytest.raises(ValueError, match="expected a projected input of width"):
+        layer.run_state(x, packing, projected=True)

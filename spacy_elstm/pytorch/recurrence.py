@@ -99,8 +99,19 @@ class Recurrence(SequenceModule):
         (n_tokens, input_width); returns (n_tokens, hidden_width)."""
         return self._run(x, packing, None)[0]
 
+    def project(self, x: Tensor) -> Tensor:
+        """The input projection x W_x^T + b of every row at once, (n, n_gates *
+        hidden_width): what ``run_state(..., projected=True)`` reads instead of x.
+        A decoder fed one of a few label embeddings projects the table of them
+        once and picks its rows, rather than projecting the same rows again."""
+        if x.shape[-1] != self.input_width:
+            raise ValueError(
+                f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
+            )
+        return onednn.Linear.apply(x, self.weight_x, self.bias)
+
     def run_state(self, x: Tensor, packing: Packing, state: Optional[State] = None,
-                  start: int = 0) -> Tuple[Tensor, State]:
+                  start: int = 0, projected: bool = False) -> Tuple[Tensor, State]:
         """``run`` from a given state, also returning the state it ends in: what
         a language model carries from one segment of a text to the next.
 
@@ -110,7 +121,8 @@ class Recurrence(SequenceModule):
         run from the state (the ELSTM's scaling index t_s continues from there).
         Returns the packed output and the state after each sequence's last step (a sequence of length 0
         keeps the state it was given). Gradients flow into the given state and
-        out of the returned one; detach them to truncate back-propagation."""
+        out of the returned one; detach them to truncate back-propagation.
+        projected: x is already the input projection (``project``)."""
         batch = len(packing.lengths)
         if state is not None:
             h, c = state
@@ -127,21 +139,24 @@ class Recurrence(SequenceModule):
             c = x.new_zeros(batch, self.hidden_width) if self.spec.cell_state else None
         if packing.n_tokens == 0:
             return x.new_zeros(0, self.hidden_width), (h, c)
-        y, h_last, c_last = self._run(x, packing, (h, c), start)
+        y, h_last, c_last = self._run(x, packing, (h, c), start, projected)
         running = packing.running
         return y, (h.index_copy(0, running, h_last),
                    None if c_last is None else c.index_copy(0, running, c_last))
 
-    def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0):
-        if x.shape[-1] != self.input_width:
+    def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0,
+             projected: bool = False):
+        width = self.weight_x.shape[0] if projected else self.input_width
+        if x.shape[-1] != width:
             raise ValueError(
-                f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
+                f"Recurrence expected {'a projected input' if projected else 'input'} of "
+                f"width {width}, got {x.shape[-1]}."
             )
         choice = kernels.select(self.problem(x, packing, stateful=state is not None))
         if self.reverse:
             x = packing.reverse(x)
         # all input projections in one product
-        proj = onednn.Linear.apply(x, self.weight_x, self.bias)
+        proj = x if projected else onednn.Linear.apply(x, self.weight_x, self.bias)
         h0 = c0 = None
         if state is not None:
             running = packing.running

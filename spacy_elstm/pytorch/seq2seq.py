@@ -248,19 +248,27 @@ class Seq2SeqLabeller(_Labeller):
         """Every previous label known: the decoder in one pass."""
         previous = torch.zeros(packing.n_tokens, dtype=torch.int64, device=gold.device)
         previous[packing.sizes[0]:] = gold.index_select(0, packing.previous) + 1
-        d, _ = self.decoder.run_state(self.label_embed(previous), packing, state)
+        proj = self._label_projections().index_select(0, previous)
+        d, _ = self.decoder.run_state(proj, packing, state, projected=True)
         offsets = torch.tensor(packing.offsets[:-1], device=gold.device)
         rows = torch.arange(packing.n_tokens, device=gold.device) - offsets[packing.steps]
         return self._scores(d, context, rows)
 
+    def _label_projections(self) -> Tensor:
+        """The decoder's input projection of every label embedding (row 0: the
+        start symbol), (n_labels + 1, n_gates * width): the decoder is only ever
+        fed one of these rows."""
+        return self.decoder.project(self.label_embed.weight)
+
     def _step(self, previous: Tensor, h: Tensor, c: Optional[Tensor], t: int, rows: Tensor,
-              context) -> Tuple[Tensor, Optional[Tensor], Tensor, Optional[Tensor]]:
+              context, table: Tensor) -> Tuple[Tensor, Optional[Tensor], Tensor, Optional[Tensor]]:
         """One decoder step of m states at step t, each fed the label id in
         ``previous`` (-1: the start symbol) and reading memory row ``rows``:
-        log p (m, n_labels), the attention weights (or None) and the new (h, c)."""
+        log p (m, n_labels), the attention weights (or None) and the new (h, c).
+        table: ``_label_projections()``."""
         step = Packing(torch.ones(len(previous), dtype=torch.int64), h.device)
-        d, (h, c) = self.decoder.run_state(self.label_embed(previous + 1), step, (h, c),
-                                           start=t)
+        d, (h, c) = self.decoder.run_state(table.index_select(0, previous + 1), step, (h, c),
+                                           start=t, projected=True)
         log_p, a = self._scores(d, context, rows)
         return log_p, a, h, c
 
@@ -273,9 +281,10 @@ class Seq2SeqLabeller(_Labeller):
         c = None if state[1] is None else state[1].index_select(0, running)
         previous = torch.full((len(running),), -1, dtype=torch.int64, device=h.device)
         scores, weights = [], []
+        table = self._label_projections()
         for t, k in enumerate(packing.sizes):
             log_p, a, h, c = self._step(previous[:k], h[:k], None if c is None else c[:k], t,
-                                        torch.arange(k, device=h.device), context)
+                                        torch.arange(k, device=h.device), context, table)
             scores.append(log_p)
             weights.append(a)
             previous = log_p.detach().argmax(dim=-1)
@@ -290,8 +299,10 @@ class Seq2SeqLabeller(_Labeller):
         h = state[0].index_select(0, running)
         c = None if state[1] is None else state[1].index_select(0, running)
 
+        table = self._label_projections()
+
         def step(previous, h, c, t, rows):
-            log_p, _, h, c = self._step(previous, h, c, t, rows, context)
+            log_p, _, h, c = self._step(previous, h, c, t, rows, context, table)
             return log_p, h, c
 
         return beam_search(step, packing, h, c, width=self.beam_width, n_labels=self.n_labels)
