@@ -2,9 +2,11 @@
 # Beam search against greedy decoding for the paper-settings seq2seq models that
 # scripts/paper_tables.sh trained: each model-last scored on EWT **dev** (gold
 # lemmas in, the official script) with each beam width, into
-# METRICS_DIR/DIR/beam-<model>-<cell>-w<width>-dev.official.json; the report puts
-# them beside the greedy dev scores. A pair without a trained model is skipped, a
-# score already there is kept. Dev only: the width is a setting one would tune.
+# METRICS_DIR/DIR/beam-<model>-<cell>-w<width>-dev.official.json. Width 1 (greedy
+# decoding) is always scored first, in the same run, so that the report sets each
+# width's scores and words/s against greedy decoding measured alike. A pair
+# without a trained model is skipped, a score already there is kept. Dev only:
+# the width is a setting one would tune.
 # Usage: [MODELS="pos_seq2seq ..."] [CELLS="lstm ..."] [WIDTHS="4 8"] [DIR=paper]
 #        bash scripts/paper_beam.sh [GPU_ID] [METRICS_DIR]
 set -euo pipefail
@@ -26,7 +28,7 @@ for model in "${models[@]}"; do
   for cell in "${cells[@]}"; do
     pipeline=training/$dir/$model-$cell/model-last
     [ -d "$pipeline" ] || { echo "=== $model $cell: no $pipeline, skipped"; continue; }
-    for width in "${widths[@]}"; do
+    for width in 1 "${widths[@]}"; do
       out=$metrics/$dir/beam-$model-$cell-w$width-dev.official.json
       [ -f "$out" ] && { echo "=== $model $cell beam $width: done, skipped"; continue; }
       echo "=== $model $cell beam $width ($(date -u +%H:%M:%S))"

@@ -222,9 +222,12 @@ def test_beam_scores_stand_beside_the_greedy_dev_scores(tmp_path, capsys):
     paper.mkdir()
     for name, scores in {
             "pos_seq2seq-gru-test": {"UPOS": 50.0, "UAS": None, "LAS": None},
-            "pos_seq2seq-gru-dev": {"UPOS": 51.0, "words_per_second": 8000.0},
+            "pos_seq2seq-gru-dev": {"UPOS": 40.0, "words_per_second": 1.0},  # not read
+            "beam-pos_seq2seq-gru-w1-dev": {"UPOS": 51.0, "words_per_second": 8000.0},
             "beam-pos_seq2seq-gru-w4-dev": {"UPOS": 52.5, "words_per_second": 2500.0},
-            "dep_seq2seq-elstm-dev": {"UAS": 30.0, "LAS": 20.0, "words_per_second": 1000.0},
+            "beam-dep_seq2seq-elstm-w1-dev": {"UAS": 30.0, "LAS": 20.0,
+                                              "words_per_second": 1000.0},
+            "beam-pos_seq2seq_att-gru-w4-dev": {"UPOS": 70.0},  # no width 1 beside it
             "beam-dep_seq2seq-elstm-w8-dev": {"UAS": 29.5, "LAS": 21.25},
             "beam-dep_seq2seq-lstm-w4-dev": {"UPOS": 1.0},  # no UAS: skipped
             "beam-pos_seq2seq-w4-dev": {"UPOS": 1.0}}.items():  # no cell: skipped
@@ -234,6 +237,8 @@ def test_beam_scores_stand_beside_the_greedy_dev_scores(tmp_path, capsys):
     assert "| dep_seq2seq | elstm | 8 | UAS | 30.00 | 29.50 | -0.50 | 1,000 | - |" in text
     assert "| dep_seq2seq | elstm | 8 | LAS | 20.00 | 21.25 | +1.25 | 1,000 | - |" in text
     assert text.index("| dep_seq2seq | elstm | 8 |") < text.index("| pos_seq2seq | gru | 4 |")
+    assert "| pos_seq2seq_att | gru | 4 | UPOS | - | 70.00 | - | - | - |" in text
+    assert "| 1 |" not in text  # greedy has no row of its own
     err = capsys.readouterr().err
     assert "beam-dep_seq2seq-lstm-w4-dev.official.json: no UAS/LAS scores" in err
     assert "beam-pos_seq2seq-w4-dev.official.json: not named" in err

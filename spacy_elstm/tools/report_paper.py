@@ -129,8 +129,9 @@ def paper_section(folder: Path) -> Optional[str]:
     if beam:
         parts += ["Beam search against greedy decoding (`scripts/paper_beam.sh`, model-last "
                   "on EWT **dev**, gold lemmas in, the official script; each token's label "
-                  "is the one the final beam most believes in; words/s on the machine "
-                  "that scored it):", "",
+                  "is the one the final beam most believes in; greedy is width 1, scored by "
+                  "the same run; words/s one width after the other on the machine that "
+                  "scored them, whatever else it was running):", "",
                   _table(["config", "cell", "beam", "metric", "greedy", "beam search",
                           "change", "greedy words/s", "beam words/s"], beam), ""]
     if rows_speed:
@@ -158,9 +159,10 @@ def _exposure_rows(folder: Path) -> list:
 
 
 def _beam_rows(folder: Path) -> list:
-    """Rows of ``beam-<model>-<cell>-w<width>-dev.official.json`` (scripts/paper_beam.sh)
-    beside the greedy ``<model>-<cell>-dev.official.json``: UPOS for the POS
-    models, UAS and LAS for the parsers; a file without them is skipped."""
+    """Rows of ``beam-<model>-<cell>-w<width>-dev.official.json`` (scripts/paper_beam.sh),
+    width > 1, beside width 1 (greedy decoding, scored by the same run): UPOS for
+    the POS models, UAS and LAS for the parsers; a file without them is skipped,
+    and without the width-1 file the greedy columns are ``-``."""
     rows = []
     found = []
     for path in folder.glob("beam-*-dev.official.json"):
@@ -173,8 +175,11 @@ def _beam_rows(folder: Path) -> list:
         found.append((model, CELLS.index(cell) if cell in CELLS else len(CELLS), int(width),
                       cell, path))
     for model, _, width, cell, path in sorted(found):
+        if width == 1:
+            continue
         beam = _read_json(path)
-        greedy = _read_json(folder / f"{model}-{cell}-dev.official.json")
+        greedy_path = folder / f"beam-{model}-{cell}-w1-dev.official.json"
+        greedy = _read_json(greedy_path) if greedy_path.is_file() else None
         metrics = ["UPOS"] if model.startswith("pos_") else ["UAS", "LAS"]
         values = [(m, _number(greedy, m), _number(beam, m)) for m in metrics]
         if any(b is None for _, _, b in values):
