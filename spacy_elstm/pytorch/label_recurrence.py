@@ -57,7 +57,7 @@ import torch
 from torch import Tensor, nn
 
 from . import cells
-from .labeller import _Labeller
+from .labeller import _Labeller, check_own_predictions
 from .packing import Packing, run_packed
 from .recurrence import Recurrence
 
@@ -92,9 +92,7 @@ class LabelRecurrentLabeller(_Labeller):
                                 ("label_width", label_width, 1), ("width", width, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{arg} must be an integer >= {low}, got {value!r}.")
-        if isinstance(own_predictions, bool) or not 0.0 <= own_predictions <= 1.0:
-            raise ValueError(f"own_predictions must be a number in [0, 1], got "
-                             f"{own_predictions!r}.")
+        check_own_predictions(own_predictions)
         n_heads = 2 if direction == "bidirectional" else 1
         self._n_heads = n_heads
         super().__init__(head_width=width, n_labels=n_labels)

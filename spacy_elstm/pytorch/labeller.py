@@ -35,6 +35,14 @@ from .recurrence import Recurrence
 from .sequence import SequenceModule
 
 
+def check_own_predictions(value) -> None:
+    """The share of training positions a label-fed model reads its own
+    prediction at (``own_predictions``): a number in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 0.0 <= value <= 1.0:
+        raise ValueError(f"own_predictions must be a number in [0, 1], got {value!r}.")
+
+
 class _Labeller(SequenceModule):
     """What every labeller shares: ``n_heads`` log-probability blocks of
     ``n_labels`` columns each, and heads that can be resized once the labels

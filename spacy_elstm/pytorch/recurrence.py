@@ -146,17 +146,14 @@ class Recurrence(SequenceModule):
 
     def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0,
              projected: bool = False):
-        width = self.weight_x.shape[0] if projected else self.input_width
-        if x.shape[-1] != width:
-            raise ValueError(
-                f"Recurrence expected {'a projected input' if projected else 'input'} of "
-                f"width {width}, got {x.shape[-1]}."
-            )
+        if projected and x.shape[-1] != self.weight_x.shape[0]:
+            raise ValueError(f"Recurrence expected a projected input of width "
+                             f"{self.weight_x.shape[0]}, got {x.shape[-1]}.")
         choice = kernels.select(self.problem(x, packing, stateful=state is not None))
         if self.reverse:
             x = packing.reverse(x)
-        # all input projections in one product
-        proj = x if projected else onednn.Linear.apply(x, self.weight_x, self.bias)
+        # all input projections in one product (project checks the input's width)
+        proj = x if projected else self.project(x)
         h0 = c0 = None
         if state is not None:
             running = packing.running

@@ -58,9 +58,9 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor, nn
 
-from .encoder import RecurrentEncoder
-from .labeller import _Labeller
 from .beam import beam_search
+from .encoder import RecurrentEncoder
+from .labeller import _Labeller, check_own_predictions
 from .packing import Packing, run_packed
 from .recurrence import Recurrence, State
 
@@ -104,10 +104,7 @@ class Seq2SeqLabeller(_Labeller):
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
                  label_width: int = 32, dropout: float = 0.0, interleaved: bool = False,
                  own_predictions: float = 0.0, beam_width: int = 1):
-        if isinstance(own_predictions, bool) or not isinstance(own_predictions, (int, float)) \
-                or not 0.0 <= own_predictions <= 1.0:
-            raise ValueError(f"own_predictions must be a number in [0, 1], got "
-                             f"{own_predictions!r}.")
+        check_own_predictions(own_predictions)
         if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
             raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")
         # interleaved: two output blocks per token from one softmax layer
@@ -272,14 +269,20 @@ class Seq2SeqLabeller(_Labeller):
         log_p, a = self._scores(d, context, rows)
         return log_p, a, h, c
 
+    @staticmethod
+    def _running_state(packing: Packing, state: State) -> State:
+        """The decoder's initial (h, c) in the batch's order -> the rows of the
+        sequences that run (length >= 1), in packed order."""
+        running = packing.running
+        return (state[0].index_select(0, running),
+                None if state[1] is None else state[1].index_select(0, running))
+
     def _greedy(self, packing: Packing, state: State, gold: Optional[Tensor], context):
         """Step by step, each step fed the previous gold label where known and
         the previous prediction elsewhere. The k sequences running at step t
         are the first k of the packed order, so the state shrinks by slicing."""
-        running = packing.running
-        h = state[0].index_select(0, running)
-        c = None if state[1] is None else state[1].index_select(0, running)
-        previous = torch.full((len(running),), -1, dtype=torch.int64, device=h.device)
+        h, c = self._running_state(packing, state)
+        previous = torch.full((len(h),), -1, dtype=torch.int64, device=h.device)
         scores, weights = [], []
         table = self._label_projections()
         for t, k in enumerate(packing.sizes):
@@ -295,10 +298,7 @@ class Seq2SeqLabeller(_Labeller):
 
     def _beam(self, packing: Packing, state: State, context) -> Tensor:
         """Beam search of ``beam_width`` (``beam.beam_search``), at inference."""
-        running = packing.running
-        h = state[0].index_select(0, running)
-        c = None if state[1] is None else state[1].index_select(0, running)
-
+        h, c = self._running_state(packing, state)
         table = self._label_projections()
 
         def step(previous, h, c, t, rows):
