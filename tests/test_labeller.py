@@ -302,7 +302,7 @@ def test_the_macro_tagger_configs_differ_in_their_model_only():
         assert configs[name] == first, name
 
 
-@pytest.mark.parametrize("name", MACRO_TAGGERS)
+@pytest.mark.parametrize("name", MACRO_TAGGERS + ["tuned_dbrnn_tagger"])
 def test_the_tagger_config_is_valid(tmp_path, name):
     from pathlib import Path
 
@@ -318,4 +318,4 @@ def test_the_tagger_config_is_valid(tmp_path, name):
     config = spacy.util.load_config(filled)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.pipe_names == ["elstm_tagger"]
-    assert nlp.get_pipe("elstm_tagger").attr == "tag"
+    assert nlp.get_pipe("elstm_tagger").attr == ("pos" if name.startswith("tuned") else "tag")
