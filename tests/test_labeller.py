@@ -319,3 +319,29 @@ def test_the_tagger_config_is_valid(tmp_path, name):
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.pipe_names == ["elstm_tagger"]
     assert nlp.get_pipe("elstm_tagger").attr == ("pos" if name.startswith("tuned") else "tag")
+
+
+def test_the_tuned_tagger_config_has_best_elstms_embedding_and_training():
+    """configs/labeller/tuned_dbrnn_tagger.cfg says it is dbrnn_tagger.cfg's model
+    with configs/best_elstm.cfg's embedding and training: hold it to that."""
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    tuned = spacy.util.load_config(root / "configs" / "labeller" / "tuned_dbrnn_tagger.cfg",
+                                   interpolate=False)
+    best = spacy.util.load_config(root / "configs" / "best_elstm.cfg", interpolate=False)
+    base = spacy.util.load_config(root / "configs" / "labeller" / "dbrnn_tagger.cfg",
+                                  interpolate=False)
+    model = tuned["components"]["elstm_tagger"]["model"]
+    embed, best_embed = model["tok2vec"]["embed"], best["components"]["tok2vec"]["model"]["embed"]
+    for section in (embed, embed["words"], best_embed, best_embed["words"]):
+        section.pop("width")  # each a reference to its own config's width
+    assert embed == best_embed
+    assert model["width"] == best["components"]["tok2vec"]["model"]["encode"]["width"]
+    for key in ("dropout", "batcher", "optimizer"):
+        assert tuned["training"][key] == best["training"][key], key
+    base_model = base["components"]["elstm_tagger"]["model"]
+    assert model["@architectures"] == base_model["@architectures"]
+    assert {k: v for k, v in model.items() if k not in ("tok2vec", "width", "dropout")} == \
+        {k: v for k, v in base_model.items() if k not in ("tok2vec", "width", "dropout")}
+    assert model["dropout"] == best["training"]["dropout"]
