@@ -10,8 +10,10 @@
 # OWN=0.25 trains the seq2seq models with scheduled sampling (own_predictions:
 # that share of the decoder's training steps fed its own previous prediction)
 # into METRICS_DIR/paper-own0.25/; MODELS must then name seq2seq models only.
+# SEED=N (0 by default, the configs' seed) trains with that seed, into the
+# folder's name with -seedN after it (METRICS_DIR/paper-seed1/ for SEED=1).
 # Usage: [MODELS="pos_rnn ..."] [CELLS="lstm ..."] [NORMALIZE=false] [OWN=0.25]
-#        [DIR=paper-summed] bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
+#        [SEED=1] [DIR=paper-summed] bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
 set -euo pipefail
 gpu=${1:--1}
 metrics=${2:-metrics}
@@ -28,6 +30,9 @@ if [ -n "$own" ]; then
   [ "$normalize" = true ] || { echo "OWN and NORMALIZE=false do not go together" >&2; exit 2; }
   default_dir=paper-own$own
 fi
+seed=${SEED:-0}
+[[ $seed =~ ^[0-9]+$ ]] || { echo "SEED must be a whole number >= 0, got '$seed'" >&2; exit 2; }
+[ "$seed" = 0 ] || default_dir=$default_dir-seed$seed
 dir=${DIR:-$default_dir}
 for model in "${models[@]}"; do  # every model checked before anything trains
   [ -f "configs/paper/$model.cfg" ] || { echo "no config configs/paper/$model.cfg" >&2; exit 2; }
@@ -51,7 +56,7 @@ for model in "${models[@]}"; do
     PAPER_OVERRIDES="$overrides" python -m spacy project run paper-train . --vars.paper_model "$model" \
       --vars.paper_component "$component" \
       --vars.paper_cell "$cell" --vars.metrics_dir "$metrics" --vars.gpu "$gpu" \
-      --vars.paper_normalize "$normalize" --vars.paper_dir "$dir"
+      --vars.paper_normalize "$normalize" --vars.paper_dir "$dir" --vars.seed "$seed"
     python -m spacy project run paper-evaluate . --vars.paper_model "$model" \
       --vars.paper_cell "$cell" --vars.metrics_dir "$metrics" --vars.gpu "$gpu" \
       --vars.paper_dir "$dir"

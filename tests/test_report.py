@@ -274,6 +274,25 @@ def test_scheduled_sampling_runs_get_their_own_paper_table(tmp_path):
     assert "1.00 (50.42)" not in text
 
 
+def test_runs_with_another_seed_get_their_own_paper_table(tmp_path):
+    for name, uas in (("paper", 66.8), ("paper-seed1", 80.5), ("paper-seed0", 1.0),
+                      ("paper-seedx", 2.0), ("paper-own0.25-seed2", 30.0)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "dep_dbrnn-gru-test.official.json").write_text(json.dumps(
+            {"UPOS": None, "UAS": uas, "LAS": uas - 5, "words": 25096}))
+    text = render(tmp_path)
+    assert "### The paper's settings (Tables 6 and 7, paper-seed0)" not in text
+    assert "### The paper's settings (Tables 6 and 7, paper-seedx)" not in text
+    ours, rest = text.split("### The paper's settings (Tables 6 and 7, paper-own0.25-seed2)")
+    own, seed1 = rest.split("### The paper's settings (Tables 6 and 7, paper-seed1)")
+    assert "| DBRNN | - (51.38/39.71) | 66.80/61.80 (52.23/37.25) |" in ours
+    assert "| DBRNN | - (51.38/39.71) | 80.50/75.50 (52.23/37.25) |" in seed1
+    assert "| DBRNN | - (51.38/39.71) | 30.00/25.00 (52.23/37.25) |" in own
+    assert "Trained with seed 1 (`SEED=1 bash scripts/paper_tables.sh`)" in seed1
+    assert "`own_predictions = 0.25`" in own and "Trained with seed 2" in own
+    assert "seed 1" not in ours and "1.00/" not in text and "2.00/" not in text
+
+
 def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"}
     rows = [{"model": "pos_brnn", "cell": "elstm", "mode": "train", "words": 2008, "repeats": 3,

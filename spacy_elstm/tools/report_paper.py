@@ -4,6 +4,7 @@ cell, ``<model>-<cell>-test.official.json`` (the official scores of model-last
 on EWT test, gold lemmas in) and ``train-<model>-<cell>.jsonl`` (the training
 log). Each of our cells stands beside the paper's number for it.
 """
+import re
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
@@ -40,10 +41,18 @@ VARIANTS = {"paper-summed": "Trained with the loss summed over each batch's toke
 OWN_PREFIX = "paper-own"  # scripts/paper_tables.sh's OWN=<share> runs
 
 
+SEED_INFIX = "-seed"  # scripts/paper_tables.sh's SEED=<n> runs: <folder>-seed<n>
+
+
 def _variant(name: str) -> Optional[str]:
     """What sets a paper folder's runs apart from the configs as they are (None for ``paper``)."""
-    if name.startswith(OWN_PREFIX) and len(name) > len(OWN_PREFIX):
-        share = name[len(OWN_PREFIX):]
+    base, infix, seed = name.rpartition(SEED_INFIX)
+    if infix and seed.isdigit() and int(seed) > 0 and (base == "paper" or _variant(base)):
+        trained = (f"Trained with seed {int(seed)} (`SEED={int(seed)} bash "
+                   f"scripts/paper_tables.sh`), where the configs' seed is 0.")
+        return trained if base == "paper" else f"{_variant(base)} {trained}"
+    share = name[len(OWN_PREFIX):]
+    if name.startswith(OWN_PREFIX) and re.fullmatch(r"[01](\.[0-9]+)?", share):
         return (f"Trained with scheduled sampling: `own_predictions = {share}`, a random "
                 f"share of {share} of the decoder's training steps fed its own previous "
                 f"prediction instead of the gold label (`OWN={share} bash "
