@@ -5,8 +5,9 @@
 # after another, each scored on dev and test (spacy evaluate and the official
 # script) into METRICS_DIR beside its training log. A model whose test scores
 # are there already is skipped, so a stopped run resumes.
-# configs/labeller/tuned_dbrnn_tagger.cfg (the DBRNN with the accuracy search's
-# embedding and training) is trained when named (project.yml: tuned-tagger).
+# configs/labeller/tuned_dbrnn_tagger.cfg and tuned_brnn_tagger.cfg (the DBRNN and
+# the BRNN with the accuracy search's embedding and training) are trained when
+# named (project.yml: tuned-tagger).
 # Usage: bash scripts/macro_taggers.sh MAX_STEPS METRICS_DIR [GPU_ID] [NAME ...]
 set -euo pipefail
 steps=${1:?max steps}

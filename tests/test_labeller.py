@@ -302,7 +302,7 @@ def test_the_macro_tagger_configs_differ_in_their_model_only():
         assert configs[name] == first, name
 
 
-@pytest.mark.parametrize("name", MACRO_TAGGERS + ["tuned_dbrnn_tagger"])
+@pytest.mark.parametrize("name", MACRO_TAGGERS + ["tuned_dbrnn_tagger", "tuned_brnn_tagger"])
 def test_the_tagger_config_is_valid(tmp_path, name):
     from pathlib import Path
 
@@ -321,16 +321,17 @@ def test_the_tagger_config_is_valid(tmp_path, name):
     assert nlp.get_pipe("elstm_tagger").attr == ("pos" if name.startswith("tuned") else "tag")
 
 
-def test_the_tuned_tagger_config_has_best_elstms_embedding_and_training():
-    """configs/labeller/tuned_dbrnn_tagger.cfg says it is dbrnn_tagger.cfg's model
-    with configs/best_elstm.cfg's embedding and training: hold it to that."""
+@pytest.mark.parametrize("name", ["dbrnn_tagger", "brnn_tagger"])
+def test_the_tuned_tagger_config_has_best_elstms_embedding_and_training(name):
+    """configs/labeller/tuned_<name>.cfg says it is <name>.cfg's model with
+    configs/best_elstm.cfg's embedding and training: hold it to that."""
     from pathlib import Path
 
     root = Path(__file__).parent.parent
-    tuned = spacy.util.load_config(root / "configs" / "labeller" / "tuned_dbrnn_tagger.cfg",
+    tuned = spacy.util.load_config(root / "configs" / "labeller" / f"tuned_{name}.cfg",
                                    interpolate=False)
     best = spacy.util.load_config(root / "configs" / "best_elstm.cfg", interpolate=False)
-    base = spacy.util.load_config(root / "configs" / "labeller" / "dbrnn_tagger.cfg",
+    base = spacy.util.load_config(root / "configs" / "labeller" / f"{name}.cfg",
                                   interpolate=False)
     model = tuned["components"]["elstm_tagger"]["model"]
     embed, best_embed = model["tok2vec"]["embed"], best["components"]["tok2vec"]["model"]["embed"]
@@ -345,3 +346,20 @@ def test_the_tuned_tagger_config_has_best_elstms_embedding_and_training():
     assert {k: v for k, v in model.items() if k not in ("tok2vec", "width", "dropout")} == \
         {k: v for k, v in base_model.items() if k not in ("tok2vec", "width", "dropout")}
     assert model["dropout"] == best["training"]["dropout"]
+
+
+def test_the_tuned_taggers_differ_in_their_model_only():
+    """tuned_brnn_tagger.cfg and tuned_dbrnn_tagger.cfg: the same tok2vec and
+    training, one the BRNN and one the DBRNN."""
+    from pathlib import Path
+
+    folder = Path(__file__).parent.parent / "configs" / "labeller"
+    configs = []
+    for name in ("tuned_brnn_tagger", "tuned_dbrnn_tagger"):
+        config = spacy.util.load_config(folder / f"{name}.cfg", interpolate=False)
+        model = config["components"]["elstm_tagger"].pop("model")
+        configs.append((config, model.pop("tok2vec"), model["@architectures"]))
+    (brnn, brnn_t2v, brnn_arch), (dbrnn, dbrnn_t2v, dbrnn_arch) = configs
+    assert brnn == dbrnn and brnn_t2v == dbrnn_t2v
+    assert (brnn_arch, dbrnn_arch) == ("spacy-elstm.RecurrentTagger.v1",
+                                       "spacy-elstm.DBRNNTagger.v1")

@@ -352,6 +352,26 @@ def test_targets_read_the_seeds_mean_and_say_whether_each_is_met(tmp_path):
     assert budget.endswith("| - | - | - |")  # no budget runs: not judged
 
 
+def test_a_best_of_target_picks_its_run_on_dev_not_test(tmp_path):
+    from spacy_elstm.tools.report_targets import targets_section
+
+    metrics = tmp_path / "metrics"
+    row = "10,000 steps: best tagger macro-model (tuned, picked on dev): UPOS ≥ 95.5"
+    folder = metrics / "tuned-10000steps"
+    # the DBRNN is better on dev, the BRNN on test: the DBRNN is judged
+    for config, dev, test in (("tuned_dbrnn_tagger", 95.2, 95.3), ("tuned_brnn_tagger", 95.0, 95.8)):
+        _official(folder, config, UPOS=test)
+        (folder / f"{config}-dev.official.json").write_text(json.dumps({"UPOS": dev}))
+    rows = {line.split(" | ")[0][2:]: line for line in targets_section(metrics).splitlines()}
+    assert rows[row].endswith("| 95.30 (`tuned-10000steps/tuned_dbrnn_tagger`, 1 seed, "
+                              "the best on dev of 2 runs) | 95.50 | no (-0.20) |")
+    # a candidate without dev scores cannot be picked
+    (folder / "tuned_dbrnn_tagger-dev.official.json").unlink()
+    rows = {line.split(" | ")[0][2:]: line for line in targets_section(metrics).splitlines()}
+    assert rows[row].endswith("| 95.80 (`tuned-10000steps/tuned_brnn_tagger`, 1 seed) "
+                              "| 95.50 | yes (+0.30) |")
+
+
 def test_no_target_files_no_targets_section(tmp_path):
     from spacy_elstm.tools.report_targets import targets_section
 
