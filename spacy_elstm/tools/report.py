@@ -355,7 +355,10 @@ def render(metrics: Path, plots: Optional[Path] = None, plot_link: str = "") -> 
         parts += ["### Targets: where the accuracy issues' goals stand", "",
                   "Each row reads the official test scores of the runs it names (the mean "
                   "over the seeds run, in `metrics/<folder>[-seedN]/`), computed by "
-                  "`spacy-elstm report`.", "", targets, ""]
+                  "`spacy-elstm report`. A row that says *picked on dev* judges, of the "
+                  "runs it lists in `spacy_elstm/tools/report_targets.py`, the one with "
+                  "the best official dev score, so the test split never picks the run "
+                  "it judges.", "", targets, ""]
     folders = [metrics] + sorted(p for p in metrics.iterdir() if p.is_dir())
     for folder in folders:
         if is_ptb_folder(folder):
