@@ -10,10 +10,13 @@
 # OWN=0.25 trains the seq2seq models with scheduled sampling (own_predictions:
 # that share of the decoder's training steps fed its own previous prediction)
 # into METRICS_DIR/paper-own0.25/; MODELS must then name seq2seq models only.
+# CLIP=5 clips each parameter's gradient to that L2 norm before AdaGrad's update
+# (the configs clip nothing, as the paper names no clipping), into
+# METRICS_DIR/paper-clip5/.
 # SEED=N (0 by default, the configs' seed) trains with that seed, into the
 # folder's name with -seedN after it (METRICS_DIR/paper-seed1/ for SEED=1).
 # Usage: [MODELS="pos_rnn ..."] [CELLS="lstm ..."] [NORMALIZE=false] [OWN=0.25]
-#        [SEED=1] [DIR=paper-summed] bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
+#        [CLIP=5] [SEED=1] [DIR=paper-summed] bash scripts/paper_tables.sh [GPU_ID] [METRICS_DIR]
 set -euo pipefail
 gpu=${1:--1}
 metrics=${2:-metrics}
@@ -29,6 +32,13 @@ if [ -n "$own" ]; then
   [[ $own =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] || { echo "OWN must be a number in [0, 1], got '$own'" >&2; exit 2; }
   [ "$normalize" = true ] || { echo "OWN and NORMALIZE=false do not go together" >&2; exit 2; }
   default_dir=paper-own$own
+fi
+clip=${CLIP:-}
+if [ -n "$clip" ]; then
+  [[ $clip =~ ^[0-9]+(\.[0-9]+)?$ ]] && [[ ! $clip =~ ^0+(\.0+)?$ ]] \
+    || { echo "CLIP must be a number > 0, got '$clip'" >&2; exit 2; }
+  [ "$default_dir" = paper ] || { echo "CLIP goes with neither OWN nor NORMALIZE=false" >&2; exit 2; }
+  default_dir=paper-clip$clip
 fi
 seed=${SEED:-0}
 [[ $seed =~ ^[0-9]+$ ]] || { echo "SEED must be a whole number >= 0, got '$seed'" >&2; exit 2; }
@@ -52,6 +62,7 @@ for model in "${models[@]}"; do
     # paper-train's further config overrides (project.yml's env: PAPER_OVERRIDES)
     overrides=""
     [ -z "$own" ] || overrides="--components.$component.model.own_predictions $own"
+    [ -z "$clip" ] || overrides="--training.optimizer.grad_clip $clip"
     echo "=== $model $cell ($(date -u +%H:%M:%S))"
     PAPER_OVERRIDES="$overrides" python -m spacy project run paper-train . --vars.paper_model "$model" \
       --vars.paper_component "$component" \

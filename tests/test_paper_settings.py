@@ -311,11 +311,15 @@ def test_score_command_with_gold_lemmas(trained, tmp_path):
      "dep_seq2seq_att), not pos_rnn"),
     ({"OWN": "0.25", "NORMALIZE": "false", "MODELS": "pos_seq2seq"},
      "OWN and NORMALIZE=false do not go together"),
+    ({"CLIP": "x", "MODELS": "dep_dbrnn"}, "CLIP must be a number > 0, got 'x'"),
+    ({"CLIP": "0.0", "MODELS": "dep_dbrnn"}, "CLIP must be a number > 0, got '0.0'"),
+    ({"CLIP": "5", "OWN": "0.25", "MODELS": "dep_seq2seq"},
+     "CLIP goes with neither OWN nor NORMALIZE=false"),
     ({"SEED": "one", "MODELS": "pos_rnn"}, "SEED must be a whole number >= 0, got 'one'"),
     ({"SEED": "-1", "MODELS": "pos_rnn"}, "SEED must be a whole number >= 0, got '-1'"),
 ])
 def test_paper_tables_refuses_a_bad_scheduled_sampling_run_before_training(env, message):
-    """scripts/paper_tables.sh checks OWN and SEED before it trains anything."""
+    """scripts/paper_tables.sh checks OWN, CLIP and SEED before it trains anything."""
     result = subprocess.run(["bash", str(ROOT / "scripts" / "paper_tables.sh")],
                             cwd=ROOT, capture_output=True, text=True, timeout=60,
                             env={**os.environ, **env})

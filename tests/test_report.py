@@ -293,6 +293,18 @@ def test_runs_with_another_seed_get_their_own_paper_table(tmp_path):
     assert "seed 1" not in ours and "1.00/" not in text and "2.00/" not in text
 
 
+def test_clipped_runs_get_their_own_paper_table(tmp_path):
+    for name, uas in (("paper", 66.8), ("paper-clip5", 81.5), ("paper-clip0", 1.0)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "dep_dbrnn-gru-test.official.json").write_text(json.dumps(
+            {"UPOS": None, "UAS": uas, "LAS": uas - 5, "words": 25096}))
+    text = render(tmp_path)
+    ours, clipped = text.split("### The paper's settings (Tables 6 and 7, paper-clip5)")
+    assert "| DBRNN | - (51.38/39.71) | 81.50/76.50 (52.23/37.25) |" in clipped
+    assert "clipped to L2 norm 5" in clipped and "`CLIP=5 bash scripts/paper_tables.sh`" in clipped
+    assert "clipped to" not in ours and "1.00/" not in text
+
+
 def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"}
     rows = [{"model": "pos_brnn", "cell": "elstm", "mode": "train", "words": 2008, "repeats": 3,

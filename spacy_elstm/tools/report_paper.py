@@ -39,6 +39,7 @@ VARIANTS = {"paper-summed": "Trained with the loss summed over each batch's toke
 
 
 OWN_PREFIX = "paper-own"  # scripts/paper_tables.sh's OWN=<share> runs
+CLIP_PREFIX = "paper-clip"  # scripts/paper_tables.sh's CLIP=<norm> runs
 
 
 SEED_INFIX = "-seed"  # scripts/paper_tables.sh's SEED=<n> runs: <folder>-seed<n>
@@ -57,6 +58,12 @@ def _variant(name: str) -> Optional[str]:
                 f"share of {share} of the decoder's training steps fed its own previous "
                 f"prediction instead of the gold label (`OWN={share} bash "
                 f"scripts/paper_tables.sh`); the configs feed gold at every step.")
+    norm = name[len(CLIP_PREFIX):]
+    if name.startswith(CLIP_PREFIX) and re.fullmatch(r"[0-9]+(\.[0-9]+)?", norm) \
+            and float(norm) > 0:
+        return (f"Trained with each parameter's gradient clipped to L2 norm {norm} "
+                f"before AdaGrad's update (`CLIP={norm} bash scripts/paper_tables.sh`); "
+                f"the configs clip nothing, as the paper names no clipping.")
     return VARIANTS.get(name)
 
 
