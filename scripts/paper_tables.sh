@@ -37,7 +37,8 @@ clip=${CLIP:-}
 if [ -n "$clip" ]; then
   [[ $clip =~ ^[0-9]+(\.[0-9]+)?$ ]] && [[ ! $clip =~ ^0+(\.0+)?$ ]] \
     || { echo "CLIP must be a number > 0, got '$clip'" >&2; exit 2; }
-  [ "$default_dir" = paper ] || { echo "CLIP goes with neither OWN nor NORMALIZE=false" >&2; exit 2; }
+  [ -z "$own" ] && [ "$normalize" = true ] \
+    || { echo "CLIP goes with neither OWN nor NORMALIZE=false" >&2; exit 2; }
   default_dir=paper-clip$clip
 fi
 seed=${SEED:-0}

@@ -48,10 +48,12 @@ SEED_INFIX = "-seed"  # scripts/paper_tables.sh's SEED=<n> runs: <folder>-seed<n
 def _variant(name: str) -> Optional[str]:
     """What sets a paper folder's runs apart from the configs as they are (None for ``paper``)."""
     base, infix, seed = name.rpartition(SEED_INFIX)
-    if infix and seed.isdigit() and int(seed) > 0 and (base == "paper" or _variant(base)):
-        trained = (f"Trained with seed {int(seed)} (`SEED={int(seed)} bash "
-                   f"scripts/paper_tables.sh`), where the configs' seed is 0.")
-        return trained if base == "paper" else f"{_variant(base)} {trained}"
+    if infix and seed.isdigit() and int(seed) > 0:
+        base_variant = None if base == "paper" else _variant(base)
+        if base == "paper" or base_variant:
+            trained = (f"Trained with seed {int(seed)} (`SEED={int(seed)} bash "
+                       f"scripts/paper_tables.sh`), where the configs' seed is 0.")
+            return f"{base_variant} {trained}" if base_variant else trained
     share = name[len(OWN_PREFIX):]
     if name.startswith(OWN_PREFIX) and re.fullmatch(r"[01](\.[0-9]+)?", share):
         return (f"Trained with scheduled sampling: `own_predictions = {share}`, a random "
