@@ -2,19 +2,25 @@
 from .about import __version__
 from .architectures import (build_dbrnn_encoder, build_dbrnn_tagger, build_recurrent_encoder,
                             build_recurrent_tagger)
-from .biaffine_parser import BiaffineParser, make_biaffine_parser
+from .components import (ELSTMBiaffineParser, ELSTMSeqParser, ELSTMTagger,
+                         make_elstm_biaffine_parser, make_elstm_seq_parser, make_elstm_tagger)
 from .logger import training_log
 from .multiprocess import install as _install_fork_handler
 from .optimizers import Adagrad, create_adagrad
 from .pretraining import create_pretrain_next_word
 from .readers import GoldLemmaCorpus, create_gold_lemma_reader
-from .seq_parser import SequenceParser, make_sequence_parser
-from .sequence_labeller import SequenceLabeller, make_sequence_labeller
 
 _install_fork_handler()
 
+# the components' names before they moved into `components/` (0.x)
+SequenceLabeller, make_sequence_labeller = ELSTMTagger, make_elstm_tagger
+SequenceParser, make_sequence_parser = ELSTMSeqParser, make_elstm_seq_parser
+BiaffineParser, make_biaffine_parser = ELSTMBiaffineParser, make_elstm_biaffine_parser
+
 __all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "build_recurrent_tagger",
-           "build_dbrnn_tagger", "SequenceLabeller", "make_sequence_labeller", "SequenceParser",
-           "make_sequence_parser", "training_log", "create_pretrain_next_word", "Adagrad",
-           "create_adagrad", "GoldLemmaCorpus", "create_gold_lemma_reader", "BiaffineParser",
+           "build_dbrnn_tagger", "ELSTMTagger", "make_elstm_tagger", "ELSTMSeqParser",
+           "make_elstm_seq_parser", "ELSTMBiaffineParser", "make_elstm_biaffine_parser",
+           "training_log", "create_pretrain_next_word", "Adagrad", "create_adagrad",
+           "GoldLemmaCorpus", "create_gold_lemma_reader", "SequenceLabeller",
+           "make_sequence_labeller", "SequenceParser", "make_sequence_parser", "BiaffineParser",
            "make_biaffine_parser"]

@@ -1,3 +1,3 @@
-from .tools.entry import main
+from .cli import main
 
 main()

@@ -8,7 +8,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn import functional as F
 
-from ...pytorch.language_model import LanguageModel
+from ..pytorch.language_model import LanguageModel
 from .timing import interleaved_median_seconds
 
 REFERENCE = "torch.nn.LSTM"

@@ -4,8 +4,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-from ...pytorch.cells import CELLS, INPUT_GATED
-from ...pytorch.recurrence import Recurrence
+from ..pytorch.cells import CELLS, INPUT_GATED
+from ..pytorch.recurrence import Recurrence
 from .timing import cuda_peak_bytes, interleaved_median_seconds, peak_rss_increase
 
 SHAPES: Tuple[Tuple[int, int, int], ...] = ((32, 25, 128), (64, 50, 256), (16, 200, 256))

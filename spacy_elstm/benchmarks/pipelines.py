@@ -11,7 +11,7 @@ from spacy.training import Example
 from spacy.util import minibatch
 from thinc.api import Config, fix_random_seed
 
-from ..conllu import read_conllu
+from ..treebanks.conllu import read_conllu
 from .timing import interleaved_median_seconds, peak_rss_increase
 
 ENCODERS: Dict[str, Dict[str, Any]] = {

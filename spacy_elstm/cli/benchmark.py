@@ -4,7 +4,6 @@ import platform
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-import torch
 import typer
 
 benchmark_app = typer.Typer(help="Speed and memory against references measured in the same run.",
@@ -12,7 +11,9 @@ benchmark_app = typer.Typer(help="Speed and memory against references measured i
 
 
 def _environment(device: str) -> Dict[str, Any]:
-    from ...pytorch.kernels import extension
+    import torch
+
+    from ..pytorch.kernels import extension
     from ..benchmarks.timing import cpu_model
 
     built = extension.get()
@@ -108,6 +109,8 @@ def layers(
 ) -> None:
     """Forward+backward tokens/second of every cell and gate mode, with ratios
     against torch.nn.LSTM and torch.nn.GRU of the same sizes."""
+    import torch
+
     from ..benchmarks.layers import run_layer_benchmark
 
     check_output(output)
@@ -150,7 +153,7 @@ def pipelines(
     import spacy
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
-    from ..conllu import CorpusFormatError, read_conllu
+    from ..treebanks.conllu import CorpusFormatError, read_conllu
 
     check_output(output)
     try:
@@ -192,9 +195,10 @@ def paper(
     """Training and inference words/second of the paper-settings macro-models
     (configs/paper/), with ratios against the BRNN tagger measured in the same run."""
     import spacy
+    import torch
 
     from ..benchmarks.paper import run_paper_benchmark
-    from ..conllu import CorpusFormatError, read_conllu
+    from ..treebanks.conllu import CorpusFormatError, read_conllu
 
     check_output(output)
     try:
@@ -237,9 +241,11 @@ def lm(
 ) -> None:
     """Training words/second of the small PTB language model on each cell, with
     the ratio against the same model on torch.nn.LSTM in the same run."""
-    from ...pytorch.cells import CELLS
+    import torch
+
     from ..benchmarks.lm import CELLS as DEFAULT_CELLS
     from ..benchmarks.lm import REFERENCE, run_lm_benchmark
+    from ..pytorch.cells import CELLS
 
     check_output(output)
     unknown = [c for c in cell if c not in CELLS]

@@ -1,23 +1,21 @@
-"""What the labelling components (``elstm_tagger``, ``elstm_seq_parser``) share: a
-model laid out as ``layers.with_torch_labeller`` lays it out -- for each doc,
+"""What the token-labelling components (``elstm_tagger``, ``elstm_seq_parser``)
+share: a model laid out as ``layers.with_torch_labeller`` lays it out -- for each doc,
 (n_tokens, n_heads * n_labels) log-probabilities, head 0 the one to predict
-with --, a label list in ``cfg["labels"]`` that sizes the heads, the weighted
-per-head loss (``layers.weighted_nll``), serialization that sizes the heads
-before it reads the weights, and, for a model that is fed its previous labels
-(``model.attrs["needs_gold"]``, e.g. spacy-elstm.Seq2SeqTagger.v1), the gold
-labels in training: ``update`` hands them over with ``_teach`` right before
-``begin_update`` (see ``layers.labeller``). Other models train as before.
+with --, the weighted per-head loss (``layers.weighted_nll``), and, for a model
+that is fed its previous labels (``model.attrs["needs_gold"]``, e.g.
+spacy-elstm.Seq2SeqTagger.v1), the gold labels in training: ``update`` hands
+them over with ``_teach`` right before ``begin_update`` (see ``layers.labeller``).
+Other models train as before. The labels and their serialization are
+``PipeWithLabels``'s.
 """
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-import srsly
-from spacy import util
-from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples
 from thinc.types import Floats2d
 
-from .layers import set_n_labels, set_teacher, weighted_nll
+from ..layers import set_teacher, weighted_nll
+from .pipe_with_labels import PipeWithLabels
 
 
 def check_normalize(name: str, normalize) -> bool:
@@ -27,22 +25,10 @@ def check_normalize(name: str, normalize) -> bool:
     return normalize
 
 
-class LabellingPipe(TrainablePipe):
-    """A TrainablePipe whose model scores one label per token; subclasses set
-    ``self.cfg["labels"]`` and say what a label means."""
-
-    @property
-    def labels(self) -> Tuple[str, ...]:
-        return tuple(self.cfg["labels"])
-
-    @property
-    def label_data(self) -> List[str]:
-        return list(self.labels)
-
-    def _size_model(self) -> None:
-        # the heads must have their trained size before the weights are read
-        if self.labels:
-            set_n_labels(self.model, len(self.labels))
+class TokenLabeller(PipeWithLabels):
+    """A component whose model scores one label per token; subclasses set
+    ``self.cfg["labels"]``, say what a label means and give each example's gold
+    labels (``_gold``)."""
 
     def _label_scores(self, docs) -> List[Floats2d]:
         """Head 0's (n_tokens, n_labels) log-probabilities, per doc."""
@@ -90,30 +76,3 @@ class LabellingPipe(TrainablePipe):
                              f"{[len(ids) for ids in gold_ids]}, but the docs have {lengths} "
                              f"tokens.")
         set_teacher(self.model, gold_ids)
-
-    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()):
-        def load_model(b: bytes) -> None:
-            self._size_model()
-            self.model.from_bytes(b)
-
-        deserialize = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
-            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
-            "model": load_model,
-        }
-        util.from_bytes(bytes_data, deserialize, exclude)
-        return self
-
-    def from_disk(self, path, *, exclude=tuple()):
-        def load_model(p) -> None:
-            self._size_model()
-            with open(p, "rb") as file_:
-                self.model.from_bytes(file_.read())
-
-        deserialize = {
-            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
-            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
-            "model": load_model,
-        }
-        util.from_disk(path, deserialize, exclude)
-        return self

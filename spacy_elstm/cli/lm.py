@@ -33,9 +33,9 @@ def train_command(
     from spacy.cli._util import parse_config_overrides
     from thinc.api import Config
 
-    from ..lm import Settings, train
-    from ..lmdata import TextFormatError
-    from . import fail
+    from ..lm.training import Settings, train
+    from ..lm.data import TextFormatError
+    from .errors import fail
 
     try:
         overrides = parse_config_overrides(ctx.args)
@@ -56,9 +56,9 @@ def evaluate_command(
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
 ) -> None:
     """Print the perplexity of a saved model on a text (every word and <eos> counted)."""
-    from ..lm import evaluate
-    from ..lmdata import TextFormatError
-    from . import fail
+    from ..lm.training import evaluate
+    from ..lm.data import TextFormatError
+    from .errors import fail
 
     try:
         ppl = evaluate(model, text, batch_size=batch_size, bptt=bptt, device=_device(gpu_id))
@@ -74,8 +74,8 @@ def jsonl_command(
 ) -> None:
     """Write a text as raw text for `spacy pretrain --paths.raw_text` (one
     {"text": ...} per line, <unk> as unk)."""
-    from ..lmdata import TextFormatError, write_jsonl
-    from . import fail
+    from ..lm.data import TextFormatError, write_jsonl
+    from .errors import fail
 
     try:
         count = write_jsonl(text, output)

@@ -34,9 +34,9 @@ from torch import Tensor
 from torch.nn import functional as F
 
 from ..pytorch.language_model import LanguageModel
-from .benchmarks.timing import cpu_model
-from .files import write_atomically
-from .lmdata import Vocab, batchify, segments
+from ..benchmarks.timing import cpu_model
+from ..files import write_atomically
+from .data import Vocab, batchify, segments
 
 OPTIMIZERS = ("sgd", "adam", "adagrad")
 SPLITS = ("train", "valid", "test")  # the [paths] of a config

@@ -16,7 +16,7 @@ from conllu.serializer import serialize_field
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from .files import write_atomically
+from ..files import write_atomically
 
 COLUMNS = 10
 

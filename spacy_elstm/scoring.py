@@ -4,7 +4,7 @@ evaluation script, `conll18_ud_eval.py` (a project asset, never copied into
 this repository; MPL 2.0).
 
 The gold file is read with the project's one CoNLL-U reader
-(`tools/conllu.py`), one Doc per sentence. The pipeline runs on Docs built from
+(`treebanks/conllu.py`), one Doc per sentence. The pipeline runs on Docs built from
 the gold words and spaces, one per gold sentence, so it never sees another
 tokenisation or another sentence split. A parser may still give a sentence more
 than one root (spaCy's Doc allows it); CoNLL-U, and the script, want exactly one
@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Un
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from .conllu import _blocks, read_conllu
+from .treebanks.conllu import _blocks, read_conllu
 from .files import write_atomically
 
 SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
@@ -57,7 +57,7 @@ class GoldSentence:
 
 
 def read_gold(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[GoldSentence]:
-    """The sentences of a CoNLL-U file, checked by `tools/conllu.py` (which
+    """The sentences of a CoNLL-U file, checked by `treebanks/conllu.py` (which
     raises CorpusFormatError naming the file and line)."""
     path = Path(path)
     docs = read_conllu(path, vocab)

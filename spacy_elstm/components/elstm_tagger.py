@@ -19,8 +19,8 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
-from .labelling_pipe import LabellingPipe, check_normalize
-from .layers import set_n_labels
+from ..layers import set_n_labels
+from .token_labeller import TokenLabeller, check_normalize
 
 FACTORY = "elstm_tagger"
 # the attribute a user names -> the name Example.get_aligned knows it by
@@ -58,8 +58,8 @@ subword_features = true
                     "normalize": False},
     default_score_weights={"tag_acc": 1.0, "pos_acc": None, "morph_acc": None},
 )
-def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
-                           overwrite: bool, normalize: bool) -> "SequenceLabeller":
+def make_elstm_tagger(nlp: Language, name: str, model: Model, attr: str, overwrite: bool,
+                      normalize: bool) -> "ELSTMTagger":
     """A component labelling the token attribute ``attr`` with a recurrent model.
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
@@ -74,11 +74,11 @@ def make_sequence_labeller(nlp: Language, name: str, model: Model, attr: str,
         paper's optimiser) is not: summed over a batch, the gradients dwarf the
         accumulator and the first updates move each weight by about the learning rate.
     """
-    return SequenceLabeller(nlp.vocab, model, name, attr=attr, overwrite=overwrite,
-                            normalize=normalize)
+    return ELSTMTagger(nlp.vocab, model, name, attr=attr, overwrite=overwrite,
+                       normalize=normalize)
 
 
-class SequenceLabeller(LabellingPipe):
+class ELSTMTagger(TokenLabeller):
     """Labels one token attribute; see the module docstring."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *, attr: str = "tag",

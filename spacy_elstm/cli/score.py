@@ -37,10 +37,10 @@ def score(
     """
     from spacy.cli._util import parse_config_overrides
 
-    from ..conllu import CorpusFormatError
+    from ..treebanks.conllu import CorpusFormatError
     from ..scoring import METRICS, SPLIT_METRICS, ScoringError
     from ..scoring import score as score_pipeline
-    from . import fail
+    from .errors import fail
 
     try:
         overrides = parse_config_overrides(ctx.args)

@@ -2,7 +2,7 @@
 
 Each word gets one label that encodes its head and its relation (``relative``:
 the head's signed offset; ``pos``: the k-th word to the left or right with a
-given UPOS, Strzyz et al. 2019; see ``seqparse.encoding``). The model is a
+given UPOS, Strzyz et al. 2019; see ``heads.encoding``). The model is a
 labeller as for ``elstm_tagger`` (spacy-elstm.RecurrentTagger.v1 or
 spacy-elstm.DBRNNTagger.v1: per doc, (n_tokens, n_heads * n_labels)
 log-probabilities, predicting with head 0 and trained on the weighted loss of
@@ -12,13 +12,13 @@ depend on where in the sentence the word is.
 
 Decoding is per sentence, from the doc's sentence boundaries; each sentence's
 label scores become one well-formed tree (one root, no cycle, heads inside the
-sentence: ``seqparse.decoding``), so no head crosses a sentence boundary and
+sentence: ``heads.decoding``), so no head crosses a sentence boundary and
 the sentences stay as they are. A doc without sentence boundaries is parsed as
 one sentence. The heads and relations are written with ``Doc.from_array``, as
 ``token.head`` and ``token.dep_`` (the root's head is itself), so the parser
 scorer, displaCy and CoNLL-U output read them as a transition parser's.
 
-``interleaved`` is the paper's own target (``seqparse.interleaved``): each word
+``interleaved`` is the paper's own target (``heads.interleaved``): each word
 gives two labels in turn, its relation and its head's position in the sentence
 (CoNLL-U numbering), decoded by a model that emits two labels per token
 (spacy-elstm.Seq2SeqTagger.v1 with ``interleaved = true``); the heads are the
@@ -46,11 +46,11 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .labelling_pipe import LabellingPipe, check_normalize
-from .layers import set_n_labels, weighted_nll
-from .seqparse import (ENCODINGS, LabelSet, PairLabels, decode_pairs, decode_scores, encode,
-                       encode_pairs)
-from .sequence_labeller import DEFAULT_MODEL
+from ..heads import (ENCODINGS, LabelSet, PairLabels, decode_pairs, decode_scores, encode,
+                     encode_pairs)
+from ..layers import set_n_labels, weighted_nll
+from .elstm_tagger import DEFAULT_MODEL
+from .token_labeller import TokenLabeller, check_normalize
 
 FACTORY = "elstm_seq_parser"
 INTERLEAVED = "interleaved"
@@ -64,9 +64,9 @@ INTERLEAVED = "interleaved"
     default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
                            "sents_p": None, "sents_r": None, "sents_f": None},
 )
-def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
+def make_elstm_seq_parser(nlp: Language, name: str, model: Model, encoding: str,
                          min_label_freq: int, normalize: bool,
-                         scorer: Optional[Callable]) -> "SequenceParser":
+                         scorer: Optional[Callable]) -> "ELSTMSeqParser":
     """A dependency parser labelling each word with its head and relation.
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
@@ -84,11 +84,11 @@ def make_sequence_parser(nlp: Language, name: str, model: Model, encoding: str,
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
     """
-    return SequenceParser(nlp.vocab, model, name, encoding=encoding,
+    return ELSTMSeqParser(nlp.vocab, model, name, encoding=encoding,
                           min_label_freq=min_label_freq, normalize=normalize, scorer=scorer)
 
 
-class SequenceParser(LabellingPipe):
+class ELSTMSeqParser(TokenLabeller):
     """Parses by labelling; see the module docstring."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
@@ -217,7 +217,7 @@ class SequenceParser(LabellingPipe):
         return ids
 
     def _label_ids(self, gold: List) -> List[int]:
-        """As LabellingPipe's; interleaved, each token's pair as the one id
+        """As TokenLabeller's; interleaved, each token's pair as the one id
         a * n_labels + b the model is taught with (-1 where missing)."""
         if self.encoding != INTERLEAVED:
             return super()._label_ids(gold)

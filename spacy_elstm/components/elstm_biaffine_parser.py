@@ -15,7 +15,7 @@ gives no loss; a relation not among the labels (collected in ``initialize``)
 gives no label loss.
 
 Decoding: per sentence, the best tree with exactly one word attached to ROOT
-(maximum spanning arborescence, ``seqparse.mst``), then each arc's best label.
+(maximum spanning arborescence, ``heads.mst``), then each arc's best label.
 The heads and relations are written with ``Doc.from_array`` as ``token.head``
 and ``token.dep_`` (the root's head is itself), as a transition parser's are.
 """
@@ -29,9 +29,9 @@ from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from .labelling_pipe import LabellingPipe
-from .layers.biaffine import sentence_lengths, set_n_labels
-from .seqparse.mst import mst_heads
+from ..heads.mst import mst_heads
+from ..layers.biaffine import sentence_lengths, set_n_labels
+from .pipe_with_labels import PipeWithLabels
 
 FACTORY = "elstm_biaffine_parser"
 
@@ -62,20 +62,20 @@ subword_features = true
     default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
                            "sents_p": None, "sents_r": None, "sents_f": None},
 )
-def make_biaffine_parser(nlp: Language, name: str, model: Model,
-                         scorer: Optional[Callable]) -> "BiaffineParser":
+def make_elstm_biaffine_parser(nlp: Language, name: str, model: Model,
+                               scorer: Optional[Callable]) -> "ELSTMBiaffineParser":
     """A graph-based dependency parser within the doc's sentences.
 
     model (Model[List[Doc], Tuple]): spacy-elstm.BiaffineParser.v1.
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
     """
-    return BiaffineParser(nlp.vocab, model, name, scorer=scorer)
+    return ELSTMBiaffineParser(nlp.vocab, model, name, scorer=scorer)
 
 
-class BiaffineParser(LabellingPipe):
-    """Parses each sentence into its best tree; see the module docstring. Shares
-    the labels in ``cfg`` and their serialization with the labelling components."""
+class ELSTMBiaffineParser(PipeWithLabels):
+    """Parses each sentence into its best tree; see the module docstring. Its
+    labels are the dependency relations."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
                  scorer: Optional[Callable] = None):

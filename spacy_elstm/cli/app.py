@@ -1,11 +1,12 @@
-"""The spacy-elstm command line: `spacy-elstm --help`."""
-import os
+"""The `spacy-elstm` typer app. Each command module imports only typer at its
+top; what a command runs (torch, conllu, the treebank readers...) is imported
+inside the command, so `spacy-elstm --help` loads none of it."""
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from .benchmark import benchmark_app
+from .errors import fail
 from .lm import lm_app
 from .ptb import ptb_app
 from .score import score
@@ -18,17 +19,11 @@ app.command("score", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(score)
 
 
-def fail(command: str, err: Exception) -> None:
-    """Print one line naming the command and the problem, then exit 1."""
-    typer.echo(f"spacy-elstm {command}: {err}", err=True)
-    raise typer.Exit(1)
-
-
 @app.command()
 def info() -> None:
     """Print the version and the registered architectures."""
-    from ... import __version__
-    from ...architectures import DBRNN_ENCODER, RECURRENT_ENCODER
+    from ..about import __version__
+    from ..architectures import DBRNN_ENCODER, RECURRENT_ENCODER
 
     typer.echo(f"spacy-elstm {__version__}: {RECURRENT_ENCODER}, {DBRNN_ENCODER}")
 
@@ -44,32 +39,11 @@ def convert(
     The Docs are those of `spacy convert --converter conllu`; errors name the
     file and line, and nothing is written unless the whole file is valid.
     """
-    from ..conllu import CorpusFormatError
-    from ..conllu import convert as convert_file
+    from ..treebanks.conllu import CorpusFormatError
+    from ..treebanks.conllu import convert as convert_file
 
     try:
         output = convert_file(data, output_dir, n_sents)
     except (CorpusFormatError, OSError) as err:
         fail("convert", err)
     typer.echo(f"wrote {output}")
-
-
-@app.command()
-def report(
-    metrics: Path = typer.Option(Path("metrics"), help="Folder of metrics files the project wrote."),
-    readme: Optional[Path] = typer.Option(None, help="Rewrite this file's results section."),
-    plots: Optional[Path] = typer.Option(None, help="Write plots (PNG) into this folder."),
-) -> None:
-    """Tabulate evaluation, training-log and benchmark files as Markdown."""
-    from ..report import ReportError, render, update_readme
-
-    link = ""
-    if plots is not None and readme is not None:
-        link = os.path.relpath(plots, readme.parent) + "/"
-    try:
-        section = render(metrics, plots, link)
-        if readme is not None:
-            update_readme(readme, section)
-    except (ReportError, OSError) as err:
-        fail("report", err)
-    typer.echo(section if readme is None else f"updated {readme}")

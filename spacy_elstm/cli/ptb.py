@@ -14,7 +14,7 @@ UNIT_HELP = "What the numbers of --split count: 'file' (wsj_0123 is 123) or 'sec
 
 
 def _splits(specs: List[str], unit: str):
-    from ..ptb import parse_split
+    from ..treebanks.ptb import parse_split
 
     if not specs:
         raise ValueError("name at least one --split, e.g. --split train=1-159.")
@@ -27,9 +27,9 @@ def _splits(specs: List[str], unit: str):
 
 def _convert(command: str, suffix: str, source: Path, output_dir: Path, split: List[str],
              unit: str, n_sents: int, summary: Optional[Path]) -> None:
-    from ..conllu import CorpusFormatError
-    from ..ptbconvert import convert_splits, write_json
-    from . import fail
+    from ..treebanks.conllu import CorpusFormatError
+    from ..treebanks.ptb_conversion import convert_splits, write_json
+    from .errors import fail
 
     try:
         result = convert_splits(source, _splits(split, unit), suffix, output_dir, n_sents)
@@ -55,7 +55,7 @@ def trees(
 
     Empty elements (-NONE-) and the constituents they leave empty are dropped,
     function tags stripped, spacing reconstructed; heads and labels come from
-    spacy_elstm.tools.headrules. Nothing is written unless every file reads.
+    spacy_elstm.treebanks.headrules. Nothing is written unless every file reads.
     """
     _convert("trees", "mrg", source, output_dir, split, unit, n_sents, summary)
 
@@ -85,9 +85,9 @@ def agreement(
     unit: str = typer.Option("file", help=UNIT_HELP),
 ) -> None:
     """How often the head rules give the .dp files' heads (unlabelled, in %)."""
-    from ..ptbconvert import agreement as measure
-    from ..ptbconvert import write_json
-    from . import fail
+    from ..treebanks.ptb_conversion import agreement as measure
+    from ..treebanks.ptb_conversion import write_json
+    from .errors import fail
 
     try:
         result = measure(trees_dir, dependencies_dir, _splits(split, unit))

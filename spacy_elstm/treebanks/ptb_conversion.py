@@ -22,7 +22,7 @@ from conllu.models import Metadata, Token, TokenList
 
 from . import headrules
 from .conllu import convert as conllu_to_spacy
-from .files import write_atomically
+from ..files import write_atomically
 from .ptb import Sentence, Split, TreebankFormatError, read_split, spaces_after
 
 PLACEHOLDER = "dep"
@@ -88,7 +88,7 @@ def agreement(trees: Path, dependencies: Path, splits: List[Split]) -> dict:
     """Unlabelled agreement of the head-rule heads with the `.dp` heads, per
     split and over all of them. The two must hold the same sentences with the
     same words and tags, file by file."""
-    result = {"rules": "spacy_elstm.tools.headrules.HEAD_RULES", "splits": {}}
+    result = {"rules": "spacy_elstm.treebanks.headrules.HEAD_RULES", "splits": {}}
     total = headrules.Agreement()
     for split in splits:
         ours, theirs = read_split(trees, split, "mrg"), read_split(dependencies, split, "dp")

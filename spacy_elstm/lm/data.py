@@ -103,7 +103,7 @@ def write_jsonl(path: Path, output: Path, unk: str = "unk") -> int:
     tokenizer would split the brackets off). Returns the number of lines."""
     import json
 
-    from .files import write_atomically
+    from ..files import write_atomically
 
     lines = [json.dumps({"text": " ".join(unk if w == UNK else w for w in words[:-1])}) + "\n"
              for _, words in read_lines(path)]
