@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from spacy_elstm.tools.benchmarks.layers import run_layer_benchmark
-from spacy_elstm.tools.benchmarks.paper import run_paper_benchmark
-from spacy_elstm.tools.benchmarks.pipelines import run_pipeline_benchmark
-from spacy_elstm.tools.benchmarks.timing import interleaved_median_seconds
+from spacy_elstm.benchmarks.layers import run_layer_benchmark
+from spacy_elstm.benchmarks.paper import run_paper_benchmark
+from spacy_elstm.benchmarks.pipelines import run_pipeline_benchmark
+from spacy_elstm.benchmarks.timing import interleaved_median_seconds
 
 SAMPLE_DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
 
@@ -24,7 +24,7 @@ def test_interleaved_rounds_run_every_function_once_per_round():
 def test_layer_benchmark_rows_and_ratios(monkeypatch):
     """Ratios are the reference's time over the candidate's, per shape; the
     timings are fixed here so that a wrong ratio cannot pass."""
-    from spacy_elstm.tools.benchmarks import layers
+    from spacy_elstm.benchmarks import layers
 
     fixed = {"torch.nn.LSTM": 2.0, "torch.nn.GRU": 1.0, "elstm/input": 0.5, "gru/recurrent": 4.0}
     monkeypatch.setattr(layers, "interleaved_median_seconds",
@@ -70,8 +70,8 @@ def test_pipeline_benchmark_rejects_unknown_encoder():
 @pytest.fixture
 def no_run(monkeypatch):
     """The benchmarks themselves fail the test if they start."""
-    import spacy_elstm.tools.benchmarks.layers as layers
-    import spacy_elstm.tools.benchmarks.pipelines as pipelines
+    import spacy_elstm.benchmarks.layers as layers
+    import spacy_elstm.benchmarks.pipelines as pipelines
 
     def refuse(**kwargs):
         raise AssertionError("the benchmark ran before --output was checked")
@@ -86,7 +86,7 @@ def no_run(monkeypatch):
 def test_bad_output_is_refused_before_the_run(tmp_path, no_run, command, where, message):
     from typer.testing import CliRunner
 
-    from spacy_elstm.tools.cli import app
+    from spacy_elstm.cli.app import app
 
     (tmp_path / "file").write_text("a regular file")
     (tmp_path / "folder").mkdir()
@@ -99,7 +99,7 @@ def test_bad_output_is_refused_before_the_run(tmp_path, no_run, command, where, 
 
 
 def test_good_output_is_checked_without_leaving_a_file(tmp_path):
-    from spacy_elstm.tools.cli.benchmark import check_output
+    from spacy_elstm.cli.benchmark import check_output
 
     output = tmp_path / "new" / "bench.json"
     check_output(output)
@@ -107,7 +107,7 @@ def test_good_output_is_checked_without_leaving_a_file(tmp_path):
 
 
 def test_lm_benchmark_rows_and_ratios():
-    from spacy_elstm.tools.benchmarks.lm import REFERENCE, run_lm_benchmark
+    from spacy_elstm.benchmarks.lm import REFERENCE, run_lm_benchmark
 
     rows = run_lm_benchmark(cells=["elstm", "gru"], repeats=1, updates=2, vocab_size=50,
                             width=8, depth=1, batch=3, bptt=4)
@@ -119,7 +119,7 @@ def test_lm_benchmark_rows_and_ratios():
 def test_lm_benchmark_names_an_unknown_cell():
     from typer.testing import CliRunner
 
-    from spacy_elstm.tools.cli import app
+    from spacy_elstm.cli.app import app
 
     result = CliRunner().invoke(app, ["benchmark", "lm", "--cell", "tree"])
     assert result.exit_code != 0 and "Unknown cell 'tree'" in result.output

@@ -1,4 +1,4 @@
-"""Graph-based parsing: the MST decoder (spacy_elstm.seqparse.mst), the biaffine
+"""Graph-based parsing: the MST decoder (spacy_elstm.heads.mst), the biaffine
 scorer and the elstm_biaffine_parser component."""
 import itertools
 import json
@@ -13,8 +13,8 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
-from spacy_elstm.seqparse import is_tree
-from spacy_elstm.seqparse.mst import mst_heads
+from spacy_elstm.heads import is_tree
+from spacy_elstm.heads.mst import mst_heads
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPE = "elstm_biaffine_parser"

@@ -234,7 +234,7 @@ def test_the_architecture_comes_by_entry_point_without_import():
 
 
 def test_the_component_hands_the_gold_label_indices_in_update(monkeypatch):
-    import spacy_elstm.labelling_pipe as labelling_pipe
+    import spacy_elstm.components.token_labeller as labelling_pipe
 
     handed = []
     real = labelling_pipe.set_teacher

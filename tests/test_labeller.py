@@ -11,7 +11,7 @@ from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.pytorch import CELLS, DBRNNLabeller, head_losses, weighted_loss
-from spacy_elstm.sequence_labeller import SequenceLabeller
+from spacy_elstm.components.elstm_tagger import ELSTMTagger as SequenceLabeller
 
 LENGTHS = torch.tensor([4, 2, 3])
 

@@ -9,10 +9,10 @@ from thinc.api import Config
 from typer.testing import CliRunner
 
 from spacy_elstm.pytorch.language_model import LanguageModel
-from spacy_elstm.tools import lm as lm_module
-from spacy_elstm.tools.cli import app
-from spacy_elstm.tools.lm import Settings, evaluate, perplexity, train
-from spacy_elstm.tools.lmdata import TextFormatError, Vocab, batchify, segments
+from spacy_elstm.lm import training as lm_module
+from spacy_elstm.cli.app import app
+from spacy_elstm.lm.training import Settings, evaluate, perplexity, train
+from spacy_elstm.lm.data import TextFormatError, Vocab, batchify, segments
 
 
 def write_texts(folder, lines_per_file=(60, 12, 12), seed=0, random_words=False):

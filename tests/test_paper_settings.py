@@ -15,7 +15,7 @@ from thinc.api import fix_random_seed
 
 from spacy_elstm.optimizers import ADAGRAD, Adagrad, create_adagrad
 from spacy_elstm.readers import GOLD_LEMMA_CORPUS, copy_gold_lemmas, create_gold_lemma_reader
-from spacy_elstm.tools.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
+from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "ud-ewt-sample"

@@ -11,11 +11,11 @@ import spacy
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
-from spacy_elstm.tools import headrules
-from spacy_elstm.tools.cli import app
-from spacy_elstm.tools.ptb import (TreebankFormatError, parse_split, read_dependencies,
+from spacy_elstm.treebanks import headrules
+from spacy_elstm.cli.app import app
+from spacy_elstm.treebanks.ptb import (TreebankFormatError, parse_split, read_dependencies,
                                    read_split, read_trees, split_label)
-from spacy_elstm.tools.ptbconvert import agreement, convert_splits
+from spacy_elstm.treebanks.ptb_conversion import agreement, convert_splits
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ptb"
 SAID = ["Ms.", "Lee", "said", "the", "firm", "'s", "plan", "does", "n't", "work", "in",
@@ -261,7 +261,7 @@ def test_ptb_workflows_take_the_gpu_and_the_wsj_is_user_supplied():
 
 
 def test_outputs_replace_old_ones_only_when_all_are_complete(treebank, tmp_path, monkeypatch):
-    from spacy_elstm.tools import ptbconvert
+    from spacy_elstm.treebanks import ptb_conversion as ptbconvert
 
     out = tmp_path / "out"
     splits = [parse_split("train=1"), parse_split("test=2")]

@@ -12,8 +12,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from spacy_elstm.tools.conllu import read_conllu
-from spacy_elstm.tools.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
+from spacy_elstm.treebanks.conllu import read_conllu
+from spacy_elstm.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
                                        doc_to_conllu, find_scorer, load_scorer,
                                        official_scores, predict, read_gold, score,
                                        single_root_tree, unseen_scores, write_conllu)

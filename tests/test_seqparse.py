@@ -1,4 +1,4 @@
-"""Dependency parsing as sequence labelling: the encodings (spacy_elstm.seqparse),
+"""Dependency parsing as sequence labelling: the encodings (spacy_elstm.heads),
 the tree repair, and the elstm_seq_parser component."""
 import subprocess
 import sys
@@ -12,7 +12,7 @@ from spacy.training import Example
 from spacy.training.converters import conllu_to_docs
 from thinc.api import Adam, fix_random_seed
 
-from spacy_elstm.seqparse import (ENCODINGS, LabelSet, PairLabels, decode, decode_pairs,
+from spacy_elstm.heads import (ENCODINGS, LabelSet, PairLabels, decode, decode_pairs,
                                   decode_scores, encode, encode_pairs, is_tree)
 
 ROOT = Path(__file__).resolve().parent.parent

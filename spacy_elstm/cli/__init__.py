@@ -1,8 +1,8 @@
 """The `spacy-elstm` command line (also `python -m spacy_elstm`): convert, score,
 benchmark, lm, ptb, info. `main` checks that the `project` extra is installed
 before it imports the typer app (`app.py`), so a missing package is one clear
-line rather than an ImportError traceback, and `import spacy_elstm` never
-imports typer or this package."""
+line rather than an ImportError traceback. `import spacy_elstm` never imports
+this package."""
 import importlib.util
 import sys
 from typing import List, Optional, Sequence
