@@ -49,3 +49,19 @@ def test_help_lists_the_user_commands_and_no_report():
     for command in ("convert", "score", "benchmark", "lm", "ptb", "info"):
         assert f" {command} " in result.stdout, command
     assert " report " not in result.stdout
+
+
+def test_help_imports_no_command_s_work():
+    """`spacy-elstm --help` imports the command modules (typer only) and none of
+    what the commands run."""
+    result = python(
+        "import sys\n"
+        "sys.argv = ['spacy-elstm', '--help']\n"
+        "from spacy_elstm.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('conllu', 'matplotlib', 'spacy_elstm.treebanks', 'spacy_elstm.lm',\n"
+        "         'spacy_elstm.benchmarks', 'spacy_elstm.scoring')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy\n"
+        "             or any(m.startswith(h + '.') for h in heavy)))\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
