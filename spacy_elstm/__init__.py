@@ -12,7 +12,7 @@ from .readers import GoldLemmaCorpus, create_gold_lemma_reader
 
 _install_fork_handler()
 
-# the components' names before they moved into `components/` (0.x)
+# the components' names before they moved into `components/`, for code that imports them
 SequenceLabeller, make_sequence_labeller = ELSTMTagger, make_elstm_tagger
 SequenceParser, make_sequence_parser = ELSTMSeqParser, make_elstm_seq_parser
 BiaffineParser, make_biaffine_parser = ELSTMBiaffineParser, make_elstm_biaffine_parser

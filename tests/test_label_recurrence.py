@@ -234,16 +234,16 @@ def test_the_architecture_comes_by_entry_point_without_import():
 
 
 def test_the_component_hands_the_gold_label_indices_in_update(monkeypatch):
-    import spacy_elstm.components.token_labeller as labelling_pipe
+    import spacy_elstm.components.token_labeller as token_labeller
 
     handed = []
-    real = labelling_pipe.set_teacher
+    real = token_labeller.set_teacher
 
     def spy(model, gold):
         handed.append([list(g) for g in gold])
         return real(model, gold)
 
-    monkeypatch.setattr(labelling_pipe, "set_teacher", spy)
+    monkeypatch.setattr(token_labeller, "set_teacher", spy)
     nlp = _nlp()
     examples = _examples(nlp)
     nlp.initialize(lambda: examples)

@@ -11,7 +11,7 @@ from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.pytorch import CELLS, DBRNNLabeller, head_losses, weighted_loss
-from spacy_elstm.components.elstm_tagger import ELSTMTagger as SequenceLabeller
+from spacy_elstm.components.elstm_tagger import ELSTMTagger
 
 LENGTHS = torch.tensor([4, 2, 3])
 
@@ -234,7 +234,7 @@ def test_a_bad_normalize_is_refused(factory):
         spacy.blank("en").add_pipe(factory, config={"normalize": "yes"})
     model = _nlp().get_pipe("elstm_tagger").model
     with pytest.raises(ValueError, match="normalize must be true or false, got 1"):
-        SequenceLabeller(spacy.blank("en").vocab, model, normalize=1)
+        ELSTMTagger(spacy.blank("en").vocab, model, normalize=1)
 
 
 def test_all_zero_loss_weights_are_refused():

@@ -238,6 +238,15 @@ def test_import_loads_no_command_line_or_lab_module():
     assert sorted(set(after) - set(before)) == []
 
 
+def test_the_components_old_names_are_the_new_classes():
+    import spacy_elstm
+    from spacy_elstm.components import ELSTMBiaffineParser, ELSTMSeqParser, ELSTMTagger
+
+    assert spacy_elstm.SequenceLabeller is ELSTMTagger
+    assert spacy_elstm.SequenceParser is ELSTMSeqParser
+    assert spacy_elstm.BiaffineParser is ELSTMBiaffineParser
+
+
 # -- entry points -----------------------------------------------------------------------------
 
 
