@@ -41,17 +41,9 @@ def perturb_only(module, names, seed=1):
 
 
 def v1_state_as_v2(state, dbrnn=False):
-    """v1's state dict under v2's names: each v1 layer sits in a Block as ``layer``."""
-    out = {}
-    for key, value in state.items():
-        if dbrnn:
-            key = ("lower.layer." + key[len("lower."):] if key.startswith("lower.")
-                   else "upper.layer." + key)
-        else:
-            head, index, rest = key.split(".", 2)
-            key = f"{head}.{index}.layer.{rest}"
-        out[key] = value
-    return out
+    """v1's state dict under v2's names: the same, since v1 is v2 with its
+    options off (the names v1 saved under before are test_compat's concern)."""
+    return dict(state)
 
 
 def recurrent_pair(*, input_width=6, width=6, depth=2, bidirectional=True, cell="elstm",
@@ -166,8 +158,8 @@ def test_dbrnn_residual_is_around_the_lower_brnn_and_the_upper_combination(input
     x, lengths = flat_inputs(width=input_width)
     skip = x if input_width == 6 else x @ v2.lower.skip.linear.weight.T
     h = skip + v1.lower(x, lengths, flat=True)
-    upper = (v1.weight_forward * v1.upper_forward(h, lengths, flat=True)
-             + v1.weight_backward * v1.upper_backward(h, lengths, flat=True))
+    upper = (v1.upper.layer.pool.weight_forward * v1.upper.layer.upper_forward(h, lengths, flat=True)
+             + v1.upper.layer.pool.weight_backward * v1.upper.layer.upper_backward(h, lengths, flat=True))
     torch.testing.assert_close(v2(x, lengths, flat=True), h + upper, rtol=1e-12, atol=1e-12)
     # and without residual it is not that
     v2.lower.residual = v2.upper.residual = False
@@ -210,8 +202,8 @@ def test_dbrnn_layer_norm_after_each_sum():
     v1.eval(), v2.eval()
     x, lengths = flat_inputs()
     h = v2.lower.norm(x + v1.lower(x, lengths, flat=True))
-    upper = (v1.weight_forward * v1.upper_forward(h, lengths, flat=True)
-             + v1.weight_backward * v1.upper_backward(h, lengths, flat=True))
+    upper = (v1.upper.layer.pool.weight_forward * v1.upper.layer.upper_forward(h, lengths, flat=True)
+             + v1.upper.layer.pool.weight_backward * v1.upper.layer.upper_backward(h, lengths, flat=True))
     torch.testing.assert_close(v2(x, lengths, flat=True), v2.upper.norm(h + upper),
                                rtol=1e-12, atol=1e-12)
 
