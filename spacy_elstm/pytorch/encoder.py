@@ -80,11 +80,11 @@ class RecurrentEncoder(UpgradesSavedLayout, Wired):
     ``spacy-elstm.RecurrentEncoder.v1``: dropout on every layer's output and
     nothing else; ``spacy-elstm.RecurrentEncoder.v2`` turns them on as asked.
 
-    ``separate_directions`` (bidirectional only): the forward and the backward direction each get a stack
-    of their own, ``width // 2`` wide, whose layers read only the layer below
-    in the same direction (ELMo's arrangement), and the output is [forward top,
-    backward top]; every Block, layer norm included, then sees one direction
-    only. So the forward half at token t has read tokens <= t and the backward
+    ``separate_directions`` (bidirectional only): the forward and the backward
+    direction each get a stack of their own (``SeparateStacks``), ``width //
+    2`` wide, whose layers read only the layer below in the same direction
+    (ELMo's arrangement), and the output is [forward top, backward top]; every
+    Block, layer norm included, then sees one direction only. So the forward half at token t has read tokens <= t and the backward
     half tokens >= t, which next- and previous-word pretraining needs
     (``pretraining``). It cannot take a projection, which would mix the halves.
     """

@@ -54,12 +54,12 @@ class _Labeller(SequenceModule):
 
     def __init__(self, *, head_width: int, n_labels: int):
         super().__init__()
-        if n_labels < 0:
-            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         self.head_width = head_width
         self.heads = self._make_heads(self._n_linear_heads(), n_labels)
 
     def _make_heads(self, count: int, n_labels: int, **device_dtype) -> nn.ModuleList:
+        if n_labels < 0:
+            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         with warnings.catch_warnings():
             # n_labels is 0 until the labels are known: torch warns that it initializes nothing
             warnings.filterwarnings("ignore", "Initializing zero-element tensors")
@@ -82,8 +82,6 @@ class _Labeller(SequenceModule):
         if they are not already."""
         if n_labels == self.n_labels:
             return
-        if n_labels < 0:
-            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         like = self.heads[0].weight
         self.heads = self._make_heads(len(self.heads), n_labels, device=like.device,
                                       dtype=like.dtype)
