@@ -25,16 +25,20 @@ class DirectionPool(nn.Module):
     """Eq. 42, p = w_f * p^f + w_b * p^b, with trainable weights (w_f, w_b):
     here and nowhere else. Shapes: p^f, p^b and p (n_tokens, n).
 
-    ``features`` (the encoders, pooling hidden states): one free pair per
-    column, ``weight_forward`` and ``weight_backward`` (n,), each initialised
-    to 0.5, so that it starts as the mean of the two.
-    ``distributions`` (the labeller, pooling two predictions): one pair
+    Features (the encoders, pooling hidden states): one free pair per column,
+    ``weight_forward`` and ``weight_backward`` (n,), each initialised to 0.5,
+    so that it starts as the mean of the two.
+    ``distributions`` (the labeller, pooling two predictions; no n): one pair
     (w_f, w_b) = softmax(``logits``), logits initialised to 0 (the mean), so
     that the weights are positive and sum to 1 and p stays a distribution;
     ``log_pool`` computes log p from log p^f and log p^b in log space.
+    One formula, two ways of holding the weights, and both are needed: free
+    weights would let the labeller's pooled "distribution" grow without bound
+    (its loss falls as w_f + w_b rises), and the encoders' saved free weights
+    (opposite signs included) cannot be written as a convex pair.
     """
 
-    def __init__(self, n: int, *, distributions: bool = False):
+    def __init__(self, n: int = 0, *, distributions: bool = False):
         super().__init__()
         self.distributions = distributions
         if distributions:

@@ -129,7 +129,7 @@ class DBRNNLabeller(UpgradesSavedLayout, _Labeller):
         super().__init__(head_width=width, n_labels=n_labels)
         self.dbrnn = DBRNN(cell=cell, input_width=input_width, width=width, period=period,
                            gates=gates, dropout=dropout, pool=False)
-        self.pool = DirectionPool(1, distributions=True)
+        self.pool = DirectionPool(distributions=True)
 
     @property
     def pool_weights(self) -> Tensor:
