@@ -25,3 +25,40 @@ def test_saved_pipeline_predicts_as_before(name):
         assert [t.tag_ for t in doc] == want["tags"]
         assert [t.head.i for t in doc] == want["heads"]
         assert [t.dep_ for t in doc] == want["deps"]
+
+
+MODELS = Path(__file__).parent / "fixtures" / "compat_models"
+EXPECTED_MODELS = json.loads((MODELS / "expected.json").read_text())
+
+
+def _close(got, want):
+    want = numpy.array(want, dtype="f")
+    got = numpy.asarray(got)
+    assert got.size == want.size
+    numpy.testing.assert_allclose(got.reshape(want.shape), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_MODELS))
+def test_model_fixture_predicts_as_before(name):
+    """One pipeline of each model family (tests/fixtures/make_model_pipelines.py),
+    saved before the models were rebuilt in one place: the same labels, heads,
+    tensors, and the same scores from every head of the recurrent labellers."""
+    from fixtures.make_model_pipelines import model_scores
+
+    nlp = spacy.load(MODELS / name)
+    for text, doc, want in zip(TEXTS, nlp.pipe(TEXTS), EXPECTED_MODELS[name]):
+        assert [t.text for t in doc] == want["words"]
+        assert [t.tag_ for t in doc] == want["tag"]
+        assert [t.pos_ for t in doc] == want["pos"]
+        assert [str(t.morph) for t in doc] == want["morph"]
+        assert [t.head.i for t in doc] == want["heads"]
+        assert [t.dep_ for t in doc] == want["deps"]
+        if want["tensor"] is None:
+            assert doc.tensor.size == 0
+        else:
+            _close(doc.tensor, want["tensor"])
+        if want["scores"]:
+            got = model_scores(nlp, text)
+            assert sorted(got) == sorted(want["scores"])
+            for component, scores in want["scores"].items():
+                _close(got[component], scores)

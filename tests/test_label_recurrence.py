@@ -14,7 +14,7 @@ from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.layers import set_teacher
 from spacy_elstm.pytorch import CELLS
-from spacy_elstm.pytorch.label_recurrence import (DIRECTIONS, VARIANTS,
+from spacy_elstm.pytorch.label_recurrence import (DECODING_ORDERS, VARIANTS,
                                                   LabelRecurrentLabeller)
 
 ARCH = "spacy-elstm.LabelRecurrentTagger.v1"
@@ -56,7 +56,7 @@ def _scores(nlp, texts):
     return tagger.model.predict([nlp.make_doc(t) for t in texts])
 
 
-@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("direction", DECODING_ORDERS)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_each_variant_and_direction_learns_the_training_set(variant, direction):
     nlp = _nlp(variant=variant, direction=direction)
@@ -107,7 +107,7 @@ READS_TOKEN_1 = {
 }
 
 
-@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("direction", DECODING_ORDERS)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_teacher_forcing_feeds_the_gold_labels_of_the_neighbours(variant, direction):
     """In training, with c = 1, the output at t moves with the gold label at t - 1
@@ -163,7 +163,7 @@ def test_missing_gold_falls_back_to_the_prediction():
     torch.testing.assert_close(module(x, lengths, flat=True), predicted)
 
 
-@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("direction", DECODING_ORDERS)
 def test_a_docs_prediction_does_not_depend_on_its_batch(direction):
     nlp = _nlp(variant="i+e-rnn", direction=direction)
     examples = _examples(nlp)

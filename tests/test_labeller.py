@@ -38,8 +38,9 @@ def test_losses_reach_the_parts_of_sec_4_2(cell):
     module = _dbrnn(cell)
     x = torch.randn(int(LENGTHS.sum()), 3)
     gold = torch.tensor([0, 1, 2, 3, 4, 0, 1, 2, 3])
-    owners = {"forward": ("upper_forward.", "heads.0."), "backward": ("upper_backward.", "heads.1."),
-              "pool": ("pool_logits",), "lower": ("lower.",)}
+    owners = {"forward": ("dbrnn.upper.layer.upper_forward.", "heads.0."),
+              "backward": ("dbrnn.upper.layer.upper_backward.", "heads.1."),
+              "pool": ("pool.",), "lower": ("dbrnn.lower.",)}
     reaches = {1: {"forward", "lower"}, 2: {"backward", "lower"},
                0: {"forward", "backward", "pool", "lower"}}
     for head, parts in reaches.items():
@@ -57,7 +58,7 @@ def test_losses_reach_the_parts_of_sec_4_2(cell):
 def test_pooled_prediction_is_a_convex_combination():
     module = _dbrnn()
     with torch.no_grad():
-        module.pool_logits.copy_(torch.tensor([0.7, -1.2]))
+        module.pool.logits.copy_(torch.tensor([0.7, -1.2]))
     x = torch.randn(int(LENGTHS.sum()), 3)
     log_p, log_pf, log_pb = module.run_heads(*_packed(x))
     w_f, w_b = torch.softmax(torch.tensor([0.7, -1.2]), dim=0)

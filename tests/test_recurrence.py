@@ -237,9 +237,11 @@ def test_dbrnn_heads_combine_as_weighted_sum():
     x, lengths = random_inputs("cpu")
     packing = Packing(lengths, x.device)
     packed = packing.from_padded(x)
-    combined, fwd, bwd = model.run_heads(packed, packing)
+    fwd, bwd = model.run_pair(packed, packing)
+    pool = model.upper.layer.pool
+    combined = pool.weight_forward * fwd + pool.weight_backward * bwd
     assert combined.shape == fwd.shape == bwd.shape == (8, 4)
-    torch.testing.assert_close(combined, model.weight_forward * fwd + model.weight_backward * bwd)
+    torch.testing.assert_close(model.run(packed, packing), combined)
     torch.testing.assert_close(model(x, lengths), packing.to_padded(combined, x.shape[1]))
     # the upper forward RNN is the upper backward one's mirror image: each reads
     # the lower layer in its own direction

@@ -13,7 +13,7 @@ def copy_weights(ours: BiLayer, ref: torch.nn.Module, cell: str) -> None:
     """Copy the reference's weights into ours (b_ih + b_hh folded into one bias,
     except the GRU's b_hn, which sits inside the reset gate)."""
     with torch.no_grad():
-        for d, rec in enumerate(ours.directions):
+        for d, rec in enumerate(ours.rnns):
             sfx = "_l0" + ("_reverse" if d else "")
             rec.weight_x.copy_(getattr(ref, "weight_ih" + sfx))
             rec.weight_h.copy_(getattr(ref, "weight_hh" + sfx))
@@ -45,7 +45,7 @@ def test_matches_torch_module(cell, bidirectional, device):
     ref, ours = ref.double().to(device), ours.double().to(device)
     copy_weights(ours, ref, cell)
     if cell == "elstm":  # s and b at their initial values, 1 and 0
-        for rec in ours.directions:
+        for rec in ours.rnns:
             assert torch.equal(rec.scale, torch.ones_like(rec.scale))
             assert torch.equal(rec.state_bias, torch.zeros_like(rec.state_bias))
     lengths = torch.tensor([4, 7, 1, 7, 3])
@@ -59,7 +59,7 @@ def test_matches_torch_module(cell, bidirectional, device):
     (y_ref * weight).sum().backward()
     (y_ours * weight).sum().backward()
     torch.testing.assert_close(x_ours.grad, x_ref.grad, rtol=1e-10, atol=1e-10)
-    for d, rec in enumerate(ours.directions):
+    for d, rec in enumerate(ours.rnns):
         sfx = "_l0" + ("_reverse" if d else "")
         torch.testing.assert_close(rec.weight_x.grad, getattr(ref, "weight_ih" + sfx).grad)
         torch.testing.assert_close(rec.weight_h.grad, getattr(ref, "weight_hh" + sfx).grad)
@@ -82,9 +82,9 @@ def test_elstm_differs_from_lstm_once_scaled():
     x, lengths = torch.randn(2, 5, 3, dtype=torch.float64), torch.tensor([5, 5])
     y_ref = run_reference(ref, x, lengths)
     with torch.no_grad():
-        ours.directions[0].scale[1] = 1.5
+        ours.rnns[0].scale[1] = 1.5
     assert not torch.allclose(ours(x, lengths), y_ref)
     with torch.no_grad():
-        ours.directions[0].scale[1] = 1.0
-        ours.directions[0].state_bias += 0.1
+        ours.rnns[0].scale[1] = 1.0
+        ours.rnns[0].state_bias += 0.1
     assert not torch.allclose(ours(x, lengths), y_ref)

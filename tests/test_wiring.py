@@ -5,8 +5,7 @@ import pytest
 import torch
 from torch.nn import functional as F
 
-from spacy_elstm.pytorch import (DBRNN, RecurrentEncoder, WiredDBRNN, WiredRecurrentEncoder,
-                                 WordDropout)
+from spacy_elstm.pytorch import DBRNN, RecurrentEncoder, WordDropout
 from spacy_elstm.pytorch.wiring import Block, Dropout
 
 OFF = dict(residual=False, layer_norm=False, projection=False, dropout=0.0, input_dropout=0.0,
@@ -40,29 +39,16 @@ def perturb_only(module, names, seed=1):
     return module
 
 
-def v1_state_as_v2(state, dbrnn=False):
-    """v1's state dict under v2's names: each v1 layer sits in a Block as ``layer``."""
-    out = {}
-    for key, value in state.items():
-        if dbrnn:
-            key = ("lower.layer." + key[len("lower."):] if key.startswith("lower.")
-                   else "upper.layer." + key)
-        else:
-            head, index, rest = key.split(".", 2)
-            key = f"{head}.{index}.layer.{rest}"
-        out[key] = value
-    return out
-
-
 def recurrent_pair(*, input_width=6, width=6, depth=2, bidirectional=True, cell="elstm",
                    dropout=0.0, **wiring):
-    """A v1 encoder and a v2 encoder with the same recurrent weights."""
+    """An encoder with its options off (v1) and one with ``wiring`` (v2), with
+    the same recurrent weights: one class, one layout."""
     torch.manual_seed(0)
     args = dict(cell=cell, input_width=input_width, width=width, depth=depth,
                 bidirectional=bidirectional, period=3)
     v1 = perturb(RecurrentEncoder(**args, dropout=dropout)).double()
-    v2 = WiredRecurrentEncoder(**args, **{**OFF, "dropout": dropout, **wiring}).double()
-    missing, unexpected = v2.load_state_dict(v1_state_as_v2(v1.state_dict()), strict=False)
+    v2 = RecurrentEncoder(**args, **{**OFF, "dropout": dropout, **wiring}).double()
+    missing, unexpected = v2.load_state_dict(v1.state_dict(), strict=False)
     assert not unexpected
     # the parameters v1 lacks get their own values, the shared ones stay v1's
     return v1, perturb_only(v2, missing), missing
@@ -72,8 +58,8 @@ def dbrnn_pair(*, input_width=6, width=6, dropout=0.0, **wiring):
     torch.manual_seed(0)
     args = dict(cell="elstm", input_width=input_width, width=width, period=3)
     v1 = perturb(DBRNN(**args, dropout=dropout)).double()
-    v2 = WiredDBRNN(**args, **{**OFF, "dropout": dropout, **wiring}).double()
-    missing, unexpected = v2.load_state_dict(v1_state_as_v2(v1.state_dict(), dbrnn=True),
+    v2 = DBRNN(**args, **{**OFF, "dropout": dropout, **wiring}).double()
+    missing, unexpected = v2.load_state_dict(v1.state_dict(),
                                              strict=False)
     assert not unexpected
     return v1, perturb_only(v2, missing), missing
@@ -166,8 +152,8 @@ def test_dbrnn_residual_is_around_the_lower_brnn_and_the_upper_combination(input
     x, lengths = flat_inputs(width=input_width)
     skip = x if input_width == 6 else x @ v2.lower.skip.linear.weight.T
     h = skip + v1.lower(x, lengths, flat=True)
-    upper = (v1.weight_forward * v1.upper_forward(h, lengths, flat=True)
-             + v1.weight_backward * v1.upper_backward(h, lengths, flat=True))
+    upper = (v1.upper.layer.pool.weight_forward * v1.upper.layer.upper_forward(h, lengths, flat=True)
+             + v1.upper.layer.pool.weight_backward * v1.upper.layer.upper_backward(h, lengths, flat=True))
     torch.testing.assert_close(v2(x, lengths, flat=True), h + upper, rtol=1e-12, atol=1e-12)
     # and without residual it is not that
     v2.lower.residual = v2.upper.residual = False
@@ -188,7 +174,7 @@ def test_layer_norm_normalises_each_layer_after_the_residual_sum():
     y = v2(x, lengths, flat=True)
     torch.testing.assert_close(y, x2, rtol=1e-12, atol=1e-12)
     # with LayerNorm's initial affine map every row has mean 0 and variance 1
-    fresh = WiredRecurrentEncoder(cell="elstm", input_width=6, width=6, depth=2, period=3,
+    fresh = RecurrentEncoder(cell="elstm", input_width=6, width=6, depth=2, period=3,
                                   **{**OFF, "residual": True, "layer_norm": True}).double().eval()
     y = fresh(x, lengths, flat=True)
     torch.testing.assert_close(y.mean(-1), torch.zeros(len(y), dtype=y.dtype), atol=1e-12, rtol=0)
@@ -210,8 +196,8 @@ def test_dbrnn_layer_norm_after_each_sum():
     v1.eval(), v2.eval()
     x, lengths = flat_inputs()
     h = v2.lower.norm(x + v1.lower(x, lengths, flat=True))
-    upper = (v1.weight_forward * v1.upper_forward(h, lengths, flat=True)
-             + v1.weight_backward * v1.upper_backward(h, lengths, flat=True))
+    upper = (v1.upper.layer.pool.weight_forward * v1.upper.layer.upper_forward(h, lengths, flat=True)
+             + v1.upper.layer.pool.weight_backward * v1.upper.layer.upper_backward(h, lengths, flat=True))
     torch.testing.assert_close(v2(x, lengths, flat=True), v2.upper.norm(h + upper),
                                rtol=1e-12, atol=1e-12)
 
@@ -240,9 +226,9 @@ def all_on(dbrnn, input_width=4, width=4, **changes):
     args = {**ALL_ON, **changes}
     torch.manual_seed(0)
     if dbrnn:
-        module = WiredDBRNN(cell="elstm", input_width=input_width, width=width, period=2, **args)
+        module = DBRNN(cell="elstm", input_width=input_width, width=width, period=2, **args)
     else:
-        module = WiredRecurrentEncoder(cell="elstm", input_width=input_width, width=width,
+        module = RecurrentEncoder(cell="elstm", input_width=input_width, width=width,
                                        depth=2, period=2, **args)
     return perturb(module).double()
 
@@ -314,8 +300,8 @@ def test_word_dropout_in_an_encoder_acts_in_training_only():
     torch.manual_seed(0)
     args = dict(cell="elstm", input_width=6, width=6, depth=1, period=3,
                 **{**OFF, "residual": True})
-    plain = perturb(WiredRecurrentEncoder(**args)).double()
-    dropped = WiredRecurrentEncoder(**{**args, "word_dropout": 0.5}).double()
+    plain = perturb(RecurrentEncoder(**args)).double()
+    dropped = RecurrentEncoder(**{**args, "word_dropout": 0.5}).double()
     dropped.load_state_dict(plain.state_dict())
     x, lengths = flat_inputs()
     plain.eval(), dropped.eval()

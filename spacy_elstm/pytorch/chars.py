@@ -8,7 +8,7 @@ bytes only.
 import torch
 from torch import Tensor, nn
 
-from .encoder import Layer
+from .encoder import Layer, half_width
 
 N_BYTES = 256
 
@@ -20,11 +20,9 @@ class CharRecurrence(nn.Module):
     def __init__(self, *, cell: str, char_width: int, width: int, period: int,
                  gates: str = "recurrent"):
         super().__init__()
-        if width % 2:
-            raise ValueError(f"A bidirectional character layer needs an even width, got {width}.")
         self.embed = nn.Embedding(N_BYTES, char_width)
         nn.init.normal_(self.embed.weight, std=char_width ** -0.5)
-        self.layer = Layer(cell=cell, input_width=char_width, hidden_width=width // 2,
+        self.layer = Layer(cell=cell, input_width=char_width, hidden_width=half_width(width),
                            period=period, gates=gates, bidirectional=True)
         self.width = width
 

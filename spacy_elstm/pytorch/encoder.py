@@ -6,34 +6,46 @@ from torch import Tensor, nn
 
 from .packing import Packing
 from .recurrence import Recurrence
+from .saved_layouts import UpgradesSavedLayout
 from .sequence import SequenceModule
 from .wiring import Block, Wired
 
 
-class Layer(SequenceModule):
-    """One layer of one direction (backward with ``reverse``), or of two (a BRNN
-    layer), whose outputs are concatenated [forward, backward]."""
+def half_width(width: int, arg: str = "width") -> int:
+    """The width of each direction of a bidirectional layer ``width`` wide: the
+    even-width rule, here and nowhere else (``arg``: the argument's name, for
+    the message)."""
+    if width % 2:
+        raise ValueError(f"{arg} {width} is odd; a bidirectional encoder splits it evenly "
+                         f"between its directions, so use an even width such as {width + 1}.")
+    return width // 2
+
+
+class Layer(UpgradesSavedLayout, SequenceModule):
+    """One recurrent layer: one RNN (running backwards with ``reverse``), or with
+    ``bidirectional`` a forward and a backward RNN (``rnns``, in that order)
+    whose outputs are concatenated [forward, backward]."""
 
     def __init__(self, *, cell: str, input_width: int, hidden_width: int, period: int,
                  gates: str, bidirectional: bool, reverse: bool = False):
         super().__init__()
-        directions = (False, True) if bidirectional else (reverse,)
-        self.directions = nn.ModuleList(
+        reverses = (False, True) if bidirectional else (reverse,)
+        self.rnns = nn.ModuleList(
             Recurrence(cell=cell, input_width=input_width, hidden_width=hidden_width,
                        period=period, gates=gates, reverse=reverse)
-            for reverse in directions
+            for reverse in reverses
         )
 
     @property
     def input_width(self) -> int:
-        return self.directions[0].input_width
+        return self.rnns[0].input_width
 
     @property
     def output_width(self) -> int:
-        return sum(d.hidden_width for d in self.directions)
+        return sum(rnn.hidden_width for rnn in self.rnns)
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
-        outputs: List[Tensor] = [d.run(x, packing) for d in self.directions]
+        outputs: List[Tensor] = [rnn.run(x, packing) for rnn in self.rnns]
         return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
 
 
@@ -47,63 +59,39 @@ def stacked_layers(*, cell: str, input_width: int, width: int, depth: int, bidir
     a unidirectional one runs backwards with ``reverse``).
     Made one at a time as they are taken, so a caller that wraps each one draws
     its own random initial weights in between, as it always has."""
-    if bidirectional and width % 2:
-        raise ValueError(f"A bidirectional encoder needs an even width, got {width}.")
+    hidden = half_width(width) if bidirectional else width
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}.")
-    hidden = width // 2 if bidirectional else width
     return (Layer(cell=cell, input_width=n_in, hidden_width=hidden, period=period, gates=gates,
                   bidirectional=bidirectional, reverse=reverse)
             for n_in in [input_width] + [width] * (depth - 1))
 
 
-class RecurrentEncoder(SequenceModule):
-    """``depth`` stacked layers; each bidirectional layer gives each direction
-    ``width // 2`` units so that every layer outputs ``width`` features.
-    Dropout is applied to the output of every layer while training.
-    """
+class RecurrentEncoder(UpgradesSavedLayout, Wired):
+    """``depth`` stacked layers, each a ``wiring.Block`` (dropout on its output;
+    with ``residual`` a skip connection, with ``layer_norm`` a LayerNorm), after
+    word dropout and dropout on the incoming vectors and before an optional
+    output projection (see ``wiring``). A bidirectional layer gives each
+    direction ``width // 2`` units, so every layer outputs ``width`` features.
+    With ``residual``, the first layer's skip path maps the input linearly where
+    ``input_width != width``.
 
-    def __init__(self, *, cell: str, input_width: int, width: int, depth: int = 1,
-                 bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
-                 dropout: float = 0.0):
-        super().__init__()
-        self.layers = nn.ModuleList(stacked_layers(
-            cell=cell, input_width=input_width, width=width, depth=depth,
-            bidirectional=bidirectional, period=period, gates=gates))
-        self.dropout = nn.Dropout(dropout)
-
-    @property
-    def output_width(self) -> int:
-        return self.layers[-1].output_width
-
-    def run(self, x: Tensor, packing: Packing) -> Tensor:
-        for layer in self.layers:
-            x = self.dropout(layer.run(x, packing))
-        return x
-
-
-class WiredRecurrentEncoder(Wired):
-    """The encoder of ``spacy-elstm.RecurrentEncoder.v2``: ``RecurrentEncoder``'s
-    layers, each in a ``wiring.Block`` (residual connection, layer norm and
-    dropout as asked), after word dropout and dropout on the incoming vectors,
-    and before an optional output projection (see ``wiring``). With
-    ``residual``, the first layer's skip path maps the input linearly where
-    ``input_width != width``. With every option off and no dropout it computes
-    ``RecurrentEncoder``.
+    With the options off (the defaults here) it is the encoder of
+    ``spacy-elstm.RecurrentEncoder.v1``: dropout on every layer's output and
+    nothing else; ``spacy-elstm.RecurrentEncoder.v2`` turns them on as asked.
 
     ``separate_directions`` (bidirectional only): the forward and the backward
-    direction each get a stack of their own, ``width // 2`` wide, whose layers
-    read only the layer below in the same direction (ELMo's arrangement), and
-    the output is [forward top, backward top]; every Block, layer norm
-    included, then sees one direction only. So the forward half at token t has
-    read tokens <= t and the backward half tokens >= t, which next- and
-    previous-word pretraining needs (``pretraining``). It cannot take a
-    projection, which would mix the halves.
+    direction each get a stack of their own (``SeparateStacks``), ``width //
+    2`` wide, whose layers read only the layer below in the same direction
+    (ELMo's arrangement), and the output is [forward top, backward top]; every
+    Block, layer norm included, then sees one direction only. So the forward half at token t has read tokens <= t and the backward
+    half tokens >= t, which next- and previous-word pretraining needs
+    (``pretraining``). It cannot take a projection, which would mix the halves.
     """
 
     def __init__(self, *, cell: str, input_width: int, width: int, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
-                 residual: bool = True, layer_norm: bool = False, projection: bool = False,
+                 residual: bool = False, layer_norm: bool = False, projection: bool = False,
                  dropout: float = 0.0, input_dropout: float = 0.0, word_dropout: float = 0.0,
                  separate_directions: bool = False):
         super().__init__(input_width=input_width, width=width, projection=projection,
@@ -122,8 +110,9 @@ class WiredRecurrentEncoder(Wired):
                                             period=period, gates=gates, reverse=reverse))
 
         if separate_directions:
-            self.layers = nn.ModuleList([Directions(stack(width // 2, False),
-                                                    stack(width // 2, False, reverse=True))])
+            half = half_width(width)
+            self.layers = nn.ModuleList([SeparateStacks(stack(half, False),
+                                                        stack(half, False, reverse=True))])
         else:
             self.layers = stack(width, bidirectional)
 
@@ -131,7 +120,10 @@ class WiredRecurrentEncoder(Wired):
         return self.layers
 
 
-class Directions(SequenceModule):
+WiredRecurrentEncoder = RecurrentEncoder  # the v2 encoder's class name up to 0.1
+
+
+class SeparateStacks(SequenceModule):
     """A forward and a backward stack of blocks that never read each other;
     the output is [forward, backward]."""
 

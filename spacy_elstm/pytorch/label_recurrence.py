@@ -62,7 +62,8 @@ from .packing import Packing, run_packed
 from .recurrence import Recurrence
 
 VARIANTS: Tuple[str, ...] = ("jordan", "i-rnn", "i+e-rnn")
-DIRECTIONS: Tuple[str, ...] = ("forward", "backward", "bidirectional")
+# the order in which the labels are decoded (the ``direction`` argument)
+DECODING_ORDERS: Tuple[str, ...] = ("forward", "backward", "bidirectional")
 
 
 def _choose(what: str, value, allowed: Tuple[str, ...]) -> None:
@@ -86,7 +87,7 @@ class LabelRecurrentLabeller(_Labeller):
                  label_width: int = 32, period: int = 1, own_predictions: float = 0.0,
                  dropout: float = 0.0):
         _choose("variant", variant, VARIANTS)
-        _choose("direction", direction, DIRECTIONS)
+        _choose("direction", direction, DECODING_ORDERS)
         cells.check_cell(cell, "recurrent", period)
         for arg, value, low in (("n_prev_labels", n_prev_labels, 1), ("window", window, 0),
                                 ("label_width", label_width, 1), ("width", width, 1)):

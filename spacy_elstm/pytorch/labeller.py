@@ -8,7 +8,8 @@ through their own softmax head, and the pooled prediction (Eqs. 34, 42)
 
     p_t = w_f * p^f_t + w_b * p^b_t,    (w_f, w_b) = softmax(a_f, a_b),
 
-with trainable logits (a_f, a_b), initialised to 0 (the mean of the two heads).
+with trainable logits (a_f, a_b), initialised to 0 (the mean of the two heads):
+``dbrnn.DirectionPool``, the Eq. 42 that the DBRNN encoders use too.
 The weights are two positive scalars summing to 1, so p_t is a convex
 combination of two distributions and stays one: no renormalisation is needed.
 
@@ -29,9 +30,10 @@ from typing import Sequence, Tuple
 import torch
 from torch import Tensor, nn
 
-from .encoder import Layer, RecurrentEncoder
+from .dbrnn import DBRNN, DirectionPool
+from .encoder import RecurrentEncoder
 from .packing import Packing
-from .recurrence import Recurrence
+from .saved_layouts import UpgradesSavedLayout
 from .sequence import SequenceModule
 
 
@@ -52,12 +54,12 @@ class _Labeller(SequenceModule):
 
     def __init__(self, *, head_width: int, n_labels: int):
         super().__init__()
-        if n_labels < 0:
-            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         self.head_width = head_width
         self.heads = self._make_heads(self._n_linear_heads(), n_labels)
 
     def _make_heads(self, count: int, n_labels: int, **device_dtype) -> nn.ModuleList:
+        if n_labels < 0:
+            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         with warnings.catch_warnings():
             # n_labels is 0 until the labels are known: torch warns that it initializes nothing
             warnings.filterwarnings("ignore", "Initializing zero-element tensors")
@@ -80,8 +82,6 @@ class _Labeller(SequenceModule):
         if they are not already."""
         if n_labels == self.n_labels:
             return
-        if n_labels < 0:
-            raise ValueError(f"n_labels must be >= 0, got {n_labels}.")
         like = self.heads[0].weight
         self.heads = self._make_heads(len(self.heads), n_labels, device=like.device,
                                       dtype=like.dtype)
@@ -106,10 +106,13 @@ class RecurrentLabeller(_Labeller):
         return torch.log_softmax(self.heads[0](self.encoder.run(x, packing)), dim=-1)
 
 
-class DBRNNLabeller(_Labeller):
-    """The DBRNN with its three predictions (see the module docstring). The
-    lower BRNN has ``width // 2`` units per direction, the upper forward and
-    backward RNNs ``width`` each; dropout on h and on the upper outputs.
+class DBRNNLabeller(UpgradesSavedLayout, _Labeller):
+    """The DBRNN with its three predictions (see the module docstring): the
+    one DBRNN stack (``dbrnn.DBRNN``, options off, no pooling of its own), a
+    softmax head on each upper RNN and the Eq. 42 pooling of the two heads'
+    distributions (``dbrnn.DirectionPool``). The lower BRNN has ``width // 2``
+    units per direction, the upper forward and backward RNNs ``width`` each;
+    dropout on h and on the upper outputs.
 
     run: x (n_tokens, input_width), packed -> (n_tokens, 3 * n_labels), packed:
     [log p, log p^f, log p^b].
@@ -123,35 +126,22 @@ class DBRNNLabeller(_Labeller):
 
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  period: int = 1, gates: str = "recurrent", dropout: float = 0.0):
-        if width % 2:
-            raise ValueError(f"The DBRNN's lower BRNN needs an even width, got {width}.")
         super().__init__(head_width=width, n_labels=n_labels)
-        self.lower = Layer(cell=cell, input_width=input_width, hidden_width=width // 2,
-                           period=period, gates=gates, bidirectional=True)
-        self.upper_forward = Recurrence(cell=cell, input_width=width, hidden_width=width,
-                                        period=period, gates=gates, reverse=False)
-        self.upper_backward = Recurrence(cell=cell, input_width=width, hidden_width=width,
-                                         period=period, gates=gates, reverse=True)
-        # (a_f, a_b): softmax gives (w_f, w_b) of Eq. 42, positive and summing to 1
-        self.pool_logits = nn.Parameter(torch.zeros(2))
-        self.dropout = nn.Dropout(dropout)
+        self.dbrnn = DBRNN(cell=cell, input_width=input_width, width=width, period=period,
+                           gates=gates, dropout=dropout, pool=False)
+        self.pool = DirectionPool(distributions=True)
 
     @property
     def pool_weights(self) -> Tensor:
         """(w_f, w_b), shape (2,)."""
-        return torch.softmax(self.pool_logits, dim=0)
+        return torch.stack(self.pool.weights)
 
     def run_heads(self, x: Tensor, packing: Packing) -> Tuple[Tensor, Tensor, Tensor]:
         """(log p, log p^f, log p^b), each (n_tokens, n_labels), packed."""
-        h = self.dropout(self.lower.run(x, packing))
-        forward = self.dropout(self.upper_forward.run(h, packing))
-        backward = self.dropout(self.upper_backward.run(h, packing))
+        forward, backward = self.dbrnn.run_pair(x, packing)
         log_pf = torch.log_softmax(self.heads[0](forward), dim=-1)
         log_pb = torch.log_softmax(self.heads[1](backward), dim=-1)
-        # log(w_f p^f + w_b p^b), computed in log space
-        log_w = torch.log_softmax(self.pool_logits, dim=0)
-        log_p = torch.logaddexp(log_w[0] + log_pf, log_w[1] + log_pb)
-        return log_p, log_pf, log_pb
+        return self.pool.log_pool(log_pf, log_pb), log_pf, log_pb
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
         return torch.cat(self.run_heads(x, packing), dim=-1)

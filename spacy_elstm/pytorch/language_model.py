@@ -22,7 +22,7 @@ import torch
 from torch import Tensor, nn
 
 from .cells import check_cell
-from .encoder import Layer
+from .encoder import Layer, half_width
 from .packing import Packing
 from .recurrence import Recurrence, State
 
@@ -39,8 +39,8 @@ class LanguageModel(nn.Module):
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
         if not 0 <= dropout < 1:
             raise ValueError(f"dropout must be in [0, 1), got {dropout!r}.")
-        if bidirectional and width % 2:
-            raise ValueError(f"A bidirectional model needs an even width, got {width}.")
+        if bidirectional:
+            half_width(width)
         self.vocab_size, self.width, self.bidirectional = vocab_size, width, bidirectional
         self.embedding = nn.Embedding(vocab_size, width)
         if bidirectional:

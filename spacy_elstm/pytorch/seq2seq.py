@@ -218,16 +218,16 @@ class Seq2SeqLabeller(_Labeller):
     def encode(self, x: Tensor, packing: Packing) -> Tuple[Tensor, State]:
         """The encoder's output e (n_tokens, width), packed, and the decoder's
         initial state (h, c), each (batch, width) in the batch's order."""
-        layers = self.encoder.layers
-        for layer in layers[:-1]:
-            x = self.encoder.dropout(layer.run(x, packing))
+        blocks = self.encoder.layers  # options off: block(x) = dropout(layer(x))
+        for block in blocks[:-1]:
+            x = block.run(x, packing)
         outputs, hs, cs = [], [], []
-        for direction in layers[-1].directions:
-            y, (h, c) = direction.run_state(x, packing)
+        for rnn in blocks[-1].layer.rnns:
+            y, (h, c) = rnn.run_state(x, packing)
             outputs.append(y)
             hs.append(h)
             cs.append(c)
-        memory = self.encoder.dropout(torch.cat(outputs, dim=-1))
+        memory = blocks[-1].dropout.run(torch.cat(outputs, dim=-1), packing)
         h = torch.cat(hs, dim=-1)
         c = None
         if self.decoder.spec.cell_state:

@@ -1,8 +1,9 @@
-"""How the layers of the v2 encoders are wired together.
+"""How the layers of the encoders are wired together (the options of v2; v1 is
+v2 with them off).
 
 Each piece is a ``SequenceModule`` (packed in, packed out) that works on one
 token's row at a time, so none of them can read padding or let one sequence
-reach another; the recurrences inside a ``Block`` are the v1 modules, untouched.
+reach another; the recurrences inside a ``Block`` are untouched by it.
 
 - ``WordDropout``: while training, each token's whole input row is zeroed with
   probability p (one draw per token, whatever else is in the batch) and the
@@ -16,7 +17,7 @@ reach another; the recurrences inside a ``Block`` are the v1 modules, untouched.
   wide as f's output, a learned linear map of x without bias) with ``residual``
   and 0 without, and norm is a ``LayerNorm`` with ``layer_norm`` and the
   identity without. Without both it is v1's ``dropout(f(x))``.
-- ``Wired``: the frame of a v2 encoder: word dropout, then dropout, on the
+- ``Wired``: the frame of an encoder: word dropout, then dropout, on the
   incoming vectors; the blocks in order; then, with ``projection``, a final
   ``Linear`` from width to width.
 

@@ -1,0 +1,135 @@
+"""The argument checks of every architecture, in one place.
+
+Each builder calls these first thing, so that a bad config fails when it is
+resolved, with a message naming the architecture, the argument, its bad value
+and what is allowed: ``"<name>: <arg> must be <allowed>, got <value>."``
+"""
+from numbers import Real
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from thinc.api import Model
+
+from ..pytorch import CELLS, GATE_MODES, check_cell
+from ..pytorch.encoder import half_width
+
+# The largest ELSTM period Ts. A cell learns one scaling vector per position
+# t_s < Ts, a (Ts x N) parameter: 100,000 is beyond the length of any sequence
+# anyone tags (Ts only matters up to the longest one), and larger values are typos
+# that would otherwise surface as a failed allocation deep in torch.
+MAX_PERIOD = 100_000
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_probability(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool) and 0 <= value < 1
+
+
+def _is_weight(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool) and value >= 0
+
+
+_BOOL = (lambda v: isinstance(v, bool), "true or false")
+_PROBABILITY = (_is_probability, "a number in [0, 1)")
+_POSITIVE = (lambda v: _is_int(v) and v >= 1, "a positive integer")
+_LOSS_WEIGHT = (_is_weight, "a number >= 0")
+
+# argument: (test, what is allowed), for every argument the builders check here.
+ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
+    "width": _POSITIVE,
+    "depth": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
+    "input_width": (lambda v: v is None or (_is_int(v) and v >= 1),
+                    "null (the same as width) or a positive integer"),
+    "period": (lambda v: _is_int(v) and 1 <= v <= MAX_PERIOD,
+               f"an integer in [1, {MAX_PERIOD}]"),
+    "dropout": _PROBABILITY,
+    "input_dropout": _PROBABILITY,
+    "word_dropout": _PROBABILITY,
+    "words_dropout": _PROBABILITY,
+    "bidirectional": _BOOL,
+    "residual": _BOOL,
+    "layer_norm": _BOOL,
+    "projection": _BOOL,
+    "separate_directions": _BOOL,
+    "attention": _BOOL,
+    "interleaved": _BOOL,
+    "cell": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, CELLS))}"),
+    "gates": (lambda v: isinstance(v, str), f"one of {', '.join(map(repr, GATE_MODES))}"),
+    "char_width": _POSITIVE,
+    "char_rnn_width": _POSITIVE,
+    "max_bytes": _POSITIVE,
+    "label_width": _POSITIVE,
+    "arc_width": _POSITIVE,
+    "nO": (lambda v: v is None or (_is_int(v) and v >= 1),
+           "null (set from the labels) or a positive integer"),
+    "loss_pooled": _LOSS_WEIGHT,
+    "loss_forward": _LOSS_WEIGHT,
+    "loss_backward": _LOSS_WEIGHT,
+}
+
+
+def check_args(name: str, **args: Any) -> None:
+    """Raise a ValueError naming the architecture ``name``, the argument, its
+    bad value and what is allowed, for any of ``args`` (each must have a rule
+    in ARG_RULES)."""
+    for arg, value in args.items():
+        test, allowed = ARG_RULES[arg]
+        if not test(value):
+            raise ValueError(f"{name}: {arg} must be {allowed}, got {value!r}.")
+
+
+def check_cell_args(name: str, cell: str, gates: str, period: int, arg: str = "") -> None:
+    """The cell, its gates and its period together (pytorch.cells.check_cell),
+    the message prefixed with ``name`` (and ``arg``, where the cell is not the
+    ``cell`` argument)."""
+    try:
+        check_cell(cell, gates, period)
+    except ValueError as err:
+        raise ValueError(f"{name}: {arg + ': ' if arg else ''}{err}") from None
+
+
+def check_even(name: str, width: int, arg: str = "width") -> None:
+    """``width`` is shared by two directions, so it must be even."""
+    try:
+        half_width(width, arg)
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from None
+
+
+def check_encoder_args(name: str, *, split_width: bool, **args: Any) -> None:
+    """``check_args`` on ``args``, then the cell with its gates and period;
+    ``split_width``: the width is shared by two directions, so it must be even.
+    Meant to run first thing in an architecture function, so that a bad config
+    fails when it is resolved."""
+    check_args(name, **args)
+    check_cell_args(name, args["cell"], args["gates"], args["period"])
+    if split_width:
+        check_even(name, args["width"])
+
+
+def check_tagger_args(name: str, n_labels: Optional[int], **loss_weights: Any) -> None:
+    """A labeller's nO and its loss weights (at least one of them not zero)."""
+    check_args(name, nO=n_labels, **loss_weights)
+    if loss_weights and not any(loss_weights.values()):
+        raise ValueError(f"{name}: the loss weights {loss_weights} are all zero; nothing "
+                         f"would be trained.")
+
+
+def input_width(name: str, tok2vec: Model) -> int:
+    """The width of the vectors ``tok2vec`` gives, which must be set."""
+    if not tok2vec.has_dim("nO"):
+        raise ValueError(f"{name}: the tok2vec's output width (its dim nO) is not set; give "
+                         f"it a width (spacy.Tok2Vec.v2 takes it from its encoder, "
+                         f"spacy.Tok2VecListener.v1 from its width argument).")
+    return tok2vec.get_dim("nO")
+
+
+def wrap_errors(name: str, build: Callable[[], Any]) -> Any:
+    """``build()``, with the message of a ValueError it raises (a torch
+    module's own check) prefixed with the architecture's name."""
+    try:
+        return build()
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from None
