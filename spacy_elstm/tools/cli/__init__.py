@@ -1,7 +1,5 @@
 """The spacy-elstm command line: `spacy-elstm --help`."""
-import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -52,24 +50,3 @@ def convert(
     except (CorpusFormatError, OSError) as err:
         fail("convert", err)
     typer.echo(f"wrote {output}")
-
-
-@app.command()
-def report(
-    metrics: Path = typer.Option(Path("metrics"), help="Folder of metrics files the project wrote."),
-    readme: Optional[Path] = typer.Option(None, help="Rewrite this file's results section."),
-    plots: Optional[Path] = typer.Option(None, help="Write plots (PNG) into this folder."),
-) -> None:
-    """Tabulate evaluation, training-log and benchmark files as Markdown."""
-    from ..report import ReportError, render, update_readme
-
-    link = ""
-    if plots is not None and readme is not None:
-        link = os.path.relpath(plots, readme.parent) + "/"
-    try:
-        section = render(metrics, plots, link)
-        if readme is not None:
-            update_readme(readme, section)
-    except (ReportError, OSError) as err:
-        fail("report", err)
-    typer.echo(section if readme is None else f"updated {readme}")

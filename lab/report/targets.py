@@ -1,4 +1,4 @@
-"""The README's table of the accuracy targets (issues 8 and 9) against what the
+"""The table of this repository's accuracy targets (issues 8 and 9) against what the
 metrics files hold: each target names the runs it compares, the official
 test score it reads, and the bound. A run's score is the mean over its seeds
 (the folder ``name`` is seed 0, ``name-seedN`` seed N); a target whose files
@@ -9,7 +9,8 @@ import statistics
 from pathlib import Path
 from typing import NamedTuple, Optional, Tuple, Union
 
-from .report import _read_json, _table, seed_groups
+from .common import read_json, table
+from .studies import seeds_of
 
 
 class Run(NamedTuple):
@@ -55,8 +56,8 @@ def run_score(metrics: Path, run: Run, key: str, split: str = "test"
               ) -> Optional[Tuple[float, int]]:
     """(mean over seeds, number of seeds) of the run's official `key` on `split`."""
     values = []
-    for folder in seed_groups(metrics).get(run.folder, [metrics / run.folder]):
-        scores = _read_json(folder / f"{run.config}-{split}.official.json")
+    for folder in seeds_of(metrics, run.folder):
+        scores = read_json(folder / f"{run.config}-{split}.official.json")
         if scores is not None and isinstance(scores.get(key), (int, float)):
             values.append(float(scores[key]))
     return (statistics.mean(values), len(values)) if values else None
@@ -99,5 +100,5 @@ def targets_section(metrics: Path) -> Optional[str]:
                      f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"])
     if not found:
         return None
-    return _table(["target (EWT test, gold tokenisation, official script)", "ours",
+    return table(["target (EWT test, gold tokenisation, official script)", "ours",
                    "bound or reference", "met (margin)"], rows)

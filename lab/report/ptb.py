@@ -1,4 +1,4 @@
-"""The README's Penn Treebank tables, from a `metrics/ptb*/` folder that the
+"""The Penn Treebank tables, from a `metrics/ptb*/` folder that the
 project's `ptb-sample` and `ptb` workflows fill:
 
 - `<data>-<config>-<split>.json`: `spacy evaluate` scores, where `<data>` is
@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .report import _percent, _read_json, _read_log, _table, warn
+from .common import percent, read_json, read_log, table, warn
 
 DATA = {"trees": "trees: tags, head-rule labels", "dp": ".dp: unlabelled heads",
         "parse": "WSJ 02-21 / 22 / 23", "tag": "WSJ 00-18 / 19-21 / 22-24"}
@@ -31,30 +31,27 @@ SAMPLE_NOTE = (
     "(punctuation excluded); gold tokenisation and sentences.")
 
 
-def is_ptb_folder(folder: Path) -> bool:
-    return folder.name.startswith("ptb")
-
-
-def ptb_section(folder: Path) -> Optional[str]:
-    """The tables of one PTB metrics folder; None if it holds no scores."""
+def ptb_section(folder: Path, note: Optional[str] = None) -> Optional[str]:
+    """The tables of one PTB metrics folder, after `note` (what sets the folder
+    apart); None if it holds no scores."""
     rows, tests = [], {}
     matches = [m for m in map(_SCORES.match, (p.name for p in folder.glob("*.json"))) if m]
     order = list(DATA)
     for match in sorted(matches, key=lambda m: (m["config"], order.index(m["data"]), m["split"])):
         path = folder / match.string
-        scores = _read_json(path)
+        scores = read_json(path)
         if scores is None:
             continue
         data, config = match["data"], match["config"]
         if match["split"] == "test":
             tests.setdefault(config, {})[data] = scores
-        log = _read_log(folder / f"train-{data}-{config}.jsonl")
-        run = _read_json(folder / f"run-{data}-{config}.json") or {}
+        log = read_log(folder / f"train-{data}-{config}.jsonl")
+        run = read_json(folder / f"run-{data}-{config}.json") or {}
         last = log[-1] if log else {}
         best = max(log, key=lambda r: r["score"]) if log else {}
-        rows.append([config, DATA[data], match["split"], _percent(scores, "tag_acc"),
-                     _percent(scores, "dep_uas"),
-                     "-" if data in UNLABELLED else _percent(scores, "dep_las"),
+        rows.append([config, DATA[data], match["split"], percent(scores, "tag_acc"),
+                     percent(scores, "dep_uas"),
+                     "-" if data in UNLABELLED else percent(scores, "dep_las"),
                      str(last.get("step", "-")), f"{last['words']:,}" if last else "-",
                      f"{last['seconds'] / 60:.1f}" if last else "-", str(best.get("step", "-")),
                      str(run.get("seed", "-"))])
@@ -63,14 +60,8 @@ def ptb_section(folder: Path) -> Optional[str]:
     name = folder.name
     parts = [f"### Penn Treebank ({name}): gold tokenisation, one seed", "",
              f"From `{folder.as_posix()}/`."]
-    if name == "ptb-sample":
-        parts += ["", SAMPLE_NOTE]
-    elif name.startswith("ptb-sample"):
-        parts += ["", "The same sample, split and scores as in `ptb-sample` (not comparable "
-                  "to full-WSJ results)."]
-    if name.endswith("-search"):
-        parts += ["", "A dev-only search (`scripts/ptb_dev_search.py`, which lists each "
-                  "setting): the models are scored on the dev files, never on the test files."]
+    if note:
+        parts += ["", note]
     data = _splits_table(folder)
     if data:
         parts += ["", data]
@@ -82,7 +73,7 @@ def ptb_section(folder: Path) -> Optional[str]:
         parts += ["", summary]
     header = ["config", "data", "split", "POS", "UAS", "LAS", "steps", "words seen",
               "train min", "best step", "seed"]
-    parts += ["", "Every model:", "", _table(header, rows)]
+    parts += ["", "Every model:", "", table(header, rows)]
     machine = _machines(folder)
     if machine:
         parts += ["", machine]
@@ -92,23 +83,23 @@ def ptb_section(folder: Path) -> Optional[str]:
 def _test_summary(tests: Dict[str, Dict[str, Dict[str, Any]]]) -> Optional[str]:
     """The sample's test files, one row per config: POS and LAS of the model
     trained on the trees, UAS of both models."""
-    rows = [[config, _percent(by_data["trees"], "tag_acc"),
-             _percent(by_data["dp"], "dep_uas") if "dp" in by_data else "-",
-             _percent(by_data["trees"], "dep_uas"), _percent(by_data["trees"], "dep_las")]
+    rows = [[config, percent(by_data["trees"], "tag_acc"),
+             percent(by_data["dp"], "dep_uas") if "dp" in by_data else "-",
+             percent(by_data["trees"], "dep_uas"), percent(by_data["trees"], "dep_las")]
             for config, by_data in sorted(tests.items()) if "trees" in by_data]
     if not rows:
         return None
     return ("Test files, per encoder: POS and LAS of the model trained on the trees (head-rule "
             "labels), UAS of the model trained on the `.dp` files (unlabelled) and of the one "
             "trained on the trees (the same gold heads).\n\n"
-            + _table(["config", "POS", "UAS (.dp model)", "UAS (trees model)", "LAS (trees model)"],
+            + table(["config", "POS", "UAS (.dp model)", "UAS (trees model)", "LAS (trees model)"],
                      rows))
 
 
 def _splits_table(folder: Path) -> Optional[str]:
     rows = []
     for path in sorted(folder.glob("data-*.json")):
-        summary = _read_json(path)
+        summary = read_json(path)
         if summary is None:
             continue
         try:
@@ -120,16 +111,16 @@ def _splits_table(folder: Path) -> Optional[str]:
             warn(f"{path}: no key {err}; skipped.")
     if not rows:
         return None
-    return _table(["data", "split", "selection", "files", "n files", "sentences", "words"], rows)
+    return table(["data", "split", "selection", "files", "n files", "sentences", "words"], rows)
 
 
 def _agreement(path: Path) -> Optional[str]:
-    data = _read_json(path)
+    data = read_json(path)
     if data is None:
         return None
     try:
         overall = data["all"]
-        return (f"Head rules (`spacy_elstm/tools/headrules.py`) against the sample's `.dp` "
+        return (f"Head rules (`spacy-elstm ptb agreement`) against the sample's `.dp` "
                 f"heads, all {overall['sentences']:,} sentences: **{overall['agreement']:.2f}%** "
                 f"of {overall['words']:,} words agree ({overall['agreement_no_punct']:.2f}% "
                 f"without punctuation; {overall['whole_sentences']:.2f}% of the sentences "
@@ -142,7 +133,7 @@ def _agreement(path: Path) -> Optional[str]:
 def _machines(folder: Path) -> Optional[str]:
     machines: Dict[str, List[str]] = {}
     for path in sorted(folder.glob("run-*.json")):
-        run: Dict[str, Any] = _read_json(path) or {}
+        run: Dict[str, Any] = read_json(path) or {}
         machine = run.get("machine") or {}
         if machine:
             key = (f"{machine.get('cpu', '?')}, torch {machine.get('torch', '?')}, "

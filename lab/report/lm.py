@@ -1,5 +1,5 @@
-"""The README's language-modelling tables and plot, from ``metrics/lm/``, which
-the project's `lm` workflow fills: one ``<run>-seed<N>.json`` per finished run,
+"""The language-modelling tables and plot, from ``metrics/lm/``, which
+the project's language-modelling workflow fills: one ``<run>-seed<N>.json`` per finished run,
 the ``metrics.json`` that ``spacy-elstm lm train`` writes. Runs whose model
 reads the segment backwards too (``bidirectional``) go into a table of their
 own (named ``leak-*``, with the next-word run trained beside them on the same
@@ -8,9 +8,9 @@ budget): they demonstrate the leak and are not language models.
 import re
 import statistics
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from .report import _mean_sd, _read_json, _table, line_plot
+from .common import mean_sd, read_json, table
 
 LEAK = "leak-"  # runs named leak-*: the leak demonstration, a table of their own
 _RUN = re.compile(r"^(?P<name>.+?)(?:-seed(?P<seed>\d+))?\.json$")
@@ -27,15 +27,11 @@ PAPER = ("The paper's Table 5 (Su & Kuo; one layer, AdaGrad, 11 epochs) gives th
          "shows the same effect with our code.")
 
 
-def is_lm_folder(folder: Path) -> bool:
-    return folder.name == "lm"
-
-
 def _runs(folder: Path) -> Dict[str, List[Dict[str, Any]]]:
     groups: Dict[str, List[Dict[str, Any]]] = {}
     for path in sorted(folder.glob("*.json")):
         match = _RUN.match(path.name)
-        data = _read_json(path)
+        data = read_json(path)
         if match is None or data is None or "history" not in data or "test_ppl" not in data:
             continue
         groups.setdefault(match["name"], []).append(data)
@@ -62,16 +58,19 @@ def _words_per_second(run: Dict[str, Any]) -> float:
     return statistics.mean(row["words_per_second"] for row in run["history"])
 
 
-def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Optional[str]:
+def lm_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """The tables of ``metrics/lm/`` and the plot they link ({image: lines});
+    None without runs."""
     groups = _runs(folder)
     if not groups:
         return None
+    plots = {}
     leaks = {k: v for k, v in groups.items() if k.startswith(LEAK)}
     models = {k: v for k, v in groups.items() if not k.startswith(LEAK)}
     parts = ["### Language modelling: Penn Treebank (Mikolov's 10k-word version)", "",
-             f"From `{folder.as_posix()}/`, written by `spacy-elstm lm train` (`spacy project run "
-             "lm`). Perplexity: exp of the mean cross-entropy per word over the whole file, "
-             "`<eos>` counted, the state carried through it; test perplexity of the epoch "
+             f"From `{folder.as_posix()}/`, written by `spacy-elstm lm train` (the project's "
+             "language-modelling workflow). Perplexity: exp of the mean cross-entropy per "
+             "word over the whole file, `<eos>` counted, the state carried through it; test perplexity of the epoch "
              "with the best validation perplexity (best epoch: which one, per seed). Mean ± sd "
              "over the seeds listed; words/s is training throughput (the mean over epochs) on "
              "the machine named.", ""]
@@ -82,15 +81,17 @@ def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Op
             rows.append([
                 name, _setting(first), str(len(runs)), _epochs(first),
                 ", ".join(str(r.get("best_epoch", "-")) for r in runs),
-                _mean_sd([r["valid_ppl"] for r in runs]), _mean_sd([r["test_ppl"] for r in runs]),
+                mean_sd([r["valid_ppl"] for r in runs]), mean_sd([r["test_ppl"] for r in runs]),
                 f"{statistics.mean(_words_per_second(r) for r in runs):,.0f}",
                 f"{statistics.mean(r['train_seconds'] for r in runs) / 60:,.0f}",
                 f"{first['machine']}, {first['device']}, {first['threads']} thread(s)"])
-        parts += [_table(["run", "model", "seeds", "epochs", "best epoch", "valid ppl",
+        parts += [table(["run", "model", "seeds", "epochs", "best epoch", "valid ppl",
                           "test ppl", "words/s", "train min", "machine"], rows), ""]
         parts += [LITERATURE, ""]
-        if plots is not None and plot_lm(models, plots / "lm-valid.png"):
-            parts += [f"![validation perplexity by epoch]({link}lm-valid.png)", ""]
+        lines = lm_lines(models)
+        if lines:
+            plots["lm-valid.png"] = (lines, "epoch", "validation perplexity (seed 0)", True)
+            parts += ["![validation perplexity by epoch](lm-valid.png)", ""]
     parts += [PAPER, ""]
     if leaks:
         rows = []
@@ -98,32 +99,30 @@ def lm_section(folder: Path, plots: Optional[Path] = None, link: str = "") -> Op
             first = runs[0]
             kind = "reads both ways" if first["settings"]["model"].get("bidirectional") else "next word only"
             rows.append([name, kind, _setting(first), _epochs(first),
-                         _mean_sd([r["valid_ppl"] for r in runs]),
-                         _mean_sd([r["test_ppl"] for r in runs])])
+                         mean_sd([r["valid_ppl"] for r in runs]),
+                         mean_sd([r["test_ppl"] for r in runs])])
         parts += ["#### The bidirectional leak", "",
                   "The same budget for a next-word model and for one whose layers also run "
                   "backwards over the segment: the second predicts word t + 1 from a state "
                   "that has read it.", "",
-                  _table(["run", "model reads", "model", "epochs", "valid ppl", "test ppl"],
+                  table(["run", "model reads", "model", "epochs", "valid ppl", "test ppl"],
                          rows), ""]
-    return "\n".join(parts)
+    return "\n".join(parts), plots
 
 
-def plot_lm(models: Dict[str, List[Dict[str, Any]]], output: Path) -> Optional[Path]:
+def lm_lines(models: Dict[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
     """Validation perplexity by epoch of each run's first seed (whole epochs only)."""
     lines = {}
     for name, runs in sorted(models.items()):
         history = [r for r in runs[0]["history"] if r.get("complete", True)]
         if history:
             lines[name] = ([r["epoch"] for r in history], [r["valid_ppl"] for r in history])
-    if not lines:
-        return None
-    return line_plot(lines, output, "epoch", "validation perplexity (seed 0)", log_y=True)
+    return lines
 
 
 def lm_bench_section(path: Path) -> Optional[str]:
     """The LM benchmark's table (``spacy-elstm benchmark lm``), if the file exists."""
-    data = _read_json(path)
+    data = read_json(path)
     if data is None or not data.get("rows"):
         return None
     env, first = data["environment"], data["rows"][0]
@@ -135,4 +134,4 @@ def lm_bench_section(path: Path) -> Optional[str]:
         f"median of {data['repeats']} rounds of {first['updates']} updates), from "
         f"`{path.as_posix()}` (`spacy-elstm benchmark lm`), on {env.get('gpu') or env['cpu']}, "
         f"{env['threads']} thread(s), torch {env['torch']}:", "",
-        _table(["model", "words/s", f"x {ref[3:]}"], rows)])
+        table(["model", "words/s", f"x {ref[3:]}"], rows)])

@@ -1,14 +1,13 @@
-"""The README's tables of the paper's settings (Su & Kuo, Tables 6 and 7), from
+"""The tables of the paper's settings (Su & Kuo, Tables 6 and 7), from
 ``metrics/paper/``, which `scripts/paper_tables.sh` fills: per macro-model and
 cell, ``<model>-<cell>-test.official.json`` (the official scores of model-last
 on EWT test, gold lemmas in) and ``train-<model>-<cell>.jsonl`` (the training
 log). Each of our cells stands beside the paper's number for it.
 """
-import re
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from .report import _read_json, _read_log, _table, warn
+from .common import number, read_json, read_log, table, warn
 
 CELLS = ["lstm", "gru", "elstm"]
 MODELS = [("rnn", "basic RNN"), ("brnn", "BRNN"), ("seq2seq", "seq2seq"),
@@ -32,54 +31,8 @@ NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold senten
         "the dev evaluations, on the machine the log came from.")
 
 
-# What a paper folder other than ``paper`` holds (``scripts/paper_tables.sh``'s DIR)
-VARIANTS = {"paper-summed": "Trained with the loss summed over each batch's tokens "
-                            "(`NORMALIZE=false bash scripts/paper_tables.sh`), where the "
-                            "configs average it."}
-
-
-OWN_PREFIX = "paper-own"  # scripts/paper_tables.sh's OWN=<share> runs
-CLIP_PREFIX = "paper-clip"  # scripts/paper_tables.sh's CLIP=<norm> runs
-
-
-SEED_INFIX = "-seed"  # scripts/paper_tables.sh's SEED=<n> runs: <folder>-seed<n>
-
-
-def _variant(name: str) -> Optional[str]:
-    """What sets a paper folder's runs apart from the configs as they are (None for ``paper``)."""
-    base, infix, seed = name.rpartition(SEED_INFIX)
-    if infix and seed.isdigit() and int(seed) > 0:
-        base_variant = None if base == "paper" else _variant(base)
-        if base == "paper" or base_variant:
-            trained = (f"Trained with seed {int(seed)} (`SEED={int(seed)} bash "
-                       f"scripts/paper_tables.sh`), where the configs' seed is 0.")
-            return f"{base_variant} {trained}" if base_variant else trained
-    share = name[len(OWN_PREFIX):]
-    if name.startswith(OWN_PREFIX) and re.fullmatch(r"[01](\.[0-9]+)?", share):
-        return (f"Trained with scheduled sampling: `own_predictions = {share}`, a random "
-                f"share of {share} of the decoder's training steps fed its own previous "
-                f"prediction instead of the gold label (`OWN={share} bash "
-                f"scripts/paper_tables.sh`); the configs feed gold at every step.")
-    norm = name[len(CLIP_PREFIX):]
-    if name.startswith(CLIP_PREFIX) and re.fullmatch(r"[0-9]+(\.[0-9]+)?", norm) \
-            and float(norm) > 0:
-        return (f"Trained with each parameter's gradient clipped to L2 norm {norm} "
-                f"before AdaGrad's update (`CLIP={norm} bash scripts/paper_tables.sh`); "
-                f"the configs clip nothing, as the paper names no clipping.")
-    return VARIANTS.get(name)
-
-
-def is_paper_folder(folder: Path) -> bool:
-    return folder.name == "paper" or _variant(folder.name) is not None
-
-
 def _ours(folder: Path, model: str, cell: str) -> Optional[Dict]:
-    return _read_json(folder / f"{model}-{cell}-test.official.json")
-
-
-def _number(scores: Optional[Dict], key: str) -> Optional[float]:
-    value = None if scores is None else scores.get(key)
-    return float(value) if isinstance(value, (int, float)) else None
+    return read_json(folder / f"{model}-{cell}-test.official.json")
 
 
 def _train_speed(folder: Path, model: str, cell: str) -> Optional[Tuple[float, float]]:
@@ -87,7 +40,7 @@ def _train_speed(folder: Path, model: str, cell: str) -> Optional[Tuple[float, f
     path = folder / f"train-{model}-{cell}.jsonl"
     if not path.is_file():
         return None
-    log = _read_log(path)
+    log = read_log(path)
     if not log or not log[-1].get("seconds"):
         return None
     return log[-1]["words"] / log[-1]["seconds"], log[-1]["seconds"] / 3600
@@ -101,17 +54,19 @@ def _cell(value: Optional[float], paper: float) -> str:
     return f"- ({paper:.2f})" if value is None else f"{value:.2f} ({paper:.2f})"
 
 
-def paper_section(folder: Path) -> Optional[str]:
+def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
+    """The tables of one paper folder; `variant` says how its runs depart from
+    the configs (None for the configs as they are)."""
     rows_pos, rows_dep, rows_speed = [], [], []
     for key, title in MODELS:
         pos = [_ours(folder, f"pos_{key}", cell) for cell in CELLS]
         dep = [_ours(folder, f"dep_{key}", cell) for cell in CELLS]
         if any(pos):
-            rows_pos.append([title] + [_cell(_number(s, "UPOS"), p)
+            rows_pos.append([title] + [_cell(number(s, "UPOS"), p)
                                        for s, p in zip(pos, PAPER_POS[key])])
         if any(dep):
             rows_dep.append([title] + [
-                "{} ({:.2f}/{:.2f})".format(_pair(_number(s, "UAS"), _number(s, "LAS")), *p)
+                "{} ({:.2f}/{:.2f})".format(_pair(number(s, "UAS"), number(s, "LAS")), *p)
                 for s, p in zip(dep, PAPER_DEP[key])])
         for task, scores in (("pos", pos), ("dep", dep)):
             for cell, s in zip(CELLS, scores):
@@ -123,17 +78,16 @@ def paper_section(folder: Path) -> Optional[str]:
                                    else f"{s['words_per_second']:,.0f}"])
     if not rows_pos and not rows_dep:
         return None
-    variant = _variant(folder.name)
     title = "### The paper's settings (Tables 6 and 7"
     title += f", {folder.name}): ours (paper's)" if variant else "): ours (paper's)"
     parts = [title, "", NOTE + (f" {variant}" if variant else ""), ""]
     header = ["macro-model"] + ["LSTM", "GRU", "ELSTM"]
     if rows_pos:
-        parts += ["UPOS accuracy (Table 7):", "", _table(header, rows_pos), ""]
+        parts += ["UPOS accuracy (Table 7):", "", table(header, rows_pos), ""]
     if rows_dep:
         parts += ["UAS/LAS (Table 6; ours: `dep_rnn`, `dep_brnn`, `dep_dbrnn` label each "
                   "word with its head's offset, `dep_seq2seq*` decode the paper's "
-                  "interleaved target; every parse a tree):", "", _table(header, rows_dep), ""]
+                  "interleaved target; every parse a tree):", "", table(header, rows_dep), ""]
     exposure = _exposure_rows(folder)
     if exposure:
         parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
@@ -141,7 +95,7 @@ def paper_section(folder: Path) -> Optional[str]:
                   "probable label per step when it is fed the gold previous labels "
                   "(teacher forcing, as in training) and when it is fed its own greedy "
                   "predictions (as at inference, what the tables above score):", "",
-                  _table(["config", "cell", "step", "teacher-forced", "greedy", "gap"],
+                  table(["config", "cell", "step", "teacher-forced", "greedy", "gap"],
                          exposure), ""]
     beam = _beam_rows(folder)
     if beam:
@@ -150,10 +104,10 @@ def paper_section(folder: Path) -> Optional[str]:
                   "is the one the final beam most believes in; greedy is width 1, scored by "
                   "the same run; words/s one width after the other on the machine that "
                   "scored them, whatever else it was running):", "",
-                  _table(["config", "cell", "beam", "metric", "greedy", "beam search",
+                  table(["config", "cell", "beam", "metric", "greedy", "beam search",
                           "change", "greedy words/s", "beam words/s"], beam), ""]
     if rows_speed:
-        parts += ["Speed:", "", _table(["config", "cell", "training words/s", "training hours",
+        parts += ["Speed:", "", table(["config", "cell", "training words/s", "training hours",
                                         "test words/s"], rows_speed), ""]
     return "\n".join(parts)
 
@@ -163,7 +117,7 @@ def _exposure_rows(folder: Path) -> list:
     `scripts/exposure_bias.py`; a file without the expected keys is skipped."""
     rows = []
     for path in sorted(folder.glob("exposure-*-dev.json")):
-        data = _read_json(path)
+        data = read_json(path)
         stem = path.name[len("exposure-"):-len("-dev.json")]
         model, _, cell = stem.rpartition("-")
         try:
@@ -195,11 +149,11 @@ def _beam_rows(folder: Path) -> list:
     for model, _, width, cell, path in sorted(found):
         if width == 1:
             continue
-        beam = _read_json(path)
+        beam = read_json(path)
         greedy_path = folder / f"beam-{model}-{cell}-w1-dev.official.json"
-        greedy = _read_json(greedy_path) if greedy_path.is_file() else None
+        greedy = read_json(greedy_path) if greedy_path.is_file() else None
         metrics = ["UPOS"] if model.startswith("pos_") else ["UAS", "LAS"]
-        values = [(m, _number(greedy, m), _number(beam, m)) for m in metrics]
+        values = [(m, number(greedy, m), number(beam, m)) for m in metrics]
         if any(b is None for _, _, b in values):
             warn(f"{path}: no {'/'.join(metrics)} scores; skipped.")
             continue
@@ -211,14 +165,14 @@ def _beam_rows(folder: Path) -> list:
 
 
 def _speed(scores: Optional[Dict]) -> str:
-    value = _number(scores, "words_per_second")
+    value = number(scores, "words_per_second")
     return "-" if value is None else f"{value:,.0f}"
 
 
 def paper_bench_section(path: Path) -> Optional[str]:
     """The paper-settings benchmark's table (``spacy-elstm benchmark paper``), if
     the file exists."""
-    data = _read_json(path)
+    data = read_json(path)
     if data is None or not data.get("rows"):
         return None
     env = data["environment"]
@@ -235,4 +189,4 @@ def paper_bench_section(path: Path) -> Optional[str]:
         f"{data['rows'][0]['repeats']} interleaved rounds{epochs}. From `{path.as_posix()}` "
         f"(`spacy-elstm benchmark paper`), on {env.get('gpu') or env['cpu']}, "
         f"{env['threads']} thread(s), torch {env['torch']}:", "",
-        _table(["model", "cell", "mode", "words/s", "x pos_brnn", "hours"], rows)])
+        table(["model", "cell", "mode", "words/s", "x pos_brnn", "hours"], rows)])
