@@ -348,7 +348,7 @@ def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     folder = tmp_path / "runs"
     folder.mkdir()
     (folder / "a-dev.official.json").write_text(json.dumps(base))
-    assert "UPOS unseen" not in render(tmp_path)
+    assert "| UPOS unseen |" not in render(tmp_path)
     (folder / "b-dev.official.json").write_text(json.dumps(
         {**base, "unseen": {"words": 1709, "UPOS": 76.01, "XPOS": 70.5}}))
     text = render(tmp_path)

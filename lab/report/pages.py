@@ -52,6 +52,7 @@ def render(metrics: Path) -> Dict[str, Any]:
     if targets is not None:
         parts["ud"] += ["## Targets: where the accuracy goals stand", "", TARGETS_NOTE, "",
                         targets, ""]
+    parts["ud"] += [ud.HOW_TO_READ, ""]
     studies = {"": [metrics], **seed_groups(metrics)}
     for name, folders in studies.items():
         page = study_of(name)[0].page

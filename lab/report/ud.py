@@ -17,15 +17,15 @@ TIMING_NOTE = (
 OFFICIAL_SOURCE = (
     "The CoNLL 2018 shared task's evaluation script (`conll18_ud_eval.py`, run by "
     "`spacy-elstm score`) on the same gold words and sentences")
-OFFICIAL_NOTE = (
-    OFFICIAL_SOURCE + ": F1 (here equal to accuracy), "
-    "punctuation included, relation subtypes and features outside the universal set ignored, so "
-    "these differ from spaCy's numbers above (whose UAS/LAS leave punctuation out and whose "
-    "Morph compares all features). `-`: not predicted by the pipeline.")
-UNSEEN_NOTE = (
-    " `UPOS unseen`: UPOS accuracy on the words whose lowercased form EWT train does not "
-    "have (`spacy-elstm score --train`, computed by spacy-elstm, not by the script; `-` "
-    "where the run was scored without it).")
+HOW_TO_READ = (
+    "How to read the tables. *Accuracy*: spaCy's scores (`spacy evaluate`), UAS/LAS without "
+    "punctuation, Morph over all features; `steps`, `words seen` and `train min` from the "
+    "training log, `best step` the one whose dev score was kept. " + TIMING_NOTE + " *Official "
+    "scores*: " + OFFICIAL_SOURCE + ": F1 (here equal to accuracy), punctuation included, "
+    "relation subtypes and features outside the universal set ignored, so they differ from "
+    "spaCy's; `-`: not predicted by the pipeline; `UPOS unseen`: UPOS accuracy on the words "
+    "whose lowercased form EWT train does not have (`spacy-elstm score --train`, computed by "
+    "spacy-elstm, not by the script; `-` where the run was scored without it).")
 
 _EVALUATION = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
 _OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.json$")
@@ -95,7 +95,7 @@ def official_section(folder: Path) -> Optional[str]:
     middle = ["UPOS unseen"] if unseen else []
     header = ["config", "split"] + OFFICIAL + middle + ["words", "roots repaired", "words/s"]
     rows = [head + (cell if unseen else []) + tail for head, cell, tail in rows]
-    return OFFICIAL_NOTE + (UNSEEN_NOTE if unseen else "") + "\n\n" + table(header, rows)
+    return table(header, rows)
 
 
 def _official(scores: Dict[str, Any], key: str) -> str:
@@ -153,7 +153,7 @@ def folder_section(folder: Path, name: str) -> Tuple[str, Dict[str, Any]]:
     and the plot it links: ({image name: lines}) or {}."""
     suffix = f" ({name})" if name else ""
     parts = [f"### Accuracy{suffix}: UD English-EWT, gold tokenisation, one seed", "",
-             f"From `{folder.as_posix()}/`. {TIMING_NOTE}", "", accuracy_section(folder)]
+             f"From `{folder.as_posix()}/`.", "", accuracy_section(folder)]
     official = official_section(folder)
     if official is not None:
         parts += ["", f"#### Official scores{suffix}: CoNLL 2018 evaluation script", "", official]
