@@ -268,7 +268,7 @@ def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):
         (tmp_path / name / "pos_rnn-gru-test.official.json").write_text(json.dumps(
             {"UPOS": upos, "UAS": None, "LAS": None, "words": 25096}))
     text = render(tmp_path)
-    ours, summed = text.split("## paper-summed\n")
+    ours, summed = text.split("## Loss added up over each batch\n")
     assert "| basic RNN | - (87.30) | 90.50 (87.51) | - (87.44) |" in ours
     assert "| basic RNN | - (87.30) | 85.25 (87.51) | - (87.44) |" in summed
     assert "loss summed over each batch's tokens" in summed
@@ -284,7 +284,7 @@ def test_scheduled_sampling_runs_get_their_own_paper_table(tmp_path):
     (tmp_path / "paper-own" / "pos_seq2seq-elstm-test.official.json").write_text(json.dumps(
         {"UPOS": 1.0, "UAS": None, "LAS": None, "words": 25096}))
     text = render(tmp_path)
-    ours, own = text.split("## paper-own0.25\n")
+    ours, own = text.split("## Scheduled sampling\n")
     assert "| seq2seq | - (24.43) | - (35.27) | 48.05 (50.42) |" in ours
     assert "| seq2seq | - (24.43) | - (35.27) | 61.50 (50.42) |" in own
     assert "`own_predictions = 0.25`" in own and "`OWN=0.25 bash scripts/paper_tables.sh`" in own
@@ -301,7 +301,7 @@ def test_runs_with_another_seed_get_their_own_paper_table(tmp_path):
     text = render(tmp_path)
     assert "### The paper's settings (Tables 6 and 7, paper-seed0)" not in text
     assert "### The paper's settings (Tables 6 and 7, paper-seedx)" not in text
-    paper, own = text.split("## paper-own0.25\n")
+    paper, own = text.split("## Scheduled sampling\n")
     ours, seed1 = paper.split("### The paper's settings (Tables 6 and 7, paper-seed1)")
     assert "| DBRNN | - (51.38/39.71) | 66.80/61.80 (52.23/37.25) |" in ours
     assert "| DBRNN | - (51.38/39.71) | 80.50/75.50 (52.23/37.25) |" in seed1
@@ -317,7 +317,7 @@ def test_clipped_runs_get_their_own_paper_table(tmp_path):
         (tmp_path / name / "dep_dbrnn-gru-test.official.json").write_text(json.dumps(
             {"UPOS": None, "UAS": uas, "LAS": uas - 5, "words": 25096}))
     text = render(tmp_path)
-    ours, clipped = text.split("## paper-clip5\n")
+    ours, clipped = text.split("## Gradient clipping\n")
     assert "| DBRNN | - (51.38/39.71) | 81.50/76.50 (52.23/37.25) |" in clipped
     assert "clipped to L2 norm 5" in clipped and "`CLIP=5 bash scripts/paper_tables.sh`" in clipped
     assert "clipped to" not in ours and "1.00/" not in text

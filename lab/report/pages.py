@@ -7,7 +7,7 @@ from . import bench, lm, paper, ptb, ud
 from .common import (ReportError, forget_warnings, have_matplotlib, line_plot, replace_block,
                      warn)
 from .headline import headline
-from .studies import PAGES, seed_groups, study_of
+from .studies import PAGES, STUDIES, seed_groups, study_of
 from .targets import targets_section
 
 README_BLOCK = "headline"
@@ -40,6 +40,19 @@ def _no_plots(text: Optional[str]):
     return None if text is None else (text, {})
 
 
+def _study(name: str, folders: List[Path], metrics: Path, plots: Dict[str, Any]) -> List[str]:
+    """The tables of one study's seed folders (their mean ± sd first), adding
+    the plots they link to `plots`."""
+    found = []
+    for folder in folders:
+        section = _folder_section(folder, "" if folder == metrics else folder.name)
+        if section is not None:
+            found += [section[0], ""]
+            plots.update(section[1])
+    seeds = ud.seeds_heading(name, folders) if len(folders) > 1 else None
+    return ([seeds] if seeds else []) + found
+
+
 def render(metrics: Path) -> Dict[str, Any]:
     """{page: Markdown of its generated block} for every results page, and
     ``plots``: {page: {image file: (lines, xlabel, ylabel, log_y)}}."""
@@ -53,20 +66,14 @@ def render(metrics: Path) -> Dict[str, Any]:
         parts["ud"] += ["## Targets: where the accuracy goals stand", "", TARGETS_NOTE, "",
                         targets, ""]
     parts["ud"] += [ud.HOW_TO_READ, ""]
-    studies = {"": [metrics], **seed_groups(metrics)}
-    for name, folders in studies.items():
-        page = study_of(name)[0].page
+    groups = {"": [metrics], **seed_groups(metrics)}
+    for study in STUDIES:
         found = []
-        for folder in folders:
-            section = _folder_section(folder, "" if folder == metrics else folder.name)
-            if section is not None:
-                found.append(section[0])
-                plots[page].update(section[1])
-        seeds = ud.seeds_heading(name, folders) if len(folders) > 1 else None
-        if not found and seeds is None:
-            continue
-        parts[page] += [f"## {name or 'metrics/'}", ""]
-        parts[page] += ([seeds] if seeds else []) + [p for text in found for p in (text, "")]
+        for name, folders in groups.items():
+            if study_of(name)[0] is study:
+                found += _study(name, folders, metrics, plots[study.page])
+        if found:
+            parts[study.page] += [f"## {study.title}", ""] + found
     parts["speed"] += _speed(metrics)
     return {"pages": {page: "\n".join(lines).strip() or "_No results yet._"
                       for page, lines in parts.items()}, "plots": plots}

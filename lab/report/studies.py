@@ -16,6 +16,7 @@ class Study(NamedTuple):
     pattern: str  # matches the whole folder name, seed suffix left off
     page: str  # docs/results/<page>.md
     kind: str  # which tables: "ud", "ptb", "lm" or "paper"
+    title: str  # the page's heading over the folders of this study, in this table's order
     note: str = ""  # what sets the folder's runs apart; str.format'ed with the pattern's groups
     seed_note: str = ""  # added for seed N ≥ 1, str.format'ed with seed=N
 
@@ -28,25 +29,37 @@ DEV_SEARCH = ("A dev-only search (`scripts/ptb_dev_search.py`, which lists each 
               "the models are scored on the dev files, never on the test files.")
 
 STUDIES = [
-    Study(r"ptb-sample", "ptb", "ptb", SAMPLE_NOTE),
-    Study(r"ptb-sample-.*search", "ptb", "ptb", f"{SAME_SAMPLE}\n\n{DEV_SEARCH}"),
-    Study(r"ptb-sample-.+", "ptb", "ptb", SAME_SAMPLE),
-    Study(r"ptb.*", "ptb", "ptb"),
-    Study(r"lm", "lm", "lm"),
-    Study(r"paper", "paper", "paper", seed_note=PAPER_SEED),
-    Study(r"paper-summed", "paper", "paper",
+    Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)"),
+    Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
+    Study(r"final-.+", "ud", "ud", "The first search's picks at 2,000 steps"),
+    Study(r"search-.+", "ud", "ud", "Dev-only searches"),
+    Study(r"parsers-.+", "ud", "ud", "Parsers on one pipeline"),
+    Study(r"(macro|tuned)-.+", "ud", "ud", "Tagger macro-models"),
+    Study(r"pretrain-.+", "ud", "ud", "Pretraining"),
+    Study(r"ud-.+", "ud", "ud", "First comparisons (the configs of release 0.1)"),
+    Study(r"ptb-sample", "ptb", "ptb", "NLTK's sample", SAMPLE_NOTE),
+    Study(r"ptb-sample-.*search", "ptb", "ptb", "Dev-only search on the sample",
+          f"{SAME_SAMPLE}\n\n{DEV_SEARCH}"),
+    Study(r"ptb-sample-.+", "ptb", "ptb", "Settings picked on the sample's dev files",
+          SAME_SAMPLE),
+    Study(r"ptb.*", "ptb", "ptb", "The full WSJ"),
+    Study(r"lm", "lm", "lm", "Language models"),
+    Study(r"paper", "paper", "paper", "The configs as they are", seed_note=PAPER_SEED),
+    Study(r"paper-summed", "paper", "paper", "Loss added up over each batch",
           "Trained with the loss summed over each batch's tokens (`NORMALIZE=false bash "
           "scripts/paper_tables.sh`), where the configs average it.", PAPER_SEED),
-    Study(r"paper-own(?P<share>[01](?:\.[0-9]+)?)", "paper", "paper",
+    Study(r"paper-own(?P<share>[01](?:\.[0-9]+)?)", "paper", "paper", "Scheduled sampling",
           "Trained with scheduled sampling: `own_predictions = {share}`, a random share of "
           "{share} of the decoder's training steps fed its own previous prediction instead "
           "of the gold label (`OWN={share} bash scripts/paper_tables.sh`); the configs feed "
           "gold at every step.", PAPER_SEED),
     Study(r"paper-clip(?P<norm>[0-9]*[1-9][0-9]*(?:\.[0-9]+)?|0?\.[0-9]*[1-9][0-9]*)", "paper",
-          "paper", "Trained with each parameter's gradient clipped to L2 norm {norm} before "
-          "AdaGrad's update (`CLIP={norm} bash scripts/paper_tables.sh`); the configs clip "
-          "nothing, as the paper names no clipping.", PAPER_SEED),
-    Study(r".*", "ud", "ud"),  # UD English-EWT: every other folder, and metrics/ itself
+          "paper", "Gradient clipping",
+          "Trained with each parameter's gradient clipped to L2 norm {norm} before AdaGrad's "
+          "update (`CLIP={norm} bash scripts/paper_tables.sh`); the configs clip nothing, as "
+          "the paper names no clipping.", PAPER_SEED),
+    # UD English-EWT: every other folder, and metrics/ itself
+    Study(r".*", "ud", "ud", "Other runs"),
 ]
 PAGES = ["ud", "paper", "ptb", "lm", "speed"]
 
