@@ -21,15 +21,6 @@ DATA = {"trees": "trees: tags, head-rule labels", "dp": ".dp: unlabelled heads",
 UNLABELLED = {"dp"}
 _SCORES = re.compile(rf"^(?P<data>{'|'.join(DATA)})-(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
 
-SAMPLE_NOTE = (
-    "NLTK's sample is 10% of the WSJ (3,914 sentences, files wsj_0001-wsj_0199, all "
-    "from sections 00-01), split by file so that whole articles stay together: files "
-    "1-159 train, 160-179 dev, 180-199 test. These numbers are **not comparable** to "
-    "results on the full WSJ (POS on sections 22-24, parsing on section 23): the "
-    "training set is a tenth of the usual one, and the test files are a few hundred "
-    "sentences from other sections. POS = accuracy of the PTB tags; UAS/LAS as spaCy scores them "
-    "(punctuation excluded); gold tokenisation and sentences.")
-
 
 def ptb_section(folder: Path, note: Optional[str] = None) -> Optional[str]:
     """The tables of one PTB metrics folder, after `note` (what sets the folder
