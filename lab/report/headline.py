@@ -12,19 +12,20 @@ from .studies import seeds_of
 class Row(NamedTuple):
     config: str  # configs/<config>.cfg, and the runs' file stem
     study: str  # the metrics folder of seed 0; seeds 1, 2, ... are <study>-seedN
+    budget: int  # the steps the study allowed each run
     use: str  # what it is for
 
 
 ROWS = [
-    Row("best_elstm", "converged-10000steps",
+    Row("best_elstm", "converged-10000steps", 10_000,
         "the most accurate: ELSTM BRNN, 2 × 256, character-level and hashed word embedding"),
-    Row("shared_elstm", "converged-10000steps",
+    Row("shared_elstm", "converged-10000steps", 10_000,
         "the fast ELSTM: `best_elstm` without the character-level embedding"),
-    Row("shared_dbrnn", "converged-5000steps",
+    Row("shared_dbrnn", "converged-5000steps", 5_000,
         "the paper's DBRNN as the encoder, wired as `shared_elstm`"),
-    Row("shared_lstm", "converged-5000steps", "`shared_elstm` with LSTM cells"),
-    Row("shared_gru", "converged-5000steps", "`shared_elstm` with GRU cells"),
-    Row("cnn", "converged-10000steps", "spaCy's CNN tok2vec, the baseline"),
+    Row("shared_lstm", "converged-5000steps", 5_000, "`shared_elstm` with LSTM cells"),
+    Row("shared_gru", "converged-5000steps", 5_000, "`shared_elstm` with GRU cells"),
+    Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
 ]
 KEYS = ["UPOS", "UAS", "LAS"]
 
@@ -54,14 +55,13 @@ def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
     return found if found["folders"] else None
 
 
-def _steps(study: str, steps: List[int]) -> str:
-    budget = study.split("-")[1].replace("steps", "")
-    budget = f"{int(budget):,}" if budget.isdigit() else study
+def _steps(budget: int, steps: List[int]) -> str:
+    """The budget, and the last step the runs logged."""
     if not steps:
-        return budget
+        return f"{budget:,}"
     low, high = min(steps), max(steps)
     ran = f"{low:,}" if low == high else f"{low:,}-{high:,}"
-    return f"{budget} (ran {ran})"
+    return f"{budget:,} (ran {ran})"
 
 
 def headline(metrics: Path) -> str:
@@ -76,7 +76,7 @@ def headline(metrics: Path) -> str:
         seeds.add(len(found["folders"]))
         rows.append([f"`{row.config}`", row.use]
                      + [mean_sd(found[key]) if found[key] else "-" for key in KEYS]
-                     + [str(len(found["folders"])), _steps(row.study, found["steps"]),
+                     + [str(len(found["folders"])), _steps(row.budget, found["steps"]),
                         f"{statistics.mean(found['speed']):,.0f}" if found["speed"] else "-"])
     header = ["config", "for", "UPOS", "UAS", "LAS", "seeds", "steps", "words/s"]
     studies = sorted({row.study for row in ROWS})
