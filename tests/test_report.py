@@ -449,3 +449,22 @@ def test_report_with_official_scores_only(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "gru_brnn-dev.official.json: LAS is 'high', not a number; skipped." in err
     assert "lstm_brnn-dev.official.json: not JSON" in err
+
+
+def test_headline_reads_the_seeds_official_test_scores_steps_and_speed(tmp_path):
+    from lab.report.headline import headline
+
+    metrics = tmp_path / "metrics"
+    for seed, (upos, speed, step) in enumerate([(95.4, 9000.0, 9800), (95.6, 11000.0, 10000)]):
+        folder = metrics / ("converged-10000steps" + (f"-seed{seed}" if seed else ""))
+        folder.mkdir(parents=True)
+        official_file(folder, "best_elstm-test.official.json", UPOS=upos, UAS=89.0, LAS=86.0,
+                      gold="en_ewt-ud-test.conllu")
+        (folder / "best_elstm-test.json").write_text(json.dumps({"speed": speed}))
+        (folder / "train-best_elstm.jsonl").write_text(json.dumps(
+            {"step": step, "words": 1, "seconds": 1, "score": 0.5}))
+    rows = {line.split(" | ")[0]: line for line in headline(metrics).splitlines()}
+    assert rows["| `best_elstm`"].endswith(
+        "| 95.50 ± 0.14 | 89.00 ± 0.00 | 86.00 ± 0.00 | 2 | 10,000 (ran 9,800-10,000) | 10,000 |")
+    assert rows["| `cnn`"].endswith("| - | - | - | - | - | - |")  # no runs: no numbers
+    assert "(`en_ewt-ud-test.conllu`)" in headline(metrics)
