@@ -88,6 +88,6 @@ def headline(metrics: Path) -> str:
         "`steps`: the training budget and the last step each run logged (spaCy's patience "
         "stops a run early; the best dev checkpoint is kept). `words/s`: the `speed` of "
         "`spacy evaluate` on the test split (`<config>-test.json`, mean over seeds), on "
-        "the CPU machine each run had (one thread, up to two runs sharing two cores): "
-        "compare within the table only.")
+        "the CPU machine and at the moment each run was scored (the files do not say how "
+        "busy it was): read it as a rough order, within this table only.")
     return table(header, rows) + "\n\n" + line
