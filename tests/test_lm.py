@@ -221,7 +221,7 @@ def test_a_bidirectional_model_reads_the_word_it_predicts(tmp_path):
 
 
 def test_report_tabulates_runs_seeds_and_the_leak(tmp_path):
-    from spacy_elstm.tools.report import render
+    from lab.report.lm import lm_section
 
     paths = write_texts(tmp_path)
     folder = tmp_path / "metrics" / "lm"
@@ -237,7 +237,7 @@ def test_report_tabulates_runs_seeds_and_the_leak(tmp_path):
         out = tmp_path / f"{name}-{seed}"
         results[name, seed] = train(settings, out, progress=False, log=lambda _: None)
         (folder / f"{name}-seed{seed}.json").write_text((out / "metrics.json").read_text())
-    text = render(tmp_path / "metrics")
+    text, _ = lm_section(folder)
     row = next(line for line in text.splitlines() if line.startswith("| elstm |"))
     tests = [results["elstm", s]["test_ppl"] for s in (0, 1)]
     mean = sum(tests) / 2

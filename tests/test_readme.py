@@ -1,4 +1,7 @@
-"""The README's `spacy project run` commands parse and resolve (as dry runs)."""
+"""The README and docs/ say what is true: their project commands exist and parse,
+the README's test command is what CI runs, and the generated blocks (the
+README's headline table, the results pages) are what the report computes from
+metrics/ today."""
 import re
 import shlex
 import subprocess
@@ -6,24 +9,32 @@ import sys
 from pathlib import Path
 
 import pytest
+import srsly
+
+from lab.report.common import generated_block
+from lab.report.headline import ROWS, headline, row_scores
+from lab.report.pages import PAGE_BLOCK, README_BLOCK, render
 
 ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf8")
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
+TEST_COMMAND = 'pip install torch==2.13.0 && pip install -e ".[test]" && python -m pytest --runslow -q'
+CLI_COMMANDS = {"convert", "score", "benchmark", "lm", "ptb", "info"}
+
+
+def bash_lines(text):
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            for part in line.split("&&"):
+                yield part.split("#")[0].strip()
 
 
 def readme_project_commands():
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
-    commands = []
-    for block in blocks:
-        for line in block.splitlines():
-            for part in line.split("&&"):
-                part = part.split("#")[0].strip()
-                if part.startswith("python -m spacy project run"):
-                    commands.append(part)
-    return commands
+    return [line for line in bash_lines(README) if line.startswith("python -m spacy project run")]
 
 
-def test_readme_has_project_commands():
+def test_readme_is_short_and_has_project_commands():
+    assert len(README.splitlines()) <= 300
     assert len(readme_project_commands()) >= 3
 
 
@@ -33,3 +44,50 @@ def test_readme_project_command_dry_run(command):
     result = subprocess.run([sys.executable, *args, "--dry"], cwd=ROOT, capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_docs_name_only_project_steps_and_commands_that_exist():
+    project = srsly.read_yaml(ROOT / "project.yml")
+    names = set(project.get("workflows", {})) | {c["name"] for c in project.get("commands", [])}
+    for page in [ROOT / "README.md"] + DOCS:
+        text = page.read_text(encoding="utf8")
+        for name in re.findall(r"spacy project run ([\w-]+)", text):
+            assert name in names, f"{page.relative_to(ROOT)}: no project step {name!r}"
+        code = re.findall(r"```.*?```", text, flags=re.S) + re.findall(r"`[^`\n]+`", text)
+        for name in re.findall(r"(?<![\w.-])spacy-elstm ([a-z]+)", "\n".join(code)):
+            assert name in CLI_COMMANDS, f"{page.relative_to(ROOT)}: no command spacy-elstm {name}"
+
+
+def test_readme_test_command_is_what_ci_runs():
+    assert f"```bash\n{TEST_COMMAND}\n```" in README
+    ci = [shlex.split(line) for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    ci = [words[2:] if words[:3] == ["python", "-m", "pip"] else words for words in ci]
+    ci = [["pip"] + [w for w in words[1:] if w != "--quiet"] if words[0] == "pip" else words
+          for words in ci]
+    assert ci == [shlex.split(step) for step in TEST_COMMAND.split(" && ")]
+
+
+def test_readme_headline_is_what_the_report_computes():
+    block = generated_block(README, README_BLOCK)
+    assert block == headline(ROOT / "metrics")
+    # and each row's numbers are the seeds' official test scores
+    for row in ROWS:
+        found = row_scores(ROOT / "metrics", row)
+        line = next(l for l in block.splitlines() if l.startswith(f"| `{row.config}` |"))
+        for key in ("UPOS", "UAS", "LAS"):
+            mean = sum(found[key]) / len(found[key])
+            assert f"| {mean:.2f}" in line, (row.config, key)
+
+
+def test_results_pages_are_up_to_date(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the pages name their files as python -m lab.report does
+    rendered = render(Path("metrics"))
+    pages = rendered["pages"]
+    for page, text in pages.items():
+        path = ROOT / "docs" / "results" / f"{page}.md"
+        assert generated_block(path.read_text(encoding="utf8"), PAGE_BLOCK) == text, (
+            f"{path.relative_to(ROOT)} is stale: run python -m lab.report")
+    for images in rendered["plots"].values():
+        for image in images:
+            assert (ROOT / "docs" / "results" / image).is_file(), image

@@ -3,10 +3,28 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from spacy_elstm.tools.report import END, START, render, update_readme
+from lab.report.common import ReportError, markers, replace_block
+from lab.report.pages import draw
+from lab.report.pages import render as render_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+START, END = markers("results")
+
+
+def render(metrics, plots=None):
+    """Every page's generated text, one after the other; the plots drawn into `plots`."""
+    rendered = render_pages(metrics)
+    if plots is not None:
+        draw(rendered["plots"], plots)
+    return "\n".join(rendered["pages"].values())
+
+
+def update_readme(readme, section):
+    replace_block(readme, "results", section)
 
 
 def test_report_from_metrics_files(tmp_path):
@@ -18,7 +36,7 @@ def test_report_from_metrics_files(tmp_path):
         {"epoch": 0, "step": 200, "words": 4000, "seconds": 60, "score": 0.5},
         {"epoch": 1, "step": 400, "words": 8000, "seconds": 180, "score": 0.6},
     ]))
-    section = render(metrics, tmp_path / "docs", "docs/")
+    section = render(metrics, tmp_path / "docs")
     row = next(line for line in section.splitlines() if line.startswith("| elstm_brnn"))
     assert row == "| elstm_brnn | dev | 91.23 | 90.00 | 80.00 | 75.00 | 70.00 | 400 | 8,000 | 3.0 | 400 |"
     assert (tmp_path / "docs" / "training-metrics.png").stat().st_size > 0
@@ -34,7 +52,7 @@ def test_report_from_metrics_files(tmp_path):
 def test_readme_without_markers_is_refused(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("no markers")
-    with pytest.raises(ValueError, match="no results markers"):
+    with pytest.raises(ReportError, match="no results markers"):
         update_readme(readme, "x")
 
 
@@ -74,11 +92,10 @@ def test_plots_are_skipped_without_matplotlib(tmp_path, capsys, monkeypatch):
         {"step": 1, "words": 1, "seconds": 1, "score": 0.1}))
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     section = render(metrics, tmp_path / "docs")
-    assert "| elstm_brnn | dev |" in section and "![" not in section
+    assert "| elstm_brnn | dev |" in section and "](training-metrics.png)" in section
     assert not (tmp_path / "docs").exists()
     assert capsys.readouterr().err.splitlines() == [
-        'spacy-elstm report: warning: matplotlib is not installed: plots skipped '
-        '(pip install "spacy-elstm[project]").']
+        "lab.report: warning: matplotlib is not installed: plots skipped (pip install matplotlib)."]
 
 
 def test_readme_is_not_half_written(tmp_path, monkeypatch):
@@ -96,32 +113,33 @@ def test_readme_is_not_half_written(tmp_path, monkeypatch):
 
 
 def report_command(*args):
-    return subprocess.run([sys.executable, "-m", "spacy_elstm", "report", *map(str, args)],
-                          capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "lab.report", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT)
 
 
 def test_report_command_on_a_corrupt_folder(tmp_path):
     metrics = metrics_folder(tmp_path)
     (metrics / "bench-layers.json").write_text("{")
     readme = tmp_path / "README.md"
-    readme.write_text(f"{START}\n{END}\n")
-    result = report_command("--metrics", metrics, "--readme", readme)
+    readme.write_text("{}\n{}\n".format(*markers("headline")))
+    result = report_command("--metrics", metrics, "--readme", readme, "--docs", tmp_path / "docs")
     assert result.returncode == 0, result.stderr
     assert "bench-layers.json: not JSON" in result.stderr and "Traceback" not in result.stderr
-    assert "| elstm_brnn | dev | 90.00 |" in readme.read_text()
+    assert "| elstm_brnn | dev | 90.00 |" in (tmp_path / "docs" / "results" / "ud.md").read_text()
+    assert "| `best_elstm` |" in readme.read_text()  # the headline, with no runs: dashes
 
 
 def test_report_command_errors_are_one_line(tmp_path):
     metrics = metrics_folder(tmp_path)
     readme = tmp_path / "README.md"
     readme.write_text("no markers")
-    result = report_command("--metrics", metrics, "--readme", readme)
+    result = report_command("--metrics", metrics, "--readme", readme, "--docs", tmp_path / "docs")
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith(f"spacy-elstm report: {readme} has no results markers")
+    assert result.stderr.startswith(f"lab.report: {readme} has no headline markers")
     assert readme.read_text() == "no markers"
     result = report_command("--metrics", tmp_path / "nope")
     assert result.returncode == 1
-    assert result.stderr.strip() == f"spacy-elstm report: {tmp_path / 'nope'}: no such metrics folder."
+    assert result.stderr.strip() == f"lab.report: {tmp_path / 'nope'}: no such metrics folder."
 
 
 def test_readme_keeps_its_permissions(tmp_path):
@@ -250,7 +268,7 @@ def test_the_summed_loss_runs_get_their_own_paper_table(tmp_path):
         (tmp_path / name / "pos_rnn-gru-test.official.json").write_text(json.dumps(
             {"UPOS": upos, "UAS": None, "LAS": None, "words": 25096}))
     text = render(tmp_path)
-    ours, summed = text.split("### The paper's settings (Tables 6 and 7, paper-summed)")
+    ours, summed = text.split("## Loss added up over each batch\n")
     assert "| basic RNN | - (87.30) | 90.50 (87.51) | - (87.44) |" in ours
     assert "| basic RNN | - (87.30) | 85.25 (87.51) | - (87.44) |" in summed
     assert "loss summed over each batch's tokens" in summed
@@ -266,7 +284,7 @@ def test_scheduled_sampling_runs_get_their_own_paper_table(tmp_path):
     (tmp_path / "paper-own" / "pos_seq2seq-elstm-test.official.json").write_text(json.dumps(
         {"UPOS": 1.0, "UAS": None, "LAS": None, "words": 25096}))
     text = render(tmp_path)
-    ours, own = text.split("### The paper's settings (Tables 6 and 7, paper-own0.25)")
+    ours, own = text.split("## Scheduled sampling\n")
     assert "| seq2seq | - (24.43) | - (35.27) | 48.05 (50.42) |" in ours
     assert "| seq2seq | - (24.43) | - (35.27) | 61.50 (50.42) |" in own
     assert "`own_predictions = 0.25`" in own and "`OWN=0.25 bash scripts/paper_tables.sh`" in own
@@ -283,8 +301,8 @@ def test_runs_with_another_seed_get_their_own_paper_table(tmp_path):
     text = render(tmp_path)
     assert "### The paper's settings (Tables 6 and 7, paper-seed0)" not in text
     assert "### The paper's settings (Tables 6 and 7, paper-seedx)" not in text
-    ours, rest = text.split("### The paper's settings (Tables 6 and 7, paper-own0.25-seed2)")
-    own, seed1 = rest.split("### The paper's settings (Tables 6 and 7, paper-seed1)")
+    paper, own = text.split("## Scheduled sampling\n")
+    ours, seed1 = paper.split("### The paper's settings (Tables 6 and 7, paper-seed1)")
     assert "| DBRNN | - (51.38/39.71) | 66.80/61.80 (52.23/37.25) |" in ours
     assert "| DBRNN | - (51.38/39.71) | 80.50/75.50 (52.23/37.25) |" in seed1
     assert "| DBRNN | - (51.38/39.71) | 30.00/25.00 (52.23/37.25) |" in own
@@ -299,7 +317,7 @@ def test_clipped_runs_get_their_own_paper_table(tmp_path):
         (tmp_path / name / "dep_dbrnn-gru-test.official.json").write_text(json.dumps(
             {"UPOS": None, "UAS": uas, "LAS": uas - 5, "words": 25096}))
     text = render(tmp_path)
-    ours, clipped = text.split("### The paper's settings (Tables 6 and 7, paper-clip5)")
+    ours, clipped = text.split("## Gradient clipping\n")
     assert "| DBRNN | - (51.38/39.71) | 81.50/76.50 (52.23/37.25) |" in clipped
     assert "clipped to L2 norm 5" in clipped and "`CLIP=5 bash scripts/paper_tables.sh`" in clipped
     assert "clipped to" not in ours and "1.00/" not in text
@@ -316,12 +334,12 @@ def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
         {"benchmark": "paper", "data": "dev.conllu", "epoch_words": 204585,
          "environment": env, "rows": rows}))
     text = render(tmp_path)
-    section = text.split("### Paper-settings speed")[1]
+    section = text.split("## Paper-settings speed")[1]
     assert "11 epochs of 204,585 training words" in section
     assert "| pos_brnn | elstm | train | 1,004 | 1.00 | 0.62 |" in section
     assert "| pos_dbrnn | elstm | predict | 4,016 | 0.32 | - |" in section
     (tmp_path / "bench-paper.json").unlink()
-    assert "### Paper-settings speed" not in render(tmp_path)
+    assert "## Paper-settings speed" not in render(tmp_path)
 
 
 def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
@@ -330,7 +348,7 @@ def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     folder = tmp_path / "runs"
     folder.mkdir()
     (folder / "a-dev.official.json").write_text(json.dumps(base))
-    assert "UPOS unseen" not in render(tmp_path)
+    assert "| UPOS unseen |" not in render(tmp_path)
     (folder / "b-dev.official.json").write_text(json.dumps(
         {**base, "unseen": {"words": 1709, "UPOS": 76.01, "XPOS": 70.5}}))
     text = render(tmp_path)
@@ -345,7 +363,7 @@ def _official(folder, config, **scores):
 
 
 def test_targets_read_the_seeds_mean_and_say_whether_each_is_met(tmp_path):
-    from spacy_elstm.tools.report_targets import targets_section
+    from lab.report.targets import targets_section
 
     metrics = tmp_path / "metrics"
     for seed, upos in enumerate([95.4, 95.7]):
@@ -365,7 +383,7 @@ def test_targets_read_the_seeds_mean_and_say_whether_each_is_met(tmp_path):
 
 
 def test_a_best_of_target_picks_its_run_on_dev_not_test(tmp_path):
-    from spacy_elstm.tools.report_targets import targets_section
+    from lab.report.targets import targets_section
 
     metrics = tmp_path / "metrics"
     row = "10,000 steps: best tagger macro-model (tuned, picked on dev): UPOS ≥ 95.5"
@@ -385,8 +403,68 @@ def test_a_best_of_target_picks_its_run_on_dev_not_test(tmp_path):
 
 
 def test_no_target_files_no_targets_section(tmp_path):
-    from spacy_elstm.tools.report_targets import targets_section
+    from lab.report.targets import targets_section
 
     metrics = metrics_folder(tmp_path)
     assert targets_section(metrics) is None
     assert "### Targets" not in render(metrics)
+
+
+def official_file(folder, name, **scores):
+    data = {"scorer": "CoNLL 2018 official (conll18_ud_eval.py)", "UPOS": 95.123, "XPOS": 94.5,
+            "UFeats": None, "UAS": 85.0, "LAS": 80.25, "CLAS": 77.0, "words": 25148,
+            "repaired_roots": 3, "words_per_second": 12345.6}
+    data.update(scores)
+    (folder / name).write_text(json.dumps(data))
+
+
+def test_report_keeps_official_scores_apart(tmp_path):
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    (metrics / "elstm_brnn-dev.json").write_text(json.dumps(
+        {"tag_acc": 0.9, "pos_acc": 0.9, "morph_acc": 0.8, "dep_uas": 0.75, "dep_las": 0.7}))
+    official_file(metrics, "elstm_brnn-dev.official.json")
+    official_file(metrics, "elstm_brnn-test.official.json", UPOS=None, words_per_second=None)
+    section = render(metrics)
+    rows = [line for line in section.splitlines() if line.startswith("| elstm_brnn")]
+    assert rows == [
+        "| elstm_brnn | dev | 90.00 | 90.00 | 80.00 | 75.00 | 70.00 | - | - | - | - |",
+        "| elstm_brnn | dev | 95.12 | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | 12,346 |",
+        "| elstm_brnn | test | - | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | - |",
+    ]
+    assert section.index("#### Official scores: CoNLL 2018 evaluation script") < section.index(rows[1])
+    assert section.index(rows[0]) < section.index("#### Official scores")
+
+
+def test_report_with_official_scores_only(tmp_path, capsys):
+    metrics = tmp_path / "metrics"
+    (metrics / "ud-2000steps").mkdir(parents=True)
+    official_file(metrics / "ud-2000steps", "cnn-test.official.json")
+    official_file(metrics / "ud-2000steps", "gru_brnn-dev.official.json", LAS="high")
+    (metrics / "ud-2000steps" / "lstm_brnn-dev.official.json").write_text("{")
+    section = render(metrics)
+    assert "### Accuracy (ud-2000steps)" in section
+    assert "#### Official scores (ud-2000steps)" in section
+    assert "| cnn | test | 95.12 |" in section and "| gru_brnn" not in section
+    err = capsys.readouterr().err
+    assert "gru_brnn-dev.official.json: LAS is 'high', not a number; skipped." in err
+    assert "lstm_brnn-dev.official.json: not JSON" in err
+
+
+def test_headline_reads_the_seeds_official_test_scores_steps_and_speed(tmp_path):
+    from lab.report.headline import headline
+
+    metrics = tmp_path / "metrics"
+    for seed, (upos, speed, step) in enumerate([(95.4, 9000.0, 9800), (95.6, 11000.0, 10000)]):
+        folder = metrics / ("converged-10000steps" + (f"-seed{seed}" if seed else ""))
+        folder.mkdir(parents=True)
+        official_file(folder, "best_elstm-test.official.json", UPOS=upos, UAS=89.0, LAS=86.0,
+                      gold="en_ewt-ud-test.conllu")
+        (folder / "best_elstm-test.json").write_text(json.dumps({"speed": speed}))
+        (folder / "train-best_elstm.jsonl").write_text(json.dumps(
+            {"step": step, "words": 1, "seconds": 1, "score": 0.5}))
+    rows = {line.split(" | ")[0]: line for line in headline(metrics).splitlines()}
+    assert rows["| `best_elstm`"].endswith(
+        "| 95.50 ± 0.14 | 89.00 ± 0.00 | 86.00 ± 0.00 | 2 | 10,000 (ran 9,800-10,000) | 10,000 |")
+    assert rows["| `cnn`"].endswith("| - | - | - | - | - | - |")  # no runs: no numbers
+    assert "(`en_ewt-ud-test.conllu`)" in headline(metrics)

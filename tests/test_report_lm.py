@@ -1,7 +1,7 @@
 """The language-modelling section tabulates what `spacy-elstm lm train` wrote."""
 import json
 
-from spacy_elstm.tools.report_lm import lm_section
+from lab.report.lm import lm_section
 
 
 def _run(cell, seed, test_ppl, *, bidirectional=False, epochs=3, best=2):
@@ -23,7 +23,8 @@ def test_lm_runs_are_grouped_by_name_over_seeds(tmp_path):
     (folder / "leak-both-ways-seed0.json").write_text(
         json.dumps(_run("lstm", 0, 5.0, bidirectional=True, epochs=1, best=1)))
     (folder / "notes.json").write_text(json.dumps({"no": "history"}))  # not a run: ignored
-    section = lm_section(folder)
+    section, plots = lm_section(folder)
+    assert list(plots) == ["lm-valid.png"]
     rows = [line for line in section.splitlines() if line.startswith("| ")]
     elstm = next(r for r in rows if r.startswith("| elstm-ts3 "))
     # two seeds, best epoch per seed, mean ± sd of the test perplexity, words/s the

@@ -203,51 +203,6 @@ def test_a_wrong_file_as_scorer(tmp_path):
         load_scorer(wrong)
 
 
-def official_file(folder, name, **scores):
-    data = {"scorer": "CoNLL 2018 official (conll18_ud_eval.py)", "UPOS": 95.123, "XPOS": 94.5,
-            "UFeats": None, "UAS": 85.0, "LAS": 80.25, "CLAS": 77.0, "words": 25148,
-            "repaired_roots": 3, "words_per_second": 12345.6}
-    data.update(scores)
-    (folder / name).write_text(json.dumps(data))
-
-
-def test_report_keeps_official_scores_apart(tmp_path):
-    from spacy_elstm.tools.report import render
-
-    metrics = tmp_path / "metrics"
-    metrics.mkdir()
-    (metrics / "elstm_brnn-dev.json").write_text(json.dumps(
-        {"tag_acc": 0.9, "pos_acc": 0.9, "morph_acc": 0.8, "dep_uas": 0.75, "dep_las": 0.7}))
-    official_file(metrics, "elstm_brnn-dev.official.json")
-    official_file(metrics, "elstm_brnn-test.official.json", UPOS=None, words_per_second=None)
-    section = render(metrics)
-    rows = [line for line in section.splitlines() if line.startswith("| elstm_brnn")]
-    assert rows == [
-        "| elstm_brnn | dev | 90.00 | 90.00 | 80.00 | 75.00 | 70.00 | - | - | - | - |",
-        "| elstm_brnn | dev | 95.12 | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | 12,346 |",
-        "| elstm_brnn | test | - | 94.50 | - | 85.00 | 80.25 | 77.00 | 25,148 | 3 | - |",
-    ]
-    assert section.index("#### Official scores: CoNLL 2018 evaluation script") < section.index(rows[1])
-    assert section.index(rows[0]) < section.index("#### Official scores")
-
-
-def test_report_with_official_scores_only(tmp_path, capsys):
-    from spacy_elstm.tools.report import render
-
-    metrics = tmp_path / "metrics"
-    (metrics / "ud-2000steps").mkdir(parents=True)
-    official_file(metrics / "ud-2000steps", "cnn-test.official.json")
-    official_file(metrics / "ud-2000steps", "gru_brnn-dev.official.json", LAS="high")
-    (metrics / "ud-2000steps" / "lstm_brnn-dev.official.json").write_text("{")
-    section = render(metrics)
-    assert "### Accuracy (ud-2000steps)" in section
-    assert "#### Official scores (ud-2000steps)" in section
-    assert "| cnn | test | 95.12 |" in section and "| gru_brnn" not in section
-    err = capsys.readouterr().err
-    assert "gru_brnn-dev.official.json: LAS is 'high', not a number; skipped." in err
-    assert "lstm_brnn-dev.official.json: not JSON" in err
-
-
 def test_tagging_accuracy_is_split_by_words_the_training_data_has():
     vocab = Vocab()
     gold = [read_gold(DEV, vocab)[0]]

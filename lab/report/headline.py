@@ -1,0 +1,93 @@
+"""The README's "which config" table: the recommended configs of `configs/`,
+each with its EWT test accuracy over the seeds run (official CoNLL 2018
+scores), the steps it trained and its parsing speed."""
+import statistics
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional
+
+from .common import mean_sd, number, read_json, read_log, table
+from .studies import seeds_of
+
+
+class Row(NamedTuple):
+    config: str  # configs/<config>.cfg, and the runs' file stem
+    study: str  # the metrics folder of seed 0; seeds 1, 2, ... are <study>-seedN
+    budget: int  # the steps the study allowed each run
+    use: str  # what it is for
+
+
+ROWS = [
+    Row("best_elstm", "converged-10000steps", 10_000,
+        "the most accurate: ELSTM BRNN, 2 × 256, character-level and hashed word embedding"),
+    Row("shared_elstm", "converged-10000steps", 10_000,
+        "the fast ELSTM: `best_elstm` without the character-level embedding"),
+    Row("shared_dbrnn", "converged-5000steps", 5_000,
+        "the paper's DBRNN as the encoder, wired as `shared_elstm`"),
+    Row("shared_lstm", "converged-5000steps", 5_000, "`shared_elstm` with LSTM cells"),
+    Row("shared_gru", "converged-5000steps", 5_000, "`shared_elstm` with GRU cells"),
+    Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
+]
+KEYS = ["UPOS", "UAS", "LAS"]
+
+
+def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
+    """What the table shows of one config, from its seed folders: per key the
+    official test scores, the budget and the steps each run trained, spaCy's
+    test words/s; None without official test scores."""
+    found = {key: [] for key in KEYS}
+    found.update(folders=[], steps=[], speed=[], gold=set())
+    for folder in seeds_of(metrics, row.study):
+        official = read_json(folder / f"{row.config}-test.official.json")
+        if official is None:
+            continue
+        found["folders"].append(folder)
+        found["gold"].add(official.get("gold", "?"))
+        for key in KEYS:
+            value = number(official, key)
+            if value is not None:
+                found[key].append(value)
+        log = read_log(folder / f"train-{row.config}.jsonl")
+        if log:
+            found["steps"].append(log[-1]["step"])
+        speed = number(read_json(folder / f"{row.config}-test.json"), "speed")
+        if speed is not None:
+            found["speed"].append(speed)
+    return found if found["folders"] else None
+
+
+def _steps(budget: int, steps: List[int]) -> str:
+    """The budget, and the last step the runs logged."""
+    if not steps:
+        return f"{budget:,}"
+    low, high = min(steps), max(steps)
+    ran = f"{low:,}" if low == high else f"{low:,}-{high:,}"
+    return f"{budget:,} (ran {ran})"
+
+
+def headline(metrics: Path) -> str:
+    """The table and the line saying what its numbers are."""
+    rows, gold, seeds = [], set(), set()
+    for row in ROWS:
+        found = row_scores(metrics, row)
+        if found is None:
+            rows.append([f"`{row.config}`", row.use] + ["-"] * (len(KEYS) + 3))
+            continue
+        gold |= found["gold"]
+        seeds.add(len(found["folders"]))
+        rows.append([f"`{row.config}`", row.use]
+                     + [mean_sd(found[key]) if found[key] else "-" for key in KEYS]
+                     + [str(len(found["folders"])), _steps(row.budget, found["steps"]),
+                        f"{statistics.mean(found['speed']):,.0f}" if found["speed"] else "-"])
+    header = ["config", "for", "UPOS", "UAS", "LAS", "seeds", "steps", "words/s"]
+    studies = sorted({row.study for row in ROWS})
+    line = (
+        f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`), gold tokenisation and "
+        "sentences; UPOS/UAS/LAS from the CoNLL 2018 evaluation script (punctuation included), "
+        "mean ± sd over seeds 0, 1, 2 (`seeds` says where fewer ran), read from "
+        f"`metrics/{{{', '.join(studies)}}}[-seed1,-seed2]/<config>-test.official.json`. "
+        "`steps`: the training budget and the last step each run logged (spaCy's patience "
+        "stops a run early; the best dev checkpoint is kept). `words/s`: the `speed` of "
+        "`spacy evaluate` on the test split (`<config>-test.json`, mean over seeds), on "
+        "the CPU machine and at the moment each run was scored (the files do not say how "
+        "busy it was): read it as a rough order, within this table only.")
+    return table(header, rows) + "\n\n" + line

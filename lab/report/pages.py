@@ -1,0 +1,122 @@
+"""The results pages and the README's headline, rendered from `metrics/` and
+written into their files. Every number shown comes from the metrics files."""
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from . import bench, lm, paper, ptb, ud
+from .common import (ReportError, forget_warnings, have_matplotlib, line_plot, replace_block,
+                     warn)
+from .headline import headline
+from .studies import PAGES, STUDIES, seed_groups, study_of
+from .targets import targets_section
+
+README_BLOCK = "headline"
+PAGE_BLOCK = "results"
+TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
+          "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
+          "speed": "Results: speed"}
+TARGETS_NOTE = (
+    "Each row reads the official test scores of the runs it names (the mean over the seeds "
+    "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
+    "runs it lists in `lab/report/targets.py`, the one with the best official dev score, "
+    "so the test split never picks the run it judges.")
+
+
+def _folder_section(folder: Path, name: str):
+    """(text, plots) of one folder, by its study's kind; None if it has nothing to show."""
+    study, note = study_of(name)
+    if study.kind == "ptb":
+        return _no_plots(ptb.ptb_section(folder, note or None))
+    if study.kind == "lm":
+        return lm.lm_section(folder)
+    if study.kind == "paper":
+        return _no_plots(paper.paper_section(folder, note or None))
+    if not ud.has_scores(folder):
+        return None
+    return ud.folder_section(folder, name)
+
+
+def _no_plots(text: Optional[str]):
+    return None if text is None else (text, {})
+
+
+def _study(name: str, folders: List[Path], metrics: Path, plots: Dict[str, Any]) -> List[str]:
+    """The tables of one study's seed folders (their mean ± sd first), adding
+    the plots they link to `plots`."""
+    found = []
+    for folder in folders:
+        section = _folder_section(folder, "" if folder == metrics else folder.name)
+        if section is not None:
+            found += [section[0], ""]
+            plots.update(section[1])
+    seeds = ud.seeds_heading(name, folders) if len(folders) > 1 else None
+    return ([seeds] if seeds else []) + found
+
+
+def render(metrics: Path) -> Dict[str, Any]:
+    """{page: Markdown of its generated block} for every results page, and
+    ``plots``: {page: {image file: (lines, xlabel, ylabel, log_y)}}."""
+    forget_warnings()
+    if not metrics.is_dir():
+        raise ReportError(f"{metrics}: no such metrics folder.")
+    parts: Dict[str, List[str]] = {page: [] for page in PAGES}
+    plots: Dict[str, Dict[str, Any]] = {page: {} for page in PAGES}
+    targets = targets_section(metrics)
+    if targets is not None:
+        parts["ud"] += ["## Targets: where the accuracy goals stand", "", TARGETS_NOTE, "",
+                        targets, ""]
+    parts["ud"] += [ud.HOW_TO_READ, ""]
+    groups = {"": [metrics], **seed_groups(metrics)}
+    for study in STUDIES:
+        found = []
+        for name, folders in groups.items():
+            if study_of(name)[0] is study:
+                found += _study(name, folders, metrics, plots[study.page])
+        if found:
+            parts[study.page] += [f"## {study.title}", ""] + found
+    parts["speed"] += _speed(metrics)
+    return {"pages": {page: "\n".join(lines).strip() or "_No results yet._"
+                      for page, lines in parts.items()}, "plots": plots}
+
+
+def _speed(metrics: Path) -> List[str]:
+    parts = ["## Layer speed", ""]
+    for path in bench.default_first(metrics, "bench-layers"):
+        parts += [text for text in [bench.layers_section(path)] if text is not None] + [""]
+    parts += ["## Pipeline speed", ""]
+    for path in bench.default_first(metrics, "bench-pipelines"):
+        parts += [text for text in [bench.pipelines_section(path)] if text is not None] + [""]
+    lm_bench = [t for t in map(lm.lm_bench_section, bench.default_first(metrics, "bench-lm")) if t]
+    if lm_bench:
+        parts += ["## Language-model training speed", ""] + [p for t in lm_bench for p in (t, "")]
+    paper_bench = [t for t in map(paper.paper_bench_section,
+                                  bench.default_first(metrics, "bench-paper")) if t]
+    if paper_bench:
+        parts += ["## Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
+    return parts
+
+
+def draw(plots: Dict[str, Dict[str, Any]], folder: Path) -> None:
+    """Write every plot the pages link into `folder` (skipped, with a warning,
+    without matplotlib)."""
+    if not have_matplotlib():
+        warn('matplotlib is not installed: plots skipped (pip install matplotlib).')
+        return
+    for images in plots.values():
+        for image, (lines, xlabel, ylabel, log_y) in sorted(images.items()):
+            line_plot(lines, folder / image, xlabel, ylabel, log_y)
+
+
+def write(metrics: Path, readme: Optional[Path], docs: Optional[Path], plots: bool = True) -> None:
+    """Rewrite the README's headline block and the generated block of each
+    `docs/results/<page>.md` (a missing page is created), with the plots."""
+    rendered = render(metrics)
+    if readme is not None:
+        replace_block(readme, README_BLOCK, headline(metrics))
+    if docs is not None:
+        results = docs / "results"
+        for page, text in rendered["pages"].items():
+            replace_block(results / f"{page}.md", PAGE_BLOCK, text,
+                          new_page=f"# {TITLES[page]}\n")
+        if plots:
+            draw(rendered["plots"], results)

@@ -1,0 +1,104 @@
+"""Which results page each metrics folder goes to, and how it is read: the one
+place that knows this repository's metrics folder names.
+
+A folder ``<name>-seed<N>`` (N ≥ 1) is seed N of the study ``<name>``, whose
+own folder is seed 0; a study's seeds share a page, and a table of their mean
+± sd. The first study whose pattern matches the folder's name (without the
+seed) takes it; the patterns' named groups fill the study's note."""
+import re
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Tuple
+
+
+class Study(NamedTuple):
+    pattern: str  # matches the whole folder name, seed suffix left off
+    page: str  # docs/results/<page>.md
+    kind: str  # which tables: "ud", "ptb", "lm" or "paper"
+    title: str  # the page's heading over the folders of this study, in this table's order
+    note: str = ""  # what sets the folder's runs apart; str.format'ed with the pattern's groups
+    seed_note: str = ""  # added for seed N ≥ 1, str.format'ed with seed=N
+
+
+SAMPLE_NOTE = (
+    "NLTK's sample is 10% of the WSJ (3,914 sentences, files wsj_0001-wsj_0199, all "
+    "from sections 00-01), split by file so that whole articles stay together: files "
+    "1-159 train, 160-179 dev, 180-199 test. These numbers are **not comparable** to "
+    "results on the full WSJ (POS on sections 22-24, parsing on section 23): the "
+    "training set is a tenth of the usual one, and the test files are a few hundred "
+    "sentences from other sections. POS = accuracy of the PTB tags; UAS/LAS as spaCy scores them "
+    "(punctuation excluded); gold tokenisation and sentences.")
+PAPER_SEED = ("Trained with seed {seed} (`SEED={seed} bash scripts/paper_tables.sh`), "
+              "where the configs' seed is 0.")
+SAME_SAMPLE = ("The same sample, split and scores as in `ptb-sample` (not comparable to "
+               "full-WSJ results).")
+DEV_SEARCH = ("A dev-only search (`scripts/ptb_dev_search.py`, which lists each setting): "
+              "the models are scored on the dev files, never on the test files.")
+
+STUDIES = [
+    Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)"),
+    Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
+    Study(r"final-.+", "ud", "ud", "The first search's picks at 2,000 steps"),
+    Study(r"search-.+", "ud", "ud", "Dev-only searches"),
+    Study(r"parsers-.+", "ud", "ud", "Parsers on one pipeline"),
+    Study(r"(macro|tuned)-.+", "ud", "ud", "Tagger macro-models"),
+    Study(r"pretrain-.+", "ud", "ud", "Pretraining"),
+    Study(r"ud-.+", "ud", "ud", "First comparisons (the configs of release 0.1)"),
+    Study(r"ptb-sample", "ptb", "ptb", "NLTK's sample", SAMPLE_NOTE),
+    Study(r"ptb-sample-.*search", "ptb", "ptb", "Dev-only search on the sample",
+          f"{SAME_SAMPLE}\n\n{DEV_SEARCH}"),
+    Study(r"ptb-sample-.+", "ptb", "ptb", "Settings picked on the sample's dev files",
+          SAME_SAMPLE),
+    Study(r"ptb.*", "ptb", "ptb", "The full WSJ"),
+    Study(r"lm", "lm", "lm", "Language models"),
+    Study(r"paper", "paper", "paper", "The configs as they are", seed_note=PAPER_SEED),
+    Study(r"paper-summed", "paper", "paper", "Loss added up over each batch",
+          "Trained with the loss summed over each batch's tokens (`NORMALIZE=false bash "
+          "scripts/paper_tables.sh`), where the configs average it.", PAPER_SEED),
+    Study(r"paper-own(?P<share>[01](?:\.[0-9]+)?)", "paper", "paper", "Scheduled sampling",
+          "Trained with scheduled sampling: `own_predictions = {share}`, a random share of "
+          "{share} of the decoder's training steps fed its own previous prediction instead "
+          "of the gold label (`OWN={share} bash scripts/paper_tables.sh`); the configs feed "
+          "gold at every step.", PAPER_SEED),
+    Study(r"paper-clip(?P<norm>[0-9]*[1-9][0-9]*(?:\.[0-9]+)?|0?\.[0-9]*[1-9][0-9]*)", "paper",
+          "paper", "Gradient clipping",
+          "Trained with each parameter's gradient clipped to L2 norm {norm} before AdaGrad's "
+          "update (`CLIP={norm} bash scripts/paper_tables.sh`); the configs clip nothing, as "
+          "the paper names no clipping.", PAPER_SEED),
+    # UD English-EWT: every other folder, and metrics/ itself
+    Study(r".*", "ud", "ud", "Other runs"),
+]
+PAGES = ["ud", "paper", "ptb", "lm", "speed"]
+
+_SEED = re.compile(r"^(?P<base>.+?)-seed(?P<seed>[1-9][0-9]*)$")
+
+
+def split_seed(name: str) -> Tuple[str, int]:
+    """(study, seed) of a folder name: ``x-seed2`` is seed 2 of ``x``, ``x`` seed 0."""
+    match = _SEED.match(name)
+    return (match["base"], int(match["seed"])) if match else (name, 0)
+
+
+def study_of(name: str) -> Tuple[Study, str]:
+    """The study a folder belongs to and its note (empty if none)."""
+    base, seed = split_seed(name)
+    for study in STUDIES:
+        match = re.fullmatch(study.pattern, base)
+        if match:
+            notes = [study.note.format(**match.groupdict()) if study.note else "",
+                     study.seed_note.format(seed=seed) if seed and study.seed_note else ""]
+            return study, " ".join(n for n in notes if n)
+    raise AssertionError("the last study matches every name")
+
+
+def seed_groups(metrics: Path) -> Dict[str, List[Path]]:
+    """Every folder of `metrics`, by study: ``{name: [name, name-seed1, ...]}``."""
+    groups: Dict[str, List[Path]] = {}
+    for folder in sorted(p for p in metrics.iterdir() if p.is_dir()):
+        groups.setdefault(split_seed(folder.name)[0], []).append(folder)
+    return groups
+
+
+def seeds_of(metrics: Path, study: str) -> List[Path]:
+    """The folders of one study, seed 0 first; the folder alone if it has no seeds."""
+    return seed_groups(metrics).get(study, [metrics / study])
+

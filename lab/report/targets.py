@@ -1,0 +1,104 @@
+"""The table of this repository's accuracy targets (issues 8 and 9) against what the
+metrics files hold: each target names the runs it compares, the official
+test score it reads, and the bound. A run's score is the mean over its seeds
+(the folder ``name`` is seed 0, ``name-seedN`` seed N); a target whose files
+are missing shows ``-``. A target may name several candidate runs (``Best``):
+it then judges the one whose mean official *dev* score is highest, so the test
+split never picks what it judges."""
+import statistics
+from pathlib import Path
+from typing import NamedTuple, Optional, Tuple, Union
+
+from .common import read_json, table
+from .studies import seeds_of
+
+
+class Run(NamedTuple):
+    folder: str  # below metrics/, seed 0's folder
+    config: str  # the official file's stem: <config>-test.official.json
+
+
+class Best(NamedTuple):
+    """The candidate with the best mean official dev score (of the target's key)
+    among those whose test scores are there."""
+    candidates: Tuple[Run, ...]
+
+
+class Target(NamedTuple):
+    text: str
+    key: str  # UPOS, UAS, LAS, ... of the official scores
+    run: Union[Run, Best]
+    bound: float  # run >= bound, or run >= other - bound where other is given
+    other: Optional[Run] = None
+
+
+BEST = Run("converged-10000steps", "best_elstm")
+TARGETS = [
+    Target("converged best ELSTM pipeline: UPOS ≥ 95.5", "UPOS", BEST, 95.5),
+    Target("converged best ELSTM pipeline: UAS ≥ 88.0", "UAS", BEST, 88.0),
+    Target("converged best ELSTM pipeline: LAS ≥ 85.0", "LAS", BEST, 85.0),
+    Target("converged best ELSTM pipeline: LAS ≥ 86.5 (stretch)", "LAS", BEST, 86.5),
+    Target("2,000 steps: best ELSTM pipeline's UAS ≥ the CNN's", "UAS",
+           Run("budget-2000steps", "best_elstm"), 0.0, Run("budget-2000steps", "cnn")),
+    Target("2,000 steps: best ELSTM pipeline's LAS ≥ the CNN's", "LAS",
+           Run("budget-2000steps", "best_elstm"), 0.0, Run("budget-2000steps", "cnn")),
+    Target("5,000 steps: sequence-labelling parser within 3 LAS of the transition "
+           "parser on the same encoder", "LAS",
+           Run("parsers-5000steps", "seqparse-best_elstm"), 3.0,
+           Run("converged-5000steps", "shared_elstm")),
+    Target("10,000 steps: best tagger macro-model (tuned, picked on dev): UPOS ≥ 95.5", "UPOS",
+           Best((Run("tuned-10000steps", "tuned_dbrnn_tagger"),
+                 Run("tuned-10000steps", "tuned_brnn_tagger"))), 95.5),
+]
+
+
+def run_score(metrics: Path, run: Run, key: str, split: str = "test"
+              ) -> Optional[Tuple[float, int]]:
+    """(mean over seeds, number of seeds) of the run's official `key` on `split`."""
+    values = []
+    for folder in seeds_of(metrics, run.folder):
+        scores = read_json(folder / f"{run.config}-{split}.official.json")
+        if scores is not None and isinstance(scores.get(key), (int, float)):
+            values.append(float(scores[key]))
+    return (statistics.mean(values), len(values)) if values else None
+
+
+def pick(metrics: Path, run: Union[Run, Best], key: str) -> Tuple[Optional[Run], int]:
+    """The run a target judges (itself, or the candidate with the best mean dev
+    `key` among those with dev and test scores; None where there is none) and
+    how many runs it was picked from."""
+    if isinstance(run, Run):
+        return run, 1
+    scored = [(dev[0], candidate) for candidate in run.candidates
+              if run_score(metrics, candidate, key) is not None
+              and (dev := run_score(metrics, candidate, key, "dev")) is not None]
+    return (max(scored, key=lambda pair: pair[0])[1] if scored else None), len(scored)
+
+
+def _describe(run: Run, score: Tuple[float, int], picked_from: int = 1) -> str:
+    seeds = f"{score[1]} seed{'s' if score[1] > 1 else ''}"
+    among = f", the best on dev of {picked_from} runs" if picked_from > 1 else ""
+    return f"{score[0]:.2f} (`{run.folder}/{run.config}`, {seeds}{among})"
+
+
+def targets_section(metrics: Path) -> Optional[str]:
+    """The targets table; None where no target has its files."""
+    rows, found = [], False
+    for target in TARGETS:
+        run, among = pick(metrics, target.run, target.key)
+        ours = None if run is None else run_score(metrics, run, target.key)
+        other = None if target.other is None else run_score(metrics, target.other, target.key)
+        if ours is None or (target.other is not None and other is None):
+            rows.append([target.text, "-", "-", "-"])
+            continue
+        found = True
+        if other is None:
+            reference, margin = f"{target.bound:.2f}", ours[0] - target.bound
+        else:
+            reference, margin = _describe(target.other, other), ours[0] - (other[0] - target.bound)
+        rows.append([target.text, _describe(run, ours, among), reference,
+                     f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"])
+    if not found:
+        return None
+    return table(["target (EWT test, gold tokenisation, official script)", "ours",
+                   "bound or reference", "met (margin)"], rows)

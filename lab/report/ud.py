@@ -1,0 +1,178 @@
+"""UD English-EWT folders: spaCy's scores with the training log, the official
+CoNLL 2018 scores, the mean ± sd over the seed folders of one study, and the
+dev-score plot of each folder."""
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from .common import mean_sd, number, percent, read_json, read_log, table, warn
+
+SCORES = [("tag_acc", "XPOS"), ("pos_acc", "UPOS"), ("morph_acc", "Morph"),
+          ("dep_uas", "UAS"), ("dep_las", "LAS")]
+OFFICIAL = ["UPOS", "XPOS", "UFeats", "UAS", "LAS", "CLAS"]
+TIMING_NOTE = (
+    "`train min` and `words/s` are wall-clock figures of the machine and the moment each run "
+    "had (up to two trainings at once on two CPU cores, one thread each), so they compare "
+    "runs of one session; [speed.md](speed.md) compares speeds within one process.")
+OFFICIAL_SOURCE = (
+    "The CoNLL 2018 shared task's evaluation script (`conll18_ud_eval.py`, run by "
+    "`spacy-elstm score`) on the same gold words and sentences")
+HOW_TO_READ = (
+    "How to read the tables. *Accuracy*: spaCy's scores (`spacy evaluate`), UAS/LAS without "
+    "punctuation, Morph over all features; `steps`, `words seen` and `train min` from the "
+    "training log, `best step` the one whose dev score was kept. " + TIMING_NOTE + " *Official "
+    "scores*: " + OFFICIAL_SOURCE + ": F1 (here equal to accuracy), punctuation included, "
+    "relation subtypes and features outside the universal set ignored, so they differ from "
+    "spaCy's; `-`: not predicted by the pipeline; `UPOS unseen`: UPOS accuracy on the words "
+    "whose lowercased form EWT train does not have (`spacy-elstm score --train`, computed by "
+    "spacy-elstm, not by the script; `-` where the run was scored without it).")
+
+_EVALUATION = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
+_OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.json$")
+
+
+def has_scores(folder: Path) -> bool:
+    return (any(folder.glob("*-dev.json")) or any(folder.glob("*-test.json"))
+            or bool(official_files(folder)))
+
+
+def accuracy_section(folder: Path) -> str:
+    """One row per (config, split) with an evaluation file ``{config}-{split}.json``
+    and, where present, its training log ``train-{config}.jsonl``."""
+    rows = []
+    for path in sorted(folder.glob("*.json")):
+        match = _EVALUATION.match(path.name)
+        if not match:
+            continue
+        scores = read_json(path)
+        if scores is None:
+            continue
+        log = read_log(folder / f"train-{match['config']}.jsonl")
+        last = log[-1] if log else {}
+        best = max(log, key=lambda r: r["score"]) if log else {}
+        rows.append([match["config"], match["split"]]
+                    + [percent(scores, k) for k, _ in SCORES]
+                    + [str(last.get("step", "-")), f"{last['words']:,}" if last else "-",
+                       f"{last['seconds'] / 60:.1f}" if last else "-",
+                       str(best.get("step", "-"))])
+    if not rows:
+        return "_No evaluation files yet._"
+    header = ["config", "split"] + [name for _, name in SCORES] + [
+        "steps", "words seen", "train min", "best step"]
+    return table(header, rows)
+
+
+def official_files(folder: Path) -> List[Path]:
+    """The official-score files ``{config}-{split}.official.json`` of a folder."""
+    return [p for p in sorted(folder.glob("*.official.json")) if _OFFICIAL.match(p.name)]
+
+
+def official_scores(folder: Path, config: str, split: str) -> Optional[Dict[str, Any]]:
+    return read_json(folder / f"{config}-{split}.official.json")
+
+
+def official_section(folder: Path) -> Optional[str]:
+    """One row per (config, split) with an official-score file; None if there are none."""
+    rows, unseen = [], False  # rows: (columns before UPOS unseen, it, the columns after)
+    for path in official_files(folder):
+        match = _OFFICIAL.match(path.name)
+        scores = read_json(path)
+        if scores is None:
+            continue
+        try:
+            rows.append(([match["config"], match["split"]] + [_official(scores, k) for k in OFFICIAL],
+                         [_official(scores.get("unseen", {}), "UPOS")],
+                         [f"{scores['words']:,}", str(scores["repaired_roots"]),
+                          "-" if scores.get("words_per_second") is None
+                          else f"{scores['words_per_second']:,.0f}"]))
+            unseen = unseen or "unseen" in scores
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            problem = f"no key {err}" if isinstance(err, KeyError) else str(err)
+            warn(f"{path}: {problem}; skipped.")
+    if not rows:
+        return None
+    # the UPOS-unseen column only where some file of the folder has the breakdown
+    middle = ["UPOS unseen"] if unseen else []
+    header = ["config", "split"] + OFFICIAL + middle + ["words", "roots repaired", "words/s"]
+    rows = [head + (cell if unseen else []) + tail for head, cell, tail in rows]
+    return table(header, rows)
+
+
+def _official(scores: Dict[str, Any], key: str) -> str:
+    value = scores.get(key)
+    if value is None:
+        return "-"
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"{key} is {value!r}, not a number")
+    return f"{value:.2f}"
+
+
+def seed_values(folders: List[Path]) -> Dict[Tuple[str, str], Dict[str, List[float]]]:
+    """{(config, split): {official key: one value per seed folder that has it}}."""
+    values: Dict[Tuple[str, str], Dict[str, List[float]]] = {}
+    for folder in folders:
+        for path in official_files(folder):
+            match = _OFFICIAL.match(path.name)
+            scores = read_json(path)
+            if scores is None:
+                continue
+            entry = values.setdefault((match["config"], match["split"]), {})
+            for key in OFFICIAL:
+                value = number(scores, key)
+                if value is not None:
+                    entry.setdefault(key, []).append(value)
+    return values
+
+
+def seeds_section(folders: List[Path]) -> Optional[str]:
+    """Mean ± sample standard deviation of the official scores of each
+    (config, split) over the seeds in ``folders``; None where no (config,
+    split) has scores from two or more seeds."""
+    rows = []
+    for (config, split), entry in sorted(seed_values(folders).items()):
+        seeds = max((len(v) for v in entry.values()), default=0)
+        if seeds < 2:
+            continue
+        rows.append([config, split, str(seeds)]
+                    + [mean_sd(entry[k]) if len(entry.get(k, [])) == seeds else "-"
+                       for k in OFFICIAL])
+    if not rows:
+        return None
+    return table(["config", "split", "seeds"] + OFFICIAL, rows)
+
+
+def training_lines(folder: Path) -> Dict[str, Any]:
+    """Dev score against training minutes, {config: (minutes, scores)}."""
+    logs = {p.stem[len("train-"):]: read_log(p) for p in sorted(folder.glob("train-*.jsonl"))}
+    return {config: ([r["seconds"] / 60 for r in log], [100 * r["score"] for r in log])
+            for config, log in logs.items() if log}
+
+
+def folder_section(folder: Path, name: str) -> Tuple[str, Dict[str, Any]]:
+    """The tables of one EWT folder (``name`` is empty for ``metrics/`` itself)
+    and the plot it links: ({image name: lines}) or {}."""
+    suffix = f" ({name})" if name else ""
+    parts = [f"### Accuracy{suffix}: UD English-EWT, gold tokenisation, one seed", "",
+             f"From `{folder.as_posix()}/`.", "", accuracy_section(folder)]
+    official = official_section(folder)
+    if official is not None:
+        parts += ["", f"#### Official scores{suffix}: CoNLL 2018 evaluation script", "", official]
+    plots = {}
+    lines = training_lines(folder)
+    if lines:
+        image = f"training-{name or 'metrics'}.png"
+        plots[image] = (lines, "training time (minutes)", "dev score (weighted, %)", False)
+        parts += ["", f"![dev score against training time, {name or 'metrics'}]({image})"]
+    return "\n".join(parts) + "\n", plots
+
+
+def seeds_heading(base: str, folders: List[Path]) -> Optional[str]:
+    """The across-seeds table of a study, with its heading and source line."""
+    found = seeds_section(folders)
+    if found is None:
+        return None
+    return "\n".join([
+        f"### Across seeds ({base}): official scores, mean ± standard deviation", "",
+        f"Over `{'/`, `'.join(p.as_posix() for p in folders)}/`: one seed per folder, each the "
+        "same training run but for `--system.seed`. " + OFFICIAL_SOURCE + ".", "", found, ""])
+
