@@ -188,6 +188,11 @@ def generate(src: Path = SRC) -> Dict[str, str]:
     """The text of every generated config, by its path below configs/ without
     ".cfg" (``elstm_brnn``, ``ptb/elstm_brnn``), from the sources in ``src``."""
     configs = {}
+    for folder in sorted({family.blocks for family in FAMILIES}):
+        members = {name for family in FAMILIES if family.blocks == folder for name in family.members}
+        for path in sorted((src / folder).glob("*.cfg")):
+            if path.stem not in members:
+                raise SourceError(f"{path}: no family makes a config of it; name it in FAMILIES.")
     for family in FAMILIES:
         base = read_base(src / family.base)
         for name in family.members:
