@@ -20,8 +20,8 @@ member's config is the base with its slots filled from the member's source.
   [components.tok2vec.model.encode] section and its subsections only, and no
   base may set them, so the configs made from one base differ in their encoder only.
 
-Configs in the family folders that no family makes are refused by --check,
-except HANDWRITTEN ones.
+A source in a blocks folder that no family names is refused, and so, by
+--check, is a config in a family folder that no family makes (HANDWRITTEN ones aside).
 """
 import argparse
 import re
@@ -129,8 +129,9 @@ def read_base(path: Path) -> Base:
 def read_member(path: Path, base: Base) -> Tuple[List[str], Dict[str, List[str]]]:
     """(header, {slot: block}) of a member source for ``base``."""
     lines = _lines(path)
-    start = next((i for i, ln in enumerate(lines) if ln.startswith("[") or _marker(ln)), None)
-    header, body = lines[:start] if start is not None else lines, lines[start or len(lines):]
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("[") or _marker(ln)),
+                 len(lines))
+    header, body = lines[:start], lines[start:]
     if not any(ln.startswith("#") for ln in header):
         raise SourceError(f"{path}: no header comment before its blocks.")
     if any(ln.strip() and not ln.startswith("#") for ln in header):
@@ -166,21 +167,22 @@ def read_member(path: Path, base: Base) -> Tuple[List[str], Dict[str, List[str]]
 
 def fill(base: Base, name: str, header: List[str], blocks: Dict[str, List[str]]) -> str:
     """The config of member ``name`` on ``base``."""
+    def word(match) -> str:  # a slot inside a line
+        slot = match.group(1)
+        if slot == NAME:
+            return name
+        if len(blocks[slot]) != 1:
+            raise SourceError(f"{name}: the slot {{{{ {slot} }}}} is inside a line, so its "
+                              f"block must be one line, not {len(blocks[slot])}.")
+        return blocks[slot][0].strip()
+
     out = [] if base.own_header else list(header)
     for line in base.lines:
         slot = _marker(line)
         if slot is not None and slot != NAME:
             out.extend(blocks[slot])
-            continue
-        def inline(match):
-            if match.group(1) == NAME:
-                return name
-            block = blocks[match.group(1)]
-            if len(block) != 1:
-                raise SourceError(f"{name}: the slot {{{{ {match.group(1)} }}}} is inside a "
-                                  f"line, so its block must be one line, not {len(block)}.")
-            return block[0].strip()
-        out.append(SLOT.sub(inline, line))
+        else:
+            out.append(SLOT.sub(word, line))
     return "".join(out)
 
 
