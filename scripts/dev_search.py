@@ -1,21 +1,41 @@
-"""The dev-only search of issue 8: every setting trains the same number of steps
-on the full EWT train split from one config with a few overrides, and is scored
-on dev (spacy evaluate, gold tokenisation). Each setting writes its training log
-and dev scores into one folder, which `spacy-elstm report` tabulates.
+"""The dev-only searches: every setting trains one config with a few overrides
+and is scored on dev only (spacy evaluate, gold tokenisation), by
+scripts/train_and_score.py; the test split is never read. Each setting writes
+its training log and dev scores into one folder, which the report tabulates.
 
-Usage (from the project root, after `spacy project run convert`):
-    python scripts/dev_search.py [NAME ...] [--steps 2000] [--out metrics/search-2000steps]
-         [--threads 1] [--seed 0]
-Without names it lists the settings. A seed other than 0 (the configs' own) runs
-as NAME-seedN, beside seed 0's NAME. The test split is never read here.
+UD English-EWT (issue 8's search; after `spacy project run convert`): every
+setting trains --steps steps on the full train split, into
+metrics/search-<steps>steps/ (--out), as NAME, or NAME-seedN for a seed other
+than 0 (the configs' own).
+
+The Penn Treebank sample (--treebank ptb-sample, after `spacy project run
+ptb-sample-convert`), for the best ELSTM tagger: each setting its own steps, on
+the sample's trees (train files 1-159, dev 160-179), into
+metrics/ptb-sample-search/ as trees-NAME, with a run record. `--final NAME`,
+once the search is done, scores the model NAME trained on dev and test into
+metrics/ptb-sample-final/: the one reading of the test files, for the setting
+picked on dev.
+
+Usage (from the project root):
+    python scripts/dev_search.py [NAME ...] [--steps 2000] [--out DIR] [--threads 1] [--seed 0]
+    python scripts/dev_search.py --treebank ptb-sample [NAME ...] [--out DIR]
+    python scripts/dev_search.py --treebank ptb-sample --final NAME
+Without names it lists the settings.
 """
 import argparse
+import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-V2 = "configs/elstm_brnn_v2.cfg"
+_spec = importlib.util.spec_from_file_location(
+    "train_and_score", Path(__file__).resolve().parent / "train_and_score.py")
+tas = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tas)
+
+V2 = "configs/experiments/encoders/elstm_brnn_v2.cfg"
 ENC = "components.tok2vec.model.encode"
 LR = "training.optimizer.learn_rate.initial_rate"
 AVG = "training.optimizer.use_averages"
@@ -49,10 +69,10 @@ SETTINGS = {
                                f"{ENC}.word_dropout": 0.1}),
     # from best_elstm (= v2-lr3-w256-ln-d2): character-level input, a wider parser,
     # word dropout; and spaCy's CNN with character-level input
-    "best-chars": ("configs/chars/best_elstm.cfg", {}),
+    "best-chars": ("configs/experiments/chars/best_elstm.cfg", {}),
     "best-parser128": ("configs/best_elstm.cfg", {"components.parser.model.hidden_width": 128}),
     "best-wd": ("configs/best_elstm.cfg", {f"{ENC}.word_dropout": 0.1}),
-    "cnn-chars": ("configs/chars/cnn.cfg", {}),
+    "cnn-chars": ("configs/experiments/chars/cnn.cfg", {}),
     "cnn-parser128": ("configs/cnn.cfg", {"components.parser.model.hidden_width": 128}),
     # best_elstm as it was then (now configs/shared_elstm.cfg), for a longer budget (--steps 10000)
     "best": ("configs/shared_elstm.cfg", {}),
@@ -88,7 +108,9 @@ SETTINGS = {
     # each cell's own learning rate (--steps 5000), around the shared setting's 0.003
     # (configs/shared_*.cfg, set by the ELSTM's search): the per-encoder search
     **{f"{cell}-lr{r}": (f"configs/shared_{cell}.cfg", {LR: r / 1000})
-       for cell in ("lstm", "gru", "elstm2", "dbrnn") for r in (2, 4)},
+       for cell in ("lstm", "gru", "dbrnn") for r in (2, 4)},
+    **{f"elstm2-lr{r}": ("configs/experiments/encoders/shared_elstm2.cfg", {LR: r / 1000})
+       for r in (2, 4)},
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
@@ -102,44 +124,89 @@ SETTINGS = {
     "best-seqparse-rel-d2": ("configs/seqparse/best_elstm.cfg", {SP_ENC: "relative", SP_DEPTH: 2}),
 }
 
+EMBED = "components.tok2vec.model.embed"
+PTB_BEST = "configs/ptb/best_elstm.cfg"
+# The Penn Treebank sample's settings, name: (config, steps, overrides)
+PTB_SETTINGS = {
+    "best_elstm-3000": (PTB_BEST, 3000, {}),
+    "best_elstm-4000": (PTB_BEST, 4000, {}),
+    "best_elstm-rows": (PTB_BEST, 2000, {f"{EMBED}.rows": "[20000,2000,5000,5000]"}),
+    "best_elstm-wd": (PTB_BEST, 2000, {f"{ENC}.word_dropout": 0.1}),
+    "best_elstm-4000-wd": (PTB_BEST, 4000, {f"{ENC}.word_dropout": 0.1}),
+}
+PTB_CORPUS = "corpus/ptb-sample/trees/{split}.spacy"
+
+
+def _overrides(overrides):
+    return [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in overrides.items()]
+
 
 def run(name: str, steps: int, out: Path, threads: int, seed: int = 0) -> None:
+    """Train and score one UD setting on dev."""
     config, overrides = SETTINGS[name]
     if seed:
         overrides = {**overrides, "system.seed": seed}
         name = f"{name}-seed{seed}"
-    model = Path("training") / "search" / name
-    args = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in overrides.items()]
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
-    subprocess.run([sys.executable, "-m", "spacy", "train", config, "--output", str(model),
-                    "--paths.train", "corpus/ud/en_ewt-ud-train.spacy",
-                    "--paths.dev", "corpus/ud/en_ewt-ud-dev.spacy",
-                    "--paths.train_log", str(out / f"train-{name}.jsonl"),
-                    f"--training.max_steps={steps}", *args], check=True, env=env)
-    subprocess.run([sys.executable, "-m", "spacy", "evaluate", str(model / "model-best"),
-                    "corpus/ud/en_ewt-ud-dev.spacy", "--output", str(out / f"{name}-dev.json"),
-                    "--gold-preproc"], check=True, env=env)
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    tas.train_and_score(tas.Run(name, Path(config)), tas.Options(
+        metrics=out, models=Path("training") / "search", splits=("dev",), conllu=None,
+        steps=steps, overrides=_overrides(overrides)))
+
+
+def run_ptb(name: str, out: Path) -> None:
+    """Train and score one Penn Treebank sample setting on dev."""
+    config, steps, overrides = PTB_SETTINGS[name]
+    tas.train_and_score(tas.Run(f"trees-{name}", Path(config)), tas.Options(
+        metrics=out, models=Path("training") / "ptb-sample-search", corpus=PTB_CORPUS,
+        splits=("dev",), conllu=None, record=True, steps=steps,
+        overrides=["--system.seed=0", *_overrides(overrides)]))
+
+
+def final(name: str, out: Path) -> None:
+    """Score the model of PTB setting ``name`` on dev and test, once, into metrics/ptb-sample-final."""
+    model = Path("training") / "ptb-sample-search" / f"trees-{name}" / "model-best"
+    if not model.is_dir():
+        sys.exit(f"{model}: no such model; run the search for {name} first.")
+    folder = Path("metrics") / "ptb-sample-final"
+    folder.mkdir(parents=True, exist_ok=True)
+    for split in ("dev", "test"):
+        subprocess.run([sys.executable, "-m", "spacy", "evaluate", str(model),
+                        PTB_CORPUS.format(split=split), "--output",
+                        str(folder / f"trees-{name}-{split}.json"), "--gold-preproc"], check=True)
+    for record in (f"train-trees-{name}.jsonl", f"run-trees-{name}.json"):
+        shutil.copyfile(out / record, folder / record)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
-    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--treebank", choices=("ud", "ptb-sample"), default="ud")
+    parser.add_argument("--steps", type=int, default=2000, help="UD: the steps of every setting")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="UD: the training seed")
+    parser.add_argument("--final", metavar="NAME", choices=sorted(PTB_SETTINGS), default=None,
+                        help="PTB sample: score NAME's model on dev and test into "
+                             "metrics/ptb-sample-final")
     opts = parser.parse_args()
-    if not opts.names:
-        for name, (config, overrides) in SETTINGS.items():
-            print(f"{name:14s} {config} {overrides}")
+    ptb = opts.treebank == "ptb-sample"
+    settings = PTB_SETTINGS if ptb else SETTINGS
+    out = opts.out or Path("metrics") / ("ptb-sample-search" if ptb else f"search-{opts.steps}steps")
+    if opts.final:
+        final(opts.final, out)
         return
-    unknown = [n for n in opts.names if n not in SETTINGS]
+    if not opts.names:
+        for name, setting in settings.items():
+            print(f"{name:20s}", *setting)
+        return
+    unknown = [n for n in opts.names if n not in settings]
     if unknown:
-        sys.exit(f"unknown setting(s) {unknown}: choose from {list(SETTINGS)}")
-    out = opts.out or Path("metrics") / f"search-{opts.steps}steps"
-    out.mkdir(parents=True, exist_ok=True)
+        sys.exit(f"unknown setting(s) {unknown}: choose from {list(settings)}")
     for name in opts.names:
-        run(name, opts.steps, out, opts.threads, opts.seed)
+        if ptb:
+            run_ptb(name, out)
+        else:
+            run(name, opts.steps, out, opts.threads, opts.seed)
 
 
 if __name__ == "__main__":

@@ -1,52 +1,85 @@
-"""Write configs/<name>.cfg from configs/src: one shared base, one encoder each.
+"""Write the configs of every family in configs/ from a base and one block file per member.
 
-    python scripts/generate_configs.py          # (re)write configs/*.cfg, configs/{ptb,chars,biaffine,seqparse}/*.cfg
+    python scripts/generate_configs.py          # (re)write the generated configs
     python scripts/generate_configs.py --check  # exit 1 if any differs from the sources
 
-configs/<name>.cfg is the header comment of configs/src/encoders/<name>.cfg,
-then configs/src/base.cfg with its line ``{{ encode }}`` replaced by that
-encoder's [components.tok2vec.model.encode] block; for the names in TOP_BASE,
-another base in place of base.cfg (configs/best_elstm.cfg: configs/src/charrnn.cfg,
-the UD pipeline with a character-level recurrent embedding beside the hashed
-word features). configs/ptb/<name>.cfg is
-made the same way from configs/src/ptb.cfg (a tagger and a parser for the Penn
-Treebank), except that the header is the base's own comment, with
-``{{ name }}`` replaced by the encoder's name; configs/chars/<name>.cfg, the
-same from configs/src/chars.cfg (character-level input), and
-configs/biaffine/<name>.cfg from configs/src/biaffine.cfg (the biaffine parser
-in place of spaCy's) and configs/seqparse/<name>.cfg from configs/src/seqparse.cfg
-(parsing as sequence labelling), for the encoders ONLY names (and every
-encoder but those EXCEPT names for the other bases). Lines starting with "##"
-are notes on the sources and are not copied, nor are the blank lines before a
-source's first copied line. An encoder file may hold nothing but its header
-comment and the encode section (with its subsections, if any), and the base
-none of that section, so the configs can differ in their encoder only.
+A family (FAMILIES below) is a base, configs/src/<base>.cfg, and members, one
+source each in a folder of configs/src/ (encoders/, paper/, labeller/): each
+member's config is the base with its slots filled from the member's source.
+
+- A base holds slots: a line that is only ``{{ slot }}`` takes a block of lines,
+  ``{{ slot }}`` inside a line takes one line's text; ``{{ name }}`` is the
+  member's name. A base whose lines name ``{{ name }}`` has a header of its own;
+  otherwise the member's header comment opens the config.
+- A member source is a header comment, then its blocks: the first fills the
+  base's first slot, and a line ``{{ slot }}`` starts the block of that slot.
+  Trailing blank lines of a block are dropped.
+- Lines starting with "##" are notes on the sources and are not copied, nor are
+  the blank lines before a source's first copied line.
+- The encoder blocks (slot ``encode``) may set the
+  [components.tok2vec.model.encode] section and its subsections only, and no
+  base may set them, so the configs made from one base differ in their encoder only.
+
+A source in a blocks folder that no family names is refused, and so, by
+--check, is a config in a family folder that no family makes (HANDWRITTEN ones aside).
 """
 import argparse
+import re
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "configs" / "src"
 OUT = ROOT / "configs"
-PLACEHOLDER = "{{ encode }}"
-NAME = "{{ name }}"
-# Output subfolder of configs/ -> the base it is made from.
-BASES = {"": "base.cfg", "ptb": "ptb.cfg", "chars": "chars.cfg", "biaffine": "biaffine.cfg",
-         "seqparse": "seqparse.cfg"}
-# configs/<name>.cfg made from another base than base.cfg (a base without a
-# header of its own: the encoder's header describes the whole pipeline)
-TOP_BASE = {"best_elstm": "charrnn.cfg"}
-# The encoders a base is made for, where not every one: character-level input
-# for the best ELSTM and spaCy's CNN (the comparison it is measured in), and the
-# biaffine parser and the sequence-labelling parser for the same two
-ONLY = {"chars": ("best_elstm", "cnn"), "biaffine": ("best_elstm", "cnn"),
-        "seqparse": ("best_elstm", "cnn")}
-# The encoders a base is not made for: the PTB configs have no character-level
-# embedding, so shared_elstm's would be best_elstm's over again
-EXCEPT = {"ptb": ("shared_elstm",)}
+NAME = "name"
+SLOT = re.compile(r"\{\{ (\w+) \}\}")
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
+# The slot whose blocks may set these sections only (and no base may set them)
+SECTION_OF_SLOT = {"encode": ENCODE}
+
+# The recommended pipelines, at the top of configs/; the other encoders are study variants
+RECOMMENDED = ("best_elstm", "shared_elstm", "shared_dbrnn", "shared_lstm", "shared_gru",
+               "cnn", "elstm_brnn")
+STUDY_ENCODERS = ("elstm2_brnn", "dbrnn_elstm", "lstm_brnn", "gru_brnn", "elstm_brnn_v2",
+                  "shared_elstm2")
+PAPER = ("pos_rnn", "pos_brnn", "pos_dbrnn", "pos_seq2seq", "pos_seq2seq_att",
+         "dep_rnn", "dep_brnn", "dep_dbrnn", "dep_seq2seq", "dep_seq2seq_att")
+MACRO_TAGGERS = ("brnn_tagger", "dbrnn_tagger", "seq2seq_attention_tagger",
+                 "label_recurrent_tagger")
+TUNED_TAGGERS = ("tuned_brnn_tagger", "tuned_dbrnn_tagger")
+
+
+class Family(NamedTuple):
+    folder: str  # below configs/, "" for the top level
+    base: str  # below configs/src/
+    blocks: str  # the folder of the member sources, below configs/src/
+    members: Tuple[str, ...]
+
+
+FAMILIES = (
+    # the UD pipelines (tagger, morphologizer, parser on a shared tok2vec), by encoder;
+    # best_elstm adds a character-level recurrent embedding beside the word features
+    Family("", "charrnn.cfg", "encoders", ("best_elstm",)),
+    Family("", "base.cfg", "encoders", tuple(n for n in RECOMMENDED if n != "best_elstm")),
+    Family("experiments/encoders", "base.cfg", "encoders", STUDY_ENCODERS),
+    # character-level input (spaCy's CharacterEmbed) for the best ELSTM and the CNN
+    Family("experiments/chars", "chars.cfg", "encoders", ("best_elstm", "cnn")),
+    # the other parsers, on the same pipelines
+    Family("biaffine", "biaffine.cfg", "encoders", ("best_elstm", "cnn")),
+    Family("seqparse", "seqparse.cfg", "encoders", ("best_elstm", "cnn")),
+    # the Penn Treebank (tagger and parser); no character embedding, so no shared_elstm
+    Family("ptb", "ptb.cfg", "encoders",
+           tuple(sorted(n for n in RECOMMENDED + STUDY_ENCODERS if n != "shared_elstm"))),
+    # Su & Kuo's settings (gold lemmas in, AdaGrad, 11 epochs), by task and model
+    Family("paper", "paper.cfg", "paper", PAPER),
+    # the tagger macro-models with their own embedding, at a modest budget and tuned
+    Family("labeller", "labeller.cfg", "labeller", MACRO_TAGGERS),
+    Family("labeller", "labeller_tuned.cfg", "labeller", TUNED_TAGGERS),
+)
+# Configs in a family folder written by hand: the sequence-labelling parser with
+# a tagger before it on a shared tok2vec, a family of one
+HANDWRITTEN = ("labeller/seq_parser",)
 
 
 class SourceError(ValueError):
@@ -55,77 +88,125 @@ class SourceError(ValueError):
 
 def _lines(path: Path) -> List[str]:
     """The lines of a source that are copied, each with its line ending."""
+    if not path.is_file():
+        raise SourceError(f"{path}: no such source.")
     lines = [ln for ln in path.read_bytes().decode("utf-8").splitlines(keepends=True)
              if not ln.startswith("##")]
     while lines and not lines[0].strip():
         lines.pop(0)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
     return lines
 
 
-def _split_encoder(path: Path):
-    """(header, block) of an encoder source: the comment and blank lines before
-    the encode section, and the section itself without trailing blank lines."""
+def _marker(line: str) -> Optional[str]:
+    """The slot a line that is only ``{{ slot }}`` names, else None."""
+    match = SLOT.fullmatch(line.strip())
+    return match.group(1) if match else None
+
+
+class Base(NamedTuple):
+    lines: List[str]
+    slots: List[str]  # in order of first use
+    own_header: bool
+
+
+def read_base(path: Path) -> Base:
     lines = _lines(path)
-    start = next((i for i, ln in enumerate(lines) if ln.startswith("[")), None)
-    if start is None or lines[start].rstrip() != ENCODE + "]":
-        raise SourceError(f"{path}: no [components.tok2vec.model.encode] section.")
-    header, block = lines[:start], lines[start:]
+    slots: List[str] = []
+    for line in lines:
+        for slot in SLOT.findall(line):
+            if slot != NAME and slot not in slots:
+                slots.append(slot)
+    if not slots:
+        raise SourceError(f"{path}: needs a slot line such as {{{{ encode }}}}, found none.")
+    for slot, section in SECTION_OF_SLOT.items():
+        if slot in slots and any(ln.startswith(section) for ln in lines):
+            raise SourceError(f"{path}: the {section}] section belongs in the {slot} blocks.")
+    return Base(lines, slots, any("{{ name }}" in ln for ln in lines))
+
+
+def read_member(path: Path, base: Base) -> Tuple[List[str], Dict[str, List[str]]]:
+    """(header, {slot: block}) of a member source for ``base``."""
+    lines = _lines(path)
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("[") or _marker(ln)),
+                 len(lines))
+    header, body = lines[:start], lines[start:]
     if not any(ln.startswith("#") for ln in header):
-        raise SourceError(f"{path}: no header comment before the encode section.")
+        raise SourceError(f"{path}: no header comment before its blocks.")
     if any(ln.strip() and not ln.startswith("#") for ln in header):
-        raise SourceError(f"{path}: only a comment may come before the encode section.")
-    other = [ln.rstrip() for ln in block if ln.startswith("[") and not ln.startswith(ENCODE)]
-    if other:
-        raise SourceError(f"{path}: an encoder may only set the encode section, not {other[0]}.")
-    while block and not block[-1].strip():
-        block.pop()
-    if not block[-1].endswith("\n"):
-        block[-1] += "\n"
-    return header, block
+        raise SourceError(f"{path}: only a comment may come before its blocks.")
+    blocks: Dict[str, List[str]] = {}
+    slot = base.slots[0]
+    for line in body:
+        marked = _marker(line)
+        if marked is not None:
+            slot = marked
+            if slot in blocks:
+                raise SourceError(f"{path}: the block {{{{ {slot} }}}} twice.")
+            blocks[slot] = []
+        else:
+            blocks.setdefault(slot, []).append(line)
+    for slot, block in blocks.items():
+        while block and not block[-1].strip():
+            block.pop()
+        if slot not in base.slots:
+            raise SourceError(f"{path}: a block {{{{ {slot} }}}} the base has no slot for.")
+        section = SECTION_OF_SLOT.get(slot)
+        if section is not None:
+            if not block or block[0].rstrip() != section + "]":
+                raise SourceError(f"{path}: no {section}] section.")
+            other = [ln.rstrip() for ln in block if ln.startswith("[") and not ln.startswith(section)]
+            if other:
+                raise SourceError(f"{path}: an encoder may only set the encode section, not {other[0]}.")
+    missing = [slot for slot in base.slots if slot not in blocks]
+    if missing:
+        raise SourceError(f"{path}: no block for the slot {{{{ {missing[0]} }}}}.")
+    return header, blocks
+
+
+def fill(base: Base, name: str, header: List[str], blocks: Dict[str, List[str]]) -> str:
+    """The config of member ``name`` on ``base``."""
+    def word(match) -> str:  # a slot inside a line
+        slot = match.group(1)
+        if slot == NAME:
+            return name
+        if len(blocks[slot]) != 1:
+            raise SourceError(f"{name}: the slot {{{{ {slot} }}}} is inside a line, so its "
+                              f"block must be one line, not {len(blocks[slot])}.")
+        return blocks[slot][0].strip()
+
+    out = [] if base.own_header else list(header)
+    for line in base.lines:
+        slot = _marker(line)
+        if slot is not None and slot != NAME:
+            out.extend(blocks[slot])
+        else:
+            out.append(SLOT.sub(word, line))
+    return "".join(out)
 
 
 def generate(src: Path = SRC) -> Dict[str, str]:
-    """The text of every config, by its path below configs/ without ".cfg"
-    (``elstm_brnn``, ``ptb/elstm_brnn``), from the sources in ``src``."""
-    encoders = sorted((src / "encoders").glob("*.cfg"))
-    if not encoders:
-        raise SourceError(f"{src / 'encoders'}: no encoder sources.")
-    blocks = {path.stem: _split_encoder(path) for path in encoders}
-    bases = {name: _read_base(src / name) for name in {*BASES.values(), *TOP_BASE.values()}}
+    """The text of every generated config, by its path below configs/ without
+    ".cfg" (``elstm_brnn``, ``ptb/elstm_brnn``), from the sources in ``src``."""
     configs = {}
-    for folder, base_name in BASES.items():
-        for name, (header, block) in blocks.items():
-            if (folder in ONLY and name not in ONLY[folder]) or name in EXCEPT.get(folder, ()):
-                continue
-            base = bases[base_name if folder else TOP_BASE.get(name, base_name)]
-            configs[f"{folder}/{name}" if folder else name] = _fill(base, name, header, block)
+    for folder in sorted({family.blocks for family in FAMILIES}):
+        members = {name for family in FAMILIES if family.blocks == folder for name in family.members}
+        for path in sorted((src / folder).glob("*.cfg")):
+            if path.stem not in members:
+                raise SourceError(f"{path}: no family makes a config of it; name it in FAMILIES.")
+    for family in FAMILIES:
+        base = read_base(src / family.base)
+        for name in family.members:
+            header, blocks = read_member(src / family.blocks / f"{name}.cfg", base)
+            path = f"{family.folder}/{name}" if family.folder else name
+            configs[path] = fill(base, name, header, blocks)
     return configs
 
 
-def _read_base(path: Path) -> Tuple[List[str], int, bool]:
-    """A base's copied lines, the index of its ``{{ encode }}`` line, and
-    whether it has a header of its own (a line with ``{{ name }}``)."""
-    base = _lines(path)
-    slots = [i for i, ln in enumerate(base) if ln.strip() == PLACEHOLDER]
-    if len(slots) != 1:
-        raise SourceError(f"{path}: needs the line {PLACEHOLDER} once, "
-                          f"found it {len(slots)} times.")
-    if any(ln.startswith(ENCODE) for ln in base):
-        raise SourceError(f"{path}: the encode section belongs in encoders/.")
-    return base, slots[0], any(NAME in ln for ln in base)
-
-
-def _fill(base: Tuple[List[str], int, bool], name: str, header: List[str],
-          block: List[str]) -> str:
-    """The config of encoder ``name`` (its ``header`` and encode ``block``) on
-    ``base`` (as _read_base gives it)."""
-    lines, i, own_header = base
-    text = "".join(([] if own_header else header) + lines[:i] + block + lines[i + 1:])
-    return text.replace(NAME, name)
-
-
 def _outputs(out: Path) -> List[Path]:
-    return [p for folder in BASES for p in sorted((out / folder).glob("*.cfg"))]
+    folders = sorted({family.folder for family in FAMILIES})
+    return [p for folder in folders for p in sorted((out / folder).glob("*.cfg"))]
 
 
 def check(src: Path = SRC, out: Path = OUT) -> List[str]:
@@ -139,8 +220,9 @@ def check(src: Path = SRC, out: Path = OUT) -> List[str]:
         elif path.read_bytes() != text.encode("utf-8"):
             problems.append(f"{path} differs from its sources")
     for path in _outputs(out):
-        if path.relative_to(out).with_suffix("").as_posix() not in configs:
-            problems.append(f"{path} has no source {src / 'encoders' / path.name}")
+        name = path.relative_to(out).with_suffix("").as_posix()
+        if name not in configs and name not in HANDWRITTEN:
+            problems.append(f"{path} has no source (see FAMILIES in scripts/generate_configs.py)")
     return problems
 
 

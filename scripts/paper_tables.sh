@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Train and score every model of Su & Kuo's Tables 7 (POS) and 6 (parsing) in
-# the paper's setting (configs/paper/): each macro-model with each cell, one after another, through
-# the project's paper-train and paper-evaluate commands. A pair whose test
-# scores are already in METRICS_DIR/DIR/ (paper/ by default) is skipped, so a
-# stopped run resumes.
+# the paper's setting (configs/paper/): each macro-model with each cell, one
+# after another, by scripts/train_and_score.py: model-last after the 11 epochs,
+# official scores on EWT dev and test given the gold lemmas, into
+# METRICS_DIR/DIR/ (paper/ by default) as MODEL-CELL. A pair whose scores are
+# there already is skipped, so a stopped run resumes.
 # Needs the full EWT corpus (`spacy project run convert`) and the scorer asset.
 # NORMALIZE=false trains with the loss summed over each batch's tokens (the
 # configs average it) into METRICS_DIR/paper-summed/ (DIR names another folder).
@@ -54,23 +55,15 @@ for model in "${models[@]}"; do  # every model checked before anything trains
 done
 for model in "${models[@]}"; do
   for cell in "${cells[@]}"; do
-    if [ -f "$metrics/$dir/$model-$cell-test.official.json" ]; then
-      echo "=== $model $cell: done, skipped"
-      continue
-    fi
     component=elstm_tagger
     [[ $model == dep_* ]] && component=elstm_seq_parser
-    # paper-train's further config overrides (project.yml's env: PAPER_OVERRIDES)
-    overrides=""
-    [ -z "$own" ] || overrides="--components.$component.model.own_predictions $own"
-    [ -z "$clip" ] || overrides="--training.optimizer.grad_clip $clip"
-    echo "=== $model $cell ($(date -u +%H:%M:%S))"
-    PAPER_OVERRIDES="$overrides" python -m spacy project run paper-train . --vars.paper_model "$model" \
-      --vars.paper_component "$component" \
-      --vars.paper_cell "$cell" --vars.metrics_dir "$metrics" --vars.gpu "$gpu" \
-      --vars.paper_normalize "$normalize" --vars.paper_dir "$dir" --vars.seed "$seed"
-    python -m spacy project run paper-evaluate . --vars.paper_model "$model" \
-      --vars.paper_cell "$cell" --vars.metrics_dir "$metrics" --vars.gpu "$gpu" \
-      --vars.paper_dir "$dir"
+    overrides=()
+    [ -z "$own" ] || overrides=(--components.$component.model.own_predictions "$own")
+    [ -z "$clip" ] || overrides=(--training.optimizer.grad_clip "$clip")
+    python scripts/train_and_score.py "$model-$cell=configs/paper/$model.cfg" \
+      --metrics "$metrics/$dir" --models "training/$dir" --gpu-id "$gpu" \
+      --model-last --gold-lemmas --no-evaluate --train-conllu none -- \
+      --components.$component.model.cell "$cell" --components.$component.normalize "$normalize" \
+      --system.seed "$seed" "${overrides[@]}"
   done
 done

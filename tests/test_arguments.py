@@ -80,7 +80,8 @@ def test_a_bad_value_fails_when_the_architecture_is_called(name, arg, value):
      ("elstm_brnn_v2", "dropout", -0.5)],
 )
 def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
-    config = spacy.util.load_config(ROOT / "configs" / f"{config}.cfg")
+    folder = ROOT / "configs" / ("" if config == "elstm_brnn" else "experiments/encoders")
+    config = spacy.util.load_config(folder / f"{config}.cfg")
     config["components"]["tok2vec"]["model"]["encode"][arg] = value
     name = config["components"]["tok2vec"]["model"]["encode"]["@architectures"]
     with pytest.raises(ValueError, match=f"{name}: {arg} must be .*, got {value!r}"):
@@ -91,7 +92,7 @@ def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
 def test_a_non_boolean_switch_in_a_config_fails_at_resolution(arg):
     """thinc checks the bool annotation before the architecture runs; its message
     names the argument and the value too."""
-    config = spacy.util.load_config(ROOT / "configs" / "elstm_brnn_v2.cfg")
+    config = spacy.util.load_config(ROOT / "configs" / "experiments" / "encoders" / "elstm_brnn_v2.cfg")
     config["components"]["tok2vec"]["model"]["encode"][arg] = 1
     with pytest.raises(ValueError, match=f"{arg}.*1 is not"):
         spacy.util.load_model_from_config(config, auto_fill=True, validate=True)

@@ -1,6 +1,6 @@
-"""configs/*.cfg are generated from configs/src by scripts/generate_configs.py:
-the committed files are exactly what it writes, and they differ in their
-encoder only."""
+"""The configs of every family are generated from configs/src by
+scripts/generate_configs.py: the committed files are exactly what it writes,
+and the members of a family differ in their blocks only."""
 import copy as copying
 import importlib.util
 import re
@@ -15,6 +15,8 @@ import spacy
 ROOT = Path(__file__).parent.parent
 SCRIPT = ROOT / "scripts" / "generate_configs.py"
 CONFIGS = sorted((ROOT / "configs").glob("*.cfg"))
+EXPERIMENTS = sorted((ROOT / "configs" / "experiments" / "encoders").glob("*.cfg"))
+UD_CONFIGS = CONFIGS + EXPERIMENTS
 PTB_CONFIGS = sorted((ROOT / "configs" / "ptb").glob("*.cfg"))
 ENCODE = ("components", "tok2vec", "model", "encode")
 
@@ -30,23 +32,28 @@ def run_script(*args):
 
 def test_committed_configs_are_what_the_generator_writes(tmp_path):
     assert gen.main(["--out", str(tmp_path)]) == 0
-    written = sorted(tmp_path.glob("*.cfg"))
-    assert [p.name for p in written] == [p.name for p in CONFIGS]
-    for path in CONFIGS:
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
-    assert [p.name for p in sorted((tmp_path / "ptb").glob("*.cfg"))] == [
-        p.name for p in CONFIGS if p.stem not in gen.EXCEPT["ptb"]]
-    for path in PTB_CONFIGS:
-        assert (tmp_path / "ptb" / path.name).read_bytes() == path.read_bytes(), path.name
-    chars = sorted((ROOT / "configs" / "chars").glob("*.cfg"))
-    assert [p.stem for p in chars] == sorted(gen.ONLY["chars"])
-    for path in chars:
-        assert (tmp_path / "chars" / path.name).read_bytes() == path.read_bytes(), path.name
-    for folder in ("biaffine", "seqparse"):
-        made = sorted((ROOT / "configs" / folder).glob("*.cfg"))
-        assert [p.stem for p in made] == sorted(gen.ONLY[folder])
-        for path in made:
-            assert (tmp_path / folder / path.name).read_bytes() == path.read_bytes(), path.name
+    made = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.cfg")}
+    committed = {p.relative_to(ROOT / "configs").as_posix()
+                 for folder in {f.folder for f in gen.FAMILIES}
+                 for p in (ROOT / "configs" / folder).glob("*.cfg")}
+    assert made == committed - {f"{name}.cfg" for name in gen.HANDWRITTEN}
+    for name in sorted(made):
+        assert (tmp_path / name).read_bytes() == (ROOT / "configs" / name).read_bytes(), name
+
+
+def test_every_family_has_the_members_it_names():
+    made = gen.generate()
+    assert {name for name in made if "/" not in name} == set(gen.RECOMMENDED)
+    assert sorted(n.split("/")[-1] for n in made if n.startswith("experiments/encoders/")) == \
+        sorted(gen.STUDY_ENCODERS)
+    assert sorted(n.split("/")[1] for n in made if n.startswith("paper/")) == sorted(gen.PAPER)
+    assert sorted(n.split("/")[1] for n in made if n.startswith("labeller/")) == \
+        sorted(gen.MACRO_TAGGERS + gen.TUNED_TAGGERS)
+    for folder in ("experiments/chars", "biaffine", "seqparse"):
+        assert sorted(n.split("/")[-1] for n in made if n.startswith(folder + "/")) == \
+            ["best_elstm", "cnn"]
+    ptb = {n.split("/")[1] for n in made if n.startswith("ptb/")}
+    assert ptb == set(gen.RECOMMENDED + gen.STUDY_ENCODERS) - {"shared_elstm"}
 
 
 def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_its_word_features():
@@ -62,12 +69,13 @@ def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_its_word_featu
 def plain(name):
     """The config on configs/src/base.cfg with the encoder ``name``: its own,
     except for best_elstm (on configs/src/charrnn.cfg), whose is shared_elstm."""
-    path = ROOT / "configs" / f"{'shared_elstm' if name == 'best_elstm' else name}.cfg"
-    return spacy.util.load_config(path, interpolate=False)
+    name = "shared_elstm" if name == "best_elstm" else name
+    folder = ROOT / "configs" / ("" if name in gen.RECOMMENDED else "experiments/encoders")
+    return spacy.util.load_config(folder / f"{name}.cfg", interpolate=False)
 
 
 def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
-    for path in sorted((ROOT / "configs" / "chars").glob("*.cfg")):
+    for path in sorted((ROOT / "configs" / "experiments" / "chars").glob("*.cfg")):
         chars = spacy.util.load_config(path, interpolate=False)
         words = plain(path.stem)
         embed = chars["components"]["tok2vec"]["model"].pop("embed")
@@ -100,12 +108,12 @@ def test_check_passes_on_the_committed_configs():
 @pytest.fixture
 def copy(tmp_path):
     out = tmp_path / "configs"
-    shutil.copytree(ROOT / "configs", out, ignore=shutil.ignore_patterns("src"))
+    shutil.copytree(ROOT / "configs", out, ignore=shutil.ignore_patterns("src", "*.md"))
     return out
 
 
 def test_check_fails_on_an_edited_config(copy):
-    path = copy / "gru_brnn.cfg"
+    path = copy / "experiments" / "encoders" / "gru_brnn.cfg"
     edited = re.sub(r"(?m)^initial_rate = .*$", "initial_rate = 0.0123", path.read_text())
     assert edited != path.read_text()
     path.write_text(edited)
@@ -117,7 +125,7 @@ def test_check_fails_on_an_edited_config(copy):
 
 def test_check_fails_on_a_missing_or_extra_config(copy):
     (copy / "cnn.cfg").unlink()
-    shutil.copy(copy / "lstm_brnn.cfg", copy / "lstm2_brnn.cfg")
+    shutil.copy(copy / "elstm_brnn.cfg", copy / "lstm2_brnn.cfg")
     result = run_script("--check", "--out", copy)
     assert result.returncode == 1
     assert "cnn.cfg is missing" in result.stderr
@@ -146,11 +154,11 @@ def _without_encode(config):
     return config
 
 
-@pytest.mark.parametrize("configs", [CONFIGS, PTB_CONFIGS], ids=["ud", "ptb"])
+@pytest.mark.parametrize("configs", [UD_CONFIGS, PTB_CONFIGS], ids=["ud", "ptb"])
 def test_configs_differ_in_their_encoder_only(configs):
     # best_elstm's other base: test_best_elstm_is_shared_elstm_with_the_character_rnn...
     loaded = {p.stem: spacy.util.load_config(p, interpolate=False) for p in configs
-              if p.parent.name == "ptb" or p.stem not in gen.TOP_BASE}
+              if p.parent.name == "ptb" or p.stem != "best_elstm"}
     shared = {name: _without_encode(c) for name, c in loaded.items()}
     first = next(iter(shared.values()))
     for name, config in shared.items():
@@ -166,17 +174,21 @@ def test_ptb_configs_share_the_ud_configs_encoders_and_training():
         assert ptb["components"]["tok2vec"] == ud["components"]["tok2vec"], path.stem
         assert ptb["training"]["optimizer"] == ud["training"]["optimizer"], path.stem
         assert ptb["nlp"]["pipeline"] == ["tok2vec", "tagger", "parser"]
-        assert f"configs/{path.stem}.cfg" in path.read_text().splitlines()[1]
+        assert f"configs/src/encoders/{path.stem}.cfg" in path.read_text().splitlines()[2]
 
 
 @pytest.mark.parametrize(
     "source,text,message",
     [
-        ("encoders/x.cfg", "# x\n\n[components.tok2vec.model.encode]\nwidth = 8\n\n[training]\nseed = 1\n",
+        ("encoders/cnn.cfg", "# x\n\n[components.tok2vec.model.encode]\nwidth = 8\n\n[training]\nseed = 1\n",
          "may only set the encode section"),
-        ("encoders/x.cfg", "[components.tok2vec.model.encode]\nwidth = 8\n", "no header comment"),
-        ("encoders/x.cfg", "# x\n[components.tok2vec.model.embed]\nwidth = 8\n", "no \\[components"),
-        ("base.cfg", "[paths]\ntrain = null\n", "needs the line"),
+        ("encoders/cnn.cfg", "[components.tok2vec.model.encode]\nwidth = 8\n", "no header comment"),
+        ("encoders/cnn.cfg", "# x\n[components.tok2vec.model.embed]\nwidth = 8\n", "no \\[components"),
+        ("encoders/x.cfg", "# x\n\n[components.tok2vec.model.encode]\nwidth = 8\n", "no family makes"),
+        ("base.cfg", "[paths]\ntrain = null\n", "needs a slot line"),
+        ("paper/pos_rnn.cfg", "# x\n\n{{ model }}\n[components.elstm_tagger]\n", "no block for the slot"),
+        ("paper/pos_rnn.cfg", "# x\n{{ component }}\nelstm_tagger\n{{ score }}\nx = 1\n",
+         "the base has no slot for"),
     ],
 )
 def test_sources_that_would_let_configs_drift_apart_are_refused(tmp_path, source, text, message):
@@ -186,3 +198,36 @@ def test_sources_that_would_let_configs_drift_apart_are_refused(tmp_path, source
     with pytest.raises(gen.SourceError, match=message):
         gen.generate(src)
     assert run_script("--check", "--src", src, "--out", tmp_path).returncode == 2
+
+
+def test_a_slot_inside_a_line_takes_one_line(tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "configs" / "src", src)
+    path = src / "paper" / "pos_rnn.cfg"
+    path.write_text(path.read_text().replace("{{ component }}\nelstm_tagger\n",
+                                             "{{ component }}\nelstm_tagger\nelstm_tagger\n"))
+    with pytest.raises(gen.SourceError, match="must be one line, not 2"):
+        gen.generate(src)
+
+
+@pytest.mark.parametrize("family,member,section", [
+    ("paper", "pos_brnn", ("components", "elstm_tagger")),
+    ("paper", "dep_seq2seq", ("components", "elstm_seq_parser")),
+    ("labeller", "dbrnn_tagger", ("components", "elstm_tagger", "model")),
+])
+def test_family_members_differ_from_another_in_their_blocks_only(family, member, section):
+    """The paper configs differ in the component, its model and the score weights;
+    the macro-taggers in the tagger's model."""
+    first = {"paper": "pos_rnn", "labeller": "brnn_tagger"}[family]
+    load = lambda name: spacy.util.load_config(ROOT / "configs" / family / f"{name}.cfg",  # noqa: E731
+                                               interpolate=False)
+    a, b = load(first), load(member)
+    for config in (a, b):
+        config["training"].pop("score_weights")
+        node = config
+        for key in section[:-1]:
+            node = node[key]
+        node.pop(section[-1], None)
+        node.pop("elstm_tagger", None), node.pop("elstm_seq_parser", None)
+        config["nlp"].pop("pipeline")
+    assert a == b

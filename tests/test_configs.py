@@ -9,23 +9,32 @@ from spacy.cli.init_config import fill_config
 
 ROOT = Path(__file__).parent.parent
 CONFIGS = sorted((ROOT / "configs").glob("*.cfg"))
+EXPERIMENTS = sorted((ROOT / "configs" / "experiments" / "encoders").glob("*.cfg"))
 PTB_CONFIGS = sorted((ROOT / "configs" / "ptb").glob("*.cfg"))
 SAMPLE = {"paths.train": str(ROOT / "assets/ud-ewt-sample/train.conllu"),
           "paths.dev": str(ROOT / "assets/ud-ewt-sample/dev.conllu")}
 
 
 def test_the_configs_are_there():
-    assert {p.stem for p in CONFIGS} == {"elstm_brnn", "elstm2_brnn", "dbrnn_elstm",
-                                         "lstm_brnn", "gru_brnn", "cnn", "elstm_brnn_v2",
-                                         "best_elstm", "shared_elstm", "shared_lstm",
-                                         "shared_gru", "shared_elstm2", "shared_dbrnn"}
+    """The recommended pipelines at the top of configs/, the other encoders below
+    configs/experiments/, and each in configs/README.md's index."""
+    assert {p.stem for p in CONFIGS} == {"best_elstm", "shared_elstm", "shared_dbrnn",
+                                         "shared_lstm", "shared_gru", "cnn", "elstm_brnn"}
+    assert {p.stem for p in EXPERIMENTS} == {"elstm2_brnn", "dbrnn_elstm", "lstm_brnn",
+                                             "gru_brnn", "elstm_brnn_v2", "shared_elstm2"}
+    index = (ROOT / "configs" / "README.md").read_text()
+    for path in sorted((ROOT / "configs").rglob("*")):
+        if path.parent.name != "src" and "src" not in path.relative_to(ROOT / "configs").parts:
+            if path.is_dir() or (path.parent == ROOT / "configs" and path.suffix == ".cfg"):
+                name = path.relative_to(ROOT / "configs").as_posix()
+                assert f"`{name}" in index, f"configs/README.md does not name {name}"
 
 
 def test_the_shared_setting_configs_differ_from_shared_elstm_in_the_cell_only():
     best = spacy.util.load_config(ROOT / "configs" / "shared_elstm.cfg", interpolate=False)
     for cell in ("lstm", "gru", "elstm2"):
-        config = spacy.util.load_config(ROOT / "configs" / f"shared_{cell}.cfg",
-                                        interpolate=False)
+        folder = ROOT / "configs" / ("experiments/encoders" if cell == "elstm2" else "")
+        config = spacy.util.load_config(folder / f"shared_{cell}.cfg", interpolate=False)
         encode = dict(config["components"]["tok2vec"]["model"]["encode"])
         assert encode.pop("cell") == cell
         want = dict(best["components"]["tok2vec"]["model"]["encode"])
@@ -57,7 +66,7 @@ def checked_pipeline(path, tmp_path):
     return config, spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CONFIGS + EXPERIMENTS, ids=lambda p: p.stem)
 def test_config(path, tmp_path):
     config, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "parser"]
@@ -76,11 +85,13 @@ def test_config(path, tmp_path):
 
 
 def test_the_v2_config_holds_the_v2_defaults():
-    """configs/elstm_brnn_v2.cfg is RecurrentEncoder.v2 with its defaults, written
-    out: when a default in spacy_elstm.architectures changes, so must the config."""
+    """configs/experiments/encoders/elstm_brnn_v2.cfg is RecurrentEncoder.v2 with its
+    defaults, written out: when a default in spacy_elstm.architectures changes, so
+    must the config."""
     from spacy_elstm import architectures as arch
 
-    config = spacy.util.load_config(ROOT / "configs" / "elstm_brnn_v2.cfg", interpolate=False)
+    config = spacy.util.load_config(ROOT / "configs" / "experiments" / "encoders" / "elstm_brnn_v2.cfg",
+                                    interpolate=False)
     encode = config["components"]["tok2vec"]["model"]["encode"]
     defaults = {"residual": arch.DEFAULT_RESIDUAL, "layer_norm": arch.DEFAULT_LAYER_NORM,
                 "projection": arch.DEFAULT_PROJECTION, "dropout": arch.DEFAULT_DROPOUT,
@@ -102,10 +113,10 @@ def test_ptb_config(path, tmp_path):
                                             validate=True)
     assert nlp.pipe_names == ["tok2vec", "tagger", "parser"]
     # every UD encoder but shared_elstm, whose encoder is best_elstm's
-    assert {p.stem for p in PTB_CONFIGS} == {p.stem for p in CONFIGS} - {"shared_elstm"}
+    assert {p.stem for p in PTB_CONFIGS} == {p.stem for p in CONFIGS + EXPERIMENTS} - {"shared_elstm"}
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "chars").glob("*.cfg")),
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "experiments" / "chars").glob("*.cfg")),
                          ids=lambda p: p.stem)
 def test_character_input_config(path, tmp_path):
     _, nlp = checked_pipeline(path, tmp_path)

@@ -287,7 +287,7 @@ MACRO_TAGGERS = ["brnn_tagger", "dbrnn_tagger", "seq2seq_attention_tagger",
 
 
 def test_the_macro_tagger_configs_differ_in_their_model_only():
-    """scripts/macro_taggers.sh compares them: the same embedding, training and data."""
+    """project.yml's taggers command compares them: the same embedding, training and data."""
     from pathlib import Path
 
     root = Path(__file__).parent.parent

@@ -386,23 +386,3 @@ def test_interleaved_parser_saves_and_loads(tmp_path):
         doc = loaded(text)
         assert [(t.head.i, t.dep_) for t in doc] == [(t.head.i, t.dep_) for t in nlp(text)]
         assert is_tree([t.head.i for t in doc])
-
-
-def test_compare_parsers_names_runs_skips_finished_ones_and_refuses_unknown_configs(tmp_path):
-    """scripts/compare_parsers.sh: KIND/CONFIG runs are named KIND-CONFIG, a seed
-    other than 0 goes to METRICS_DIR-seedN, finished runs are not trained again."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).parent.parent
-    script = root / "scripts" / "compare_parsers.sh"
-    out = tmp_path / "parsers"
-    (tmp_path / "parsers-seed2").mkdir()
-    (tmp_path / "parsers-seed2" / "seqparse-best_elstm-test.official.json").write_text("{}")
-    done = subprocess.run(["bash", str(script), "10", str(out), "2", "-1", "seqparse/best_elstm"],
-                          cwd=root, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "seqparse-best_elstm: done, skipped" in done.stdout
-    unknown = subprocess.run(["bash", str(script), "10", str(out), "0", "-1", "seqparse/nope"],
-                             cwd=root, capture_output=True, text=True)
-    assert unknown.returncode == 2 and "configs/seqparse/nope.cfg" in unknown.stderr

@@ -31,7 +31,7 @@ def corpus(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("gpu", GPUS)
-@pytest.mark.parametrize("config", ["elstm_brnn", "dbrnn_elstm"])
+@pytest.mark.parametrize("config", ["elstm_brnn", "experiments/encoders/dbrnn_elstm"])
 def test_spacy_train(config, gpu, corpus, tmp_path):
     log = tmp_path / "log.jsonl"
     run(sys.executable, "-m", "spacy", "train", ROOT / "configs" / f"{config}.cfg",
