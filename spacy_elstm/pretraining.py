@@ -5,7 +5,7 @@ arrangement), ``spacy-elstm.PretrainNextWord.v1``.
 It is valid only where neither direction sees its own target, so it asks the
 tok2vec for a ``spacy-elstm.RecurrentEncoder.v2`` with ``separate_directions =
 true``: the first half of its output at token t has read tokens <= t, the
-second half tokens >= t (``pytorch.encoder.WiredRecurrentEncoder``). Any other
+second half tokens >= t (``pytorch.encoder.RecurrentEncoder``). Any other
 encoder is refused with the reason; in a stacked BRNN the forward state of the
 second layer has read the backward state of the first, which has read the whole
 sentence, so "predicting" the next word from it is copying it.
@@ -27,6 +27,7 @@ from thinc.api import Model, chain, with_array
 from thinc.types import Floats2d
 
 from .architectures import DIRECTIONS_ATTR, RECURRENT_ENCODER_V2
+from .pytorch.encoder import half_width
 
 PRETRAIN_NEXT_WORD = "spacy-elstm.PretrainNextWord.v1"
 
@@ -105,11 +106,12 @@ def _head_init(model: Model, X=None, Y=None) -> None:
     if X is not None and not model.has_dim("nI"):
         model.set_dim("nI", X.shape[1])
     width, n = model.get_dim("nI"), model.attrs["n_classes"]
-    if width % 2:
-        raise ValueError(f"{PRETRAIN_NEXT_WORD}: the tok2vec's width {width} is odd; its "
-                         f"halves are the two directions.")
+    try:
+        half = half_width(width, "the tok2vec's width")
+    except ValueError as err:
+        raise ValueError(f"{PRETRAIN_NEXT_WORD}: {err}") from None
     for name in ("next", "prev"):
-        model.set_param(f"W_{name}", model.ops.alloc2f(n, width // 2))
+        model.set_param(f"W_{name}", model.ops.alloc2f(n, half))
         model.set_param(f"b_{name}", model.ops.alloc1f(n))
 
 

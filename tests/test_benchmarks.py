@@ -67,6 +67,55 @@ def test_pipeline_benchmark_rejects_unknown_encoder():
         run_pipeline_benchmark(path=SAMPLE_DEV, names=["lstn"], progress=lambda msg: None)
 
 
+def _tiny_configs(tmp_path):
+    from spacy_elstm.benchmarks.pipelines import ENCODERS, tagger_parser_config
+
+    paths = {}
+    for name in ("elstm", "spacy-cnn"):
+        paths[name] = tmp_path / f"{name}.cfg"
+        tagger_parser_config(ENCODERS[name], 16).to_disk(paths[name])
+    return paths
+
+
+def test_config_benchmark_times_whole_pipelines_against_a_reference(tmp_path):
+    paths = _tiny_configs(tmp_path)
+    rows = run_pipeline_benchmark(path=SAMPLE_DEV, configs={n: str(p) for n, p in paths.items()},
+                                  max_words=150, train_words=100, repeats=1, memory=False,
+                                  reference=["spacy-cnn"], progress=lambda msg: None)
+    assert {(r["name"], r["mode"]) for r in rows} == {
+        (n, m) for n in ("elstm", "spacy-cnn") for m in ("train", "predict")}
+    for row in rows:
+        assert row["words"] > 0 and row["width"] is None
+        assert "vs_spacy-bilstm" not in row
+        if row["name"] == "spacy-cnn":
+            assert row["vs_spacy-cnn"] == 1.0
+        else:
+            ref = next(r for r in rows if r["name"] == "spacy-cnn" and r["mode"] == row["mode"])
+            assert row["vs_spacy-cnn"] == row["words_per_second"] / ref["words_per_second"]
+
+
+@pytest.mark.parametrize("extra,message", [(["--reference", "cnn"], "'cnn' is not one of"),
+                                           (["same"], "two configs are named 'elstm'")])
+def test_config_benchmark_refuses_bad_names(tmp_path, extra, message):
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    paths = _tiny_configs(tmp_path)
+    args = ["benchmark", "configs", str(SAMPLE_DEV), str(paths["elstm"])]
+    if extra == ["same"]:
+        (tmp_path / "other").mkdir()
+        twin = tmp_path / "other" / "elstm.cfg"
+        twin.write_text(paths["elstm"].read_text())
+        args.append(str(twin))
+    else:
+        args += extra
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    squeezed = " ".join(result.output.replace("│", " ").split())
+    assert message in squeezed
+
+
 @pytest.fixture
 def no_run(monkeypatch):
     """The benchmarks themselves fail the test if they start."""

@@ -13,7 +13,7 @@ from spacy.util import registry
 from thinc.api import Config
 
 from spacy_elstm.pretraining import PRETRAIN_NEXT_WORD, targets
-from spacy_elstm.pytorch import WiredRecurrentEncoder
+from spacy_elstm.pytorch import RecurrentEncoder
 
 ROOT = Path(__file__).parent.parent
 CONFIG = ROOT / "configs" / "pretrain" / "elstm_next_word.cfg"
@@ -21,7 +21,7 @@ CONFIG = ROOT / "configs" / "pretrain" / "elstm_next_word.cfg"
 
 def encoder(separate, depth=2, layer_norm=True):
     torch.manual_seed(0)
-    return WiredRecurrentEncoder(cell="elstm", input_width=6, width=8, depth=depth, period=3,
+    return RecurrentEncoder(cell="elstm", input_width=6, width=8, depth=depth, period=3,
                                  residual=True, layer_norm=layer_norm, dropout=0.0,
                                  separate_directions=separate).double().eval()
 
@@ -58,7 +58,7 @@ def test_a_joint_stack_leaks_the_future_into_the_forward_half():
 
 def test_separate_directions_refuses_what_would_mix_them():
     with pytest.raises(ValueError, match="needs bidirectional = true and projection = false"):
-        WiredRecurrentEncoder(cell="lstm", input_width=4, width=4, projection=True,
+        RecurrentEncoder(cell="lstm", input_width=4, width=4, projection=True,
                               separate_directions=True)
     build = registry.architectures.get("spacy-elstm.RecurrentEncoder.v2")
     with pytest.raises(ValueError, match="got bidirectional = false, projection = false"):

@@ -32,7 +32,7 @@ def build_recurrent_tagger(
 ) -> Model[List[Any], List[Floats2d]]:
     """A sequence labeller of the basic macro-models: a stacked RNN, or BRNN
     with bidirectional, reading the tok2vec's vectors, and one softmax head. For
-    the spacy-elstm.sequence_labeller component; outputs (n_tokens, nO)
+    the elstm_tagger component; outputs (n_tokens, nO)
     log-probabilities per doc.
 
     tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the RNN reads: a shared

@@ -1,5 +1,6 @@
 """Pipeline benchmark: training and inference words/second of tagger+parser
-pipelines that differ only in their tok2vec encoder, in the same run."""
+pipelines that differ only in their tok2vec encoder, or of whole pipelines
+given as spaCy configs, in the same run."""
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -55,6 +56,15 @@ def build(name: str, width: int) -> Language:
                                              auto_fill=True, validate=True)
 
 
+def build_from_config(path: str) -> Language:
+    """The pipeline a training config describes, untrained: its speed is that of
+    the trained pipeline, whose weights have the same shapes."""
+    fix_random_seed(0)
+    return spacy.util.load_model_from_config(spacy.util.load_config(path, interpolate=True),
+                                             auto_fill=True,
+                                             validate=True)
+
+
 def load_examples(path: Path, vocab, max_words: Optional[int]) -> List[Example]:
     examples, words = [], 0
     for gold in read_conllu(path, vocab):
@@ -66,10 +76,12 @@ def load_examples(path: Path, vocab, max_words: Optional[int]) -> List[Example]:
 
 
 def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[int],
-             batch_words: int = 1000) -> Callable[[], int]:
+             batch_words: int = 1000, config: Optional[str] = None) -> Callable[[], int]:
     """A closure doing one pass of `mode` ("train" or "predict") over the data;
-    it returns the number of words processed."""
-    nlp = build(name, width)
+    it returns the number of words processed. The pipeline is the encoder
+    `name` in the tagger+parser pipeline `width` wide, or with `config` the
+    pipeline of that config file."""
+    nlp = build(name, width) if config is None else build_from_config(config)
     examples = load_examples(Path(path), nlp.vocab, max_words)
     nlp.initialize(lambda: examples)
     n_words = sum(len(e.reference) for e in examples)
@@ -92,17 +104,29 @@ def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[in
 def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int = 128,
                            max_words: Optional[int] = None, train_words: int = 5000,
                            repeats: int = 3, memory: bool = True,
+                           configs: Optional[Dict[str, str]] = None,
+                           reference: Sequence[str] = ("spacy-cnn", "spacy-bilstm"),
                            progress: Callable[[str], None] = print) -> List[Dict[str, Any]]:
-    names = list(names) or list(ENCODERS)
-    unknown = [n for n in names if n not in ENCODERS]
-    if unknown:
-        raise ValueError(f"Unknown pipeline encoder(s) {unknown}: choose from {list(ENCODERS)}.")
+    """Rows of words/second (and peak memory) per pipeline and mode, with a
+    `vs_<ref>` ratio against each `reference` pipeline of the same run. The
+    pipelines are the encoders `names` of ENCODERS, or with `configs`
+    ({name: config path}) whole pipelines from config files."""
+    if configs is None:
+        names = list(names) or list(ENCODERS)
+        unknown = [n for n in names if n not in ENCODERS]
+        if unknown:
+            raise ValueError(f"Unknown pipeline encoder(s) {unknown}: choose from "
+                             f"{list(ENCODERS)}.")
+        configs = {}
+    else:
+        names = list(configs)
     runs, words, limits = {}, {}, {}
     for name in names:
         for mode in ("train", "predict"):
             limit = min(train_words, max_words or train_words) if mode == "train" else max_words
             progress(f"  {name} {mode} ({'all' if limit is None else limit} words): building")
-            runs[name, mode] = make_run(name, mode, str(path), width, limit)
+            runs[name, mode] = make_run(name, mode, str(path), width, limit,
+                                        config=configs.get(name))
             words[name, mode], limits[name, mode] = runs[name, mode](), limit  # warm-up
     progress(f"  timing {len(runs)} pipelines in {repeats} interleaved rounds")
     seconds = interleaved_median_seconds(runs, device=torch.device("cpu"), repeats=repeats,
@@ -113,15 +137,18 @@ def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int 
         if memory:
             progress(f"  {name} {mode}: peak memory in a fresh process")
             mem = peak_rss_increase(make_run, name=name, mode=mode, path=str(path),
-                                    width=width, max_words=limits[name, mode])
-        rows.append({"name": name, "mode": mode, "width": width, "words": words[name, mode],
+                                    width=width, max_words=limits[name, mode],
+                                    config=configs.get(name))
+        rows.append({"name": name, "mode": mode,
+                     "width": width if name not in configs else None,
+                     "words": words[name, mode],
                      "repeats": repeats, "seconds": run_seconds,
                      "words_per_second": words[name, mode] / run_seconds,
                      "peak_memory_bytes": mem})
     for mode in ("train", "predict"):
         mode_rows = {r["name"]: r for r in rows if r["mode"] == mode}
         for row in mode_rows.values():
-            for ref in ("spacy-cnn", "spacy-bilstm"):
+            for ref in reference:
                 if ref in mode_rows:
                     row[f"vs_{ref}"] = row["words_per_second"] / mode_rows[ref]["words_per_second"]
     return rows

@@ -1,4 +1,4 @@
-"""`spacy-elstm benchmark layers|pipelines`: tables on stdout, JSON on disk."""
+"""`spacy-elstm benchmark layers|pipelines|configs|paper|lm`: tables on stdout, JSON on disk."""
 import json
 import platform
 from pathlib import Path
@@ -176,6 +176,63 @@ def pipelines(
     _write(output, {"benchmark": "pipelines", "data": data.name, "width": width,
                     "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
                     "allocator": allocator, "rows": rows})
+
+
+@benchmark_app.command("configs")
+def configs(
+    data: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="A CoNLL-U file, e.g. UD English-EWT dev."),
+    config: List[Path] = typer.Argument(..., exists=True, dir_okay=False,
+                                        help="Training configs; each pipeline is named after its file."),
+    output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
+    reference: Optional[str] = typer.Option(None, help="The config name the ratios are against; default: the first."),
+    train_words: int = typer.Option(5000, min=1, help="Words per timed training pass."),
+    max_words: Optional[int] = typer.Option(None, help="Words per timed inference pass (default: the whole file)."),
+    repeats: int = typer.Option(5, min=1, help="Timed rounds; every pipeline runs once per round and its median is kept."),
+    memory: bool = typer.Option(False, help="Also measure peak RSS (a fresh process per row)."),
+    threads: Optional[int] = typer.Option(None, help="torch.set_num_threads; default: torch's choice."),
+    gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
+) -> None:
+    """Training and inference words/second of whole pipelines given as training
+    configs (untrained: the same shapes as the trained ones), in the same run,
+    with ratios against one of them."""
+    import spacy
+    import torch
+
+    from ..benchmarks.pipelines import run_pipeline_benchmark
+    from ..treebanks.conllu import CorpusFormatError, read_conllu
+
+    check_output(output)
+    named = {}
+    for path in config:
+        if path.stem in named:
+            raise typer.BadParameter(f"two configs are named {path.stem!r} ({named[path.stem]} "
+                                     f"and {path}); rename one.", param_hint="CONFIG")
+        named[path.stem] = str(path)
+    reference = reference or config[0].stem
+    if reference not in named:
+        raise typer.BadParameter(f"{reference!r} is not one of the configs {list(named)}.",
+                                 param_hint="--reference")
+    try:
+        read_conllu(data)
+    except CorpusFormatError as err:
+        raise typer.BadParameter(str(err), param_hint="DATA") from None
+    if threads:
+        torch.set_num_threads(threads)
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+        memory = False
+    rows = run_pipeline_benchmark(path=data, configs=named, max_words=max_words,
+                                  train_words=train_words, repeats=repeats, memory=memory,
+                                  reference=[reference],
+                                  progress=lambda msg: typer.echo(msg, err=True))
+    table = [[r["name"], r["mode"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
+              f"{r[f'vs_{reference}']:.2f}", _mib(r["peak_memory_bytes"])] for r in rows]
+    typer.echo(_table(["config", "mode", "words", "words/s", f"x {reference}", "peak MiB"], table))
+    _write(output, {"benchmark": "configs", "data": data.name, "reference": reference,
+                    "configs": named,
+                    "environment": _environment("cuda:0" if gpu_id >= 0 else "cpu"),
+                    "rows": rows})
 
 
 @benchmark_app.command("paper")
