@@ -1,5 +1,5 @@
 """The language-modelling tables and plot, from ``metrics/lm/``, which
-the project's language-modelling workflow fills: one ``<run>-seed<N>.json`` per finished run,
+the project's `lm` workflow fills: one ``<run>-seed<N>.json`` per finished run,
 the ``metrics.json`` that ``spacy-elstm lm train`` writes. Runs whose model
 reads the segment backwards too (``bidirectional``) go into a table of their
 own (named ``leak-*``, with the next-word run trained beside them on the same
@@ -69,8 +69,8 @@ def lm_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
     models = {k: v for k, v in groups.items() if not k.startswith(LEAK)}
     parts = ["### Language modelling: Penn Treebank (Mikolov's 10k-word version)", "",
              f"From `{folder.as_posix()}/`, written by `spacy-elstm lm train` (the project's "
-             "language-modelling workflow). Perplexity: exp of the mean cross-entropy per "
-             "word over the whole file, `<eos>` counted, the state carried through it; test perplexity of the epoch "
+             "`lm` workflow: `lm-ptb` and `lm-paper`). Perplexity: exp of the mean "
+             "cross-entropy per word over the whole file, `<eos>` counted, the state carried through it; test perplexity of the epoch "
              "with the best validation perplexity (best epoch: which one, per seed). Mean ± sd "
              "over the seeds listed; words/s is training throughput (the mean over epochs) on "
              "the machine named.", ""]

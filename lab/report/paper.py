@@ -25,8 +25,8 @@ PAPER_DEP = {"rnn": ((43.24, 25.28), (45.24, 29.92), (58.49, 36.10)),
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
         "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
-        "(`scripts/paper_tables.sh`; configs in `configs/paper/`, whose headers list "
-        "where they depart from the paper). Paper: Su & Kuo's Tables 7 and 6 (UD 2.0 "
+        "(the `paper-tables` command, `scripts/paper_tables.sh`; configs in `configs/paper/`, "
+        "whose headers list where they depart from the paper). Paper: Su & Kuo's Tables 7 and 6 (UD 2.0 "
         "English, the CoNLL 2017 test file). `-`: not run yet. Training words/s include "
         "the dev evaluations, on the machine the log came from.")
 

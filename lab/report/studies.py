@@ -31,7 +31,8 @@ PAPER_SEED = ("Trained with seed {seed} (`SEED={seed} bash scripts/paper_tables.
               "where the configs' seed is 0.")
 SAME_SAMPLE = ("The same sample, split and scores as in `ptb-sample` (not comparable to "
                "full-WSJ results).")
-DEV_SEARCH = ("A dev-only search (`scripts/ptb_dev_search.py`, which lists each setting): "
+DEV_SEARCH = ("A dev-only search (`python scripts/dev_search.py --treebank ptb-sample`, which "
+              "lists each setting): "
               "the models are scored on the dev files, never on the test files.")
 
 STUDIES = [
