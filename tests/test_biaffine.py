@@ -1,6 +1,5 @@
-"""Graph-based parsing: the MST decoder (spacy_elstm.heads.mst), the biaffine
-scorer and the elstm_biaffine_parser component."""
-import itertools
+"""Graph-based parsing: the biaffine scorer and the elstm_biaffine_parser
+component (the tree decoder's tests are in test_mst.py)."""
 import json
 import subprocess
 import sys
@@ -14,73 +13,9 @@ from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.heads import is_tree
-from spacy_elstm.heads.mst import mst_heads
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPE = "elstm_biaffine_parser"
-
-
-# --- decoding -------------------------------------------------------------------
-
-def _tree_score(scores, heads):
-    return sum(scores[i, h] for i, h in enumerate(heads))
-
-
-def _as_spacy_heads(heads):
-    """0 = ROOT, j = word j - 1  ->  a root is its own head (seqparse.is_tree's form)."""
-    return [i if h == 0 else h - 1 for i, h in enumerate(heads)]
-
-
-def _is_one_root_tree(heads):
-    return sum(h == 0 for h in heads) == 1 and is_tree(_as_spacy_heads(heads))
-
-
-def _brute_force(scores):
-    n = scores.shape[0]
-    trees = (heads for heads in itertools.product(range(n + 1), repeat=n)
-             if _is_one_root_tree(list(heads)))
-    return max(_tree_score(scores, heads) for heads in trees)
-
-
-def test_mst_is_the_best_one_root_tree_by_brute_force():
-    rng = numpy.random.default_rng(0)
-    for n in range(1, 6):
-        for _ in range(40 if n < 5 else 15):
-            scores = rng.normal(size=(n, n + 1))
-            heads = mst_heads(scores)
-            assert _is_one_root_tree(heads), (scores, heads)
-            assert _tree_score(scores, heads) == pytest.approx(_brute_force(scores)), scores
-
-
-def test_mst_is_always_a_tree():
-    rng = numpy.random.default_rng(1)
-    for trial in range(300):
-        n = int(rng.integers(1, 40))
-        if trial % 3 == 0:  # ties everywhere
-            scores = rng.integers(0, 3, size=(n, n + 1)).astype(float)
-        elif trial % 3 == 1:  # every word prefers ROOT
-            scores = rng.normal(size=(n, n + 1))
-            scores[:, 0] += 10
-        else:
-            scores = rng.normal(size=(n, n + 1)) * 100
-        assert _is_one_root_tree(mst_heads(scores))
-    assert mst_heads(numpy.zeros((0, 1))) == []
-
-
-def test_mst_finds_a_non_projective_tree():
-    # "A hearing is scheduled on the issue today": "on" attaches to "hearing"
-    # across "is scheduled" (0 = ROOT, j = word j - 1)
-    gold = [2, 4, 4, 0, 2, 7, 5, 4]
-    scores = numpy.random.default_rng(2).normal(size=(8, 9))
-    scores[numpy.arange(8), gold] += 10
-    assert mst_heads(scores) == gold
-
-
-def test_mst_refuses_bad_scores():
-    with pytest.raises(ValueError, match=r"\(n, n \+ 1\) score matrix, got shape \(3, 3\)"):
-        mst_heads(numpy.zeros((3, 3)))
-    with pytest.raises(ValueError, match="finite"):
-        mst_heads(numpy.array([[0.0, numpy.nan]]))
 
 
 # --- the component --------------------------------------------------------------
@@ -161,10 +96,13 @@ def test_a_parse_does_not_depend_on_the_batch():
     together = parser.predict([nlp.make_doc(t) for t in texts])
     for (heads, labels), (heads2, labels2) in zip(alone, together):
         assert heads.tolist() == heads2.tolist() and labels.tolist() == labels2.tolist()
-    arcs, _, lengths = parser.model.predict([nlp.make_doc(texts[0])])
-    arcs2, _, lengths2 = parser.model.predict([nlp.make_doc(t) for t in texts])
-    assert lengths2 == [4, 1, 11]
-    numpy.testing.assert_allclose(arcs2[0, :4, :5], arcs[0], rtol=1e-5, atol=1e-5)
+    one = parser.model.predict([nlp.make_doc(texts[0])])
+    batch = parser.model.predict([nlp.make_doc(t) for t in texts])
+    assert batch.lengths == [4, 1, 11] and [a.shape for a in batch.arcs] == [(4, 5), (1, 2), (11, 12)]
+    numpy.testing.assert_allclose(batch.arcs[0], one.arcs[0], rtol=1e-5, atol=1e-5)
+    heads = numpy.array([2, 0, 0, 3])
+    numpy.testing.assert_allclose(batch.labels(numpy.r_[heads, 0, numpy.zeros(11, int)])[:4],
+                                  one.labels(heads), rtol=1e-5, atol=1e-5)
 
 
 def test_to_disk_and_load_give_the_same_parses(tmp_path):
@@ -178,14 +116,16 @@ def test_to_disk_and_load_give_the_same_parses(tmp_path):
     fix_random_seed(1)
     other.initialize(lambda: _examples(other))
     fresh = other.get_pipe(PIPE).model.predict([other.make_doc(t) for t in texts])
-    assert not numpy.allclose(fresh[0], expected[0])
+    assert not numpy.allclose(fresh.arcs[0], expected.arcs[0])
 
     loaded = spacy.load(tmp_path)
     again = loaded.get_pipe(PIPE)
     assert again.labels == parser.labels
     got = again.model.predict([loaded.make_doc(t) for t in texts])
-    numpy.testing.assert_allclose(got[0], expected[0], rtol=1e-6, atol=1e-6)
-    numpy.testing.assert_allclose(got[1], expected[1], rtol=1e-6, atol=1e-6)
+    for arcs, want in zip(got.arcs, expected.arcs):
+        numpy.testing.assert_allclose(arcs, want, rtol=1e-6, atol=1e-6)
+    heads = numpy.concatenate([numpy.arange(n) for n in expected.lengths])  # any heads
+    numpy.testing.assert_allclose(got.labels(heads), expected.labels(heads), rtol=1e-6, atol=1e-6)
     for text in texts:
         assert _parse(loaded(text)) == _parse(nlp(text))
     assert again.from_bytes(parser.to_bytes()).labels == parser.labels
@@ -198,27 +138,23 @@ def test_missing_heads_and_heads_across_sentences_give_no_gradient():
     doc = nlp.make_doc(TRAIN[0][0])
     partial = Example.from_dict(doc, {"heads": [1, 1, None, 1],
                                       "deps": ["nsubj", "ROOT", None, "obj"]})
-    arcs, labels, lengths = parser.model.predict([doc])
-    loss, (d_arcs, d_labels) = parser.get_loss([partial], (arcs, labels, lengths))
+    scores = parser.model.predict([doc])
+    loss, (d_arcs, d_labels) = parser.get_loss([partial], scores)
     assert loss > 0
-    assert not d_arcs[0, 2].any() and not d_labels[0, 2].any()
-    assert d_arcs[0, [0, 1, 3]].any(axis=1).all()
-    # the label gradient is at the gold head only (0 = ROOT, j = word j - 1)
-    assert d_labels[0, 0, 2].any() and not d_labels[0, 0, [0, 1, 3, 4]].any()
-    # padding heads get no gradient: one word, heads past it are padding
-    short = nlp.make_doc("ham")
-    docs = [doc, short]
-    scores = parser.model.predict(docs)
-    _, (d_arcs, _) = parser.get_loss(_examples(nlp, [TRAIN[0], ("ham", [0], ["ROOT"])]), scores)
-    assert not d_arcs[1, :, 2:].any() and not d_arcs[1, 1:].any()
+    assert [d.shape for d in d_arcs] == [(4, 5)] and d_labels.shape == (4, len(parser.labels))
+    assert not d_arcs[0][2].any() and not d_labels[2].any()
+    assert d_arcs[0][[0, 1, 3]].any(axis=1).all() and d_labels[[0, 1, 3]].any(axis=1).all()
+    # no gold relations at all: no label gradient
+    unlabelled = Example.from_dict(doc, {"heads": [1, 1, 3, 1]})
+    assert parser.get_loss([unlabelled], scores)[1][1] is None
     # a gold head in another sentence of the predicted doc: no loss for that word
     split = Doc(nlp.vocab, words=["I", "like", "green", "eggs"],
                 sent_starts=[True, False, True, False])
     example = Example.from_dict(split, {"heads": [1, 1, 3, 1], "deps": TRAIN[0][2]})
     scores = parser.model.predict([split])
-    assert scores[2] == [2, 2]
+    assert scores.lengths == [2, 2]
     _, (d_arcs, d_labels) = parser.get_loss([example], scores)
-    assert not d_arcs[1, 1].any() and not d_labels[1, 1].any() and d_arcs[1, 0].any()
+    assert not d_arcs[1][1].any() and not d_labels[3].any() and d_arcs[1][0].any()
 
 
 def test_empty_docs():
