@@ -209,10 +209,11 @@ def _cross_entropy(xp, scores, gold: numpy.ndarray, d_scores) -> float:
         return 0.0
     rows_xp, gold_xp = xp.asarray(rows), xp.asarray(gold[rows])
     picked = scores[rows_xp]
-    exp = xp.exp(picked - picked.max(axis=-1, keepdims=True))
-    probs = exp / exp.sum(axis=-1, keepdims=True)
+    shifted = picked - picked.max(axis=-1, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
     k = xp.arange(len(rows))
-    loss = -float(xp.log(probs[k, gold_xp]).sum())
+    loss = -float(log_probs[k, gold_xp].sum())  # log-softmax: no log(0) for unlikely golds
+    probs = xp.exp(log_probs)
     probs[k, gold_xp] -= 1.0
     d_scores[rows_xp] = probs
     return loss
