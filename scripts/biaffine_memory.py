@@ -4,6 +4,7 @@ the tree decoder on a long adversarial sentence (issue 30, items 2 and 3).
     python scripts/biaffine_memory.py long     # one 350-token doc (one sentence)
     python scripts/biaffine_memory.py mixed    # 255 short sentences + the 350-token doc, one nlp.pipe call
     python scripts/biaffine_memory.py mst 2000 # mst_heads on 2,000 words of paired 2-cycles
+    python scripts/biaffine_memory.py nested 2000  # ... of 1,999 cycles nested in one another
 
 The parser has the default model's sizes (arc_width 500, label_width 100, a
 HashEmbedCNN tok2vec of width 96) and 48 relations, untrained: memory does not
@@ -61,25 +62,39 @@ def adversarial_scores(n: int, seed: int = 0):
     return scores
 
 
+def nested_scores(n: int):
+    """Word i's best head is word i + 1, the last word's the one before it,
+    heads further away score less: n - 1 contractions, each inside the next."""
+    import numpy
+
+    words = numpy.arange(n)
+    scores = numpy.zeros((n, n + 1))
+    scores[:, 1:] = -numpy.abs(words[:, None] - words[None, :]).astype(float)
+    scores[words[:-1], words[:-1] + 2] += 5
+    scores[n - 1, n - 1] += 5
+    scores[:, 0] = -n
+    return scores
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["long", "mixed", "mst"])
+    parser.add_argument("what", choices=["long", "mixed", "mst", "nested"])
     parser.add_argument("n", nargs="?", type=int, default=2000)
     parser.add_argument("--limit-gb", type=float, default=None)
     args = parser.parse_args()
     if args.limit_gb:
         limit = int(args.limit_gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    if args.what == "mst":
+    if args.what in ("mst", "nested"):
         from spacy_elstm.heads.mst import mst_heads
 
         print(sys.modules["spacy_elstm"].__file__)
-        scores = adversarial_scores(args.n)
+        scores = (adversarial_scores if args.what == "mst" else nested_scores)(args.n)
         before = _peak_mb()
         start = time.perf_counter()
         heads = mst_heads(scores)
         seconds = time.perf_counter() - start
-        print(f"mst n={args.n}: {seconds:.2f} s, peak RSS {before:.0f} -> {_peak_mb():.0f} MB, "
+        print(f"{args.what} n={args.n}: {seconds:.2f} s, peak RSS {before:.0f} -> {_peak_mb():.0f} MB, "
               f"{sum(h == 0 for h in heads)} root")
         return
     nlp = _parser()

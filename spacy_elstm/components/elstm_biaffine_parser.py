@@ -8,6 +8,10 @@ learned ROOT -- and each label of every (word, head) pair. The sentences are
 the doc's (a doc without sentence boundaries is one sentence), so no head ever
 crosses a sentence boundary and the sentences stay as they are.
 
+Memory: the model scores arcs sentence by sentence and labels only at one head
+per word (``layers.biaffine.BiaffineScores``), so a batch holds the sum over
+its sentences of n^2 arc scores and n_words x n_labels label scores.
+
 Training: the cross-entropy of each word's gold head among its sentence's words
 and ROOT, plus that of its gold label given the gold head. A word whose gold
 head or relation is missing, or whose gold head lies outside its sentence,
@@ -15,7 +19,8 @@ gives no loss; a relation not among the labels (collected in ``initialize``)
 gives no label loss.
 
 Decoding: per sentence, the best tree with exactly one word attached to ROOT
-(maximum spanning arborescence, ``heads.mst``), then each arc's best label.
+(maximum spanning arborescence, ``heads.mst``), then the best label of each
+word at its decoded head.
 The heads and relations are written with ``Doc.from_array`` as ``token.head``
 and ``token.dep_`` (the root's head is itself), as a transition parser's are.
 """
