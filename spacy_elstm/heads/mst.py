@@ -113,7 +113,9 @@ def arborescence(graph: numpy.ndarray) -> numpy.ndarray:
             slot[c] = slots[0]
             rows[slot[c]] = adjusted[best, columns]
             deps[slot[c]] = deps[slots[best], columns]
-            inside = numpy.isin(top, cycle)
+            in_cycle = numpy.zeros(size, dtype=bool)
+            in_cycle[cycle] = True
+            inside = in_cycle[top]  # the original nodes now in c
             top[inside] = c
             rows[slot[c], inside] = -numpy.inf
             v = c
