@@ -11,10 +11,12 @@ than one root (spaCy's Doc allows it); CoNLL-U, and the script, want exactly one
 per sentence, so every extra root is attached to the first one with the
 relation `dep`, and the JSON counts the words so re-attached.
 """
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -236,17 +238,42 @@ def md5(path: Path) -> str:
 
 def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, Any]:
     """The script's evaluation of `system` against `gold`: metric name -> its
-    Score (precision, recall, f1, ...). Its UDError is a ScoringError."""
+    Score (precision, recall, f1, ...). Its UDError is a ScoringError. The
+    script follows each word's chain of heads by recursion, one call per word,
+    so it runs with Python's recursion limit raised above the longest sentence
+    (a 1,000-word sentence would otherwise raise RecursionError)."""
     loaded = {}
-    for role, path in (("gold", gold), ("system", system)):
+    depth = max(_longest_sentence(gold), _longest_sentence(system)) + 1000
+    with _recursion_limit(depth):
+        for role, path in (("gold", gold), ("system", system)):
+            try:
+                loaded[role] = scorer.load_conllu_file(str(path))
+            except scorer.UDError as err:
+                raise ScoringError(f"{path} ({role} file): {err}") from None
         try:
-            loaded[role] = scorer.load_conllu_file(str(path))
+            return scorer.evaluate(loaded["gold"], loaded["system"])
         except scorer.UDError as err:
-            raise ScoringError(f"{path} ({role} file): {err}") from None
+            raise ScoringError(f"{system} against {gold}: {err}") from None
+
+
+def _longest_sentence(path: Path) -> int:
+    """The most lines of one sentence block of a CoNLL-U file (at least its words)."""
+    longest = current = 0
+    with open(path, encoding="utf-8-sig", errors="replace") as file_:
+        for line in file_:
+            current = current + 1 if line.strip() else 0
+            longest = max(longest, current)
+    return longest
+
+
+@contextlib.contextmanager
+def _recursion_limit(depth: int):
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, depth))
     try:
-        return scorer.evaluate(loaded["gold"], loaded["system"])
-    except scorer.UDError as err:
-        raise ScoringError(f"{system} against {gold}: {err}") from None
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None, *,

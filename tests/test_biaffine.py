@@ -1,86 +1,25 @@
-"""Graph-based parsing: the MST decoder (spacy_elstm.heads.mst), the biaffine
-scorer and the elstm_biaffine_parser component."""
-import itertools
+"""Graph-based parsing: the biaffine scorer and the elstm_biaffine_parser
+component (the tree decoder's tests are in test_mst.py)."""
 import json
+import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy
 import pytest
 import spacy
+import torch
 from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.heads import is_tree
-from spacy_elstm.heads.mst import mst_heads
+from spacy_elstm.layers.biaffine import sentence_lengths
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPE = "elstm_biaffine_parser"
-
-
-# --- decoding -------------------------------------------------------------------
-
-def _tree_score(scores, heads):
-    return sum(scores[i, h] for i, h in enumerate(heads))
-
-
-def _as_spacy_heads(heads):
-    """0 = ROOT, j = word j - 1  ->  a root is its own head (seqparse.is_tree's form)."""
-    return [i if h == 0 else h - 1 for i, h in enumerate(heads)]
-
-
-def _is_one_root_tree(heads):
-    return sum(h == 0 for h in heads) == 1 and is_tree(_as_spacy_heads(heads))
-
-
-def _brute_force(scores):
-    n = scores.shape[0]
-    trees = (heads for heads in itertools.product(range(n + 1), repeat=n)
-             if _is_one_root_tree(list(heads)))
-    return max(_tree_score(scores, heads) for heads in trees)
-
-
-def test_mst_is_the_best_one_root_tree_by_brute_force():
-    rng = numpy.random.default_rng(0)
-    for n in range(1, 6):
-        for _ in range(40 if n < 5 else 15):
-            scores = rng.normal(size=(n, n + 1))
-            heads = mst_heads(scores)
-            assert _is_one_root_tree(heads), (scores, heads)
-            assert _tree_score(scores, heads) == pytest.approx(_brute_force(scores)), scores
-
-
-def test_mst_is_always_a_tree():
-    rng = numpy.random.default_rng(1)
-    for trial in range(300):
-        n = int(rng.integers(1, 40))
-        if trial % 3 == 0:  # ties everywhere
-            scores = rng.integers(0, 3, size=(n, n + 1)).astype(float)
-        elif trial % 3 == 1:  # every word prefers ROOT
-            scores = rng.normal(size=(n, n + 1))
-            scores[:, 0] += 10
-        else:
-            scores = rng.normal(size=(n, n + 1)) * 100
-        assert _is_one_root_tree(mst_heads(scores))
-    assert mst_heads(numpy.zeros((0, 1))) == []
-
-
-def test_mst_finds_a_non_projective_tree():
-    # "A hearing is scheduled on the issue today": "on" attaches to "hearing"
-    # across "is scheduled" (0 = ROOT, j = word j - 1)
-    gold = [2, 4, 4, 0, 2, 7, 5, 4]
-    scores = numpy.random.default_rng(2).normal(size=(8, 9))
-    scores[numpy.arange(8), gold] += 10
-    assert mst_heads(scores) == gold
-
-
-def test_mst_refuses_bad_scores():
-    with pytest.raises(ValueError, match=r"\(n, n \+ 1\) score matrix, got shape \(3, 3\)"):
-        mst_heads(numpy.zeros((3, 3)))
-    with pytest.raises(ValueError, match="finite"):
-        mst_heads(numpy.array([[0.0, numpy.nan]]))
 
 
 # --- the component --------------------------------------------------------------
@@ -161,10 +100,13 @@ def test_a_parse_does_not_depend_on_the_batch():
     together = parser.predict([nlp.make_doc(t) for t in texts])
     for (heads, labels), (heads2, labels2) in zip(alone, together):
         assert heads.tolist() == heads2.tolist() and labels.tolist() == labels2.tolist()
-    arcs, _, lengths = parser.model.predict([nlp.make_doc(texts[0])])
-    arcs2, _, lengths2 = parser.model.predict([nlp.make_doc(t) for t in texts])
-    assert lengths2 == [4, 1, 11]
-    numpy.testing.assert_allclose(arcs2[0, :4, :5], arcs[0], rtol=1e-5, atol=1e-5)
+    one = parser.model.predict([nlp.make_doc(texts[0])])
+    batch = parser.model.predict([nlp.make_doc(t) for t in texts])
+    assert batch.lengths == [4, 1, 11] and [a.shape for a in batch.arcs] == [(4, 5), (1, 2), (11, 12)]
+    numpy.testing.assert_allclose(batch.arcs[0], one.arcs[0], rtol=1e-5, atol=1e-5)
+    heads = numpy.array([2, 0, 0, 3])
+    numpy.testing.assert_allclose(batch.labels(numpy.r_[heads, 0, numpy.zeros(11, int)])[:4],
+                                  one.labels(heads), rtol=1e-5, atol=1e-5)
 
 
 def test_to_disk_and_load_give_the_same_parses(tmp_path):
@@ -178,14 +120,16 @@ def test_to_disk_and_load_give_the_same_parses(tmp_path):
     fix_random_seed(1)
     other.initialize(lambda: _examples(other))
     fresh = other.get_pipe(PIPE).model.predict([other.make_doc(t) for t in texts])
-    assert not numpy.allclose(fresh[0], expected[0])
+    assert not numpy.allclose(fresh.arcs[0], expected.arcs[0])
 
     loaded = spacy.load(tmp_path)
     again = loaded.get_pipe(PIPE)
     assert again.labels == parser.labels
     got = again.model.predict([loaded.make_doc(t) for t in texts])
-    numpy.testing.assert_allclose(got[0], expected[0], rtol=1e-6, atol=1e-6)
-    numpy.testing.assert_allclose(got[1], expected[1], rtol=1e-6, atol=1e-6)
+    for arcs, want in zip(got.arcs, expected.arcs):
+        numpy.testing.assert_allclose(arcs, want, rtol=1e-6, atol=1e-6)
+    heads = numpy.concatenate([numpy.arange(n) for n in expected.lengths])  # any heads
+    numpy.testing.assert_allclose(got.labels(heads), expected.labels(heads), rtol=1e-6, atol=1e-6)
     for text in texts:
         assert _parse(loaded(text)) == _parse(nlp(text))
     assert again.from_bytes(parser.to_bytes()).labels == parser.labels
@@ -198,27 +142,23 @@ def test_missing_heads_and_heads_across_sentences_give_no_gradient():
     doc = nlp.make_doc(TRAIN[0][0])
     partial = Example.from_dict(doc, {"heads": [1, 1, None, 1],
                                       "deps": ["nsubj", "ROOT", None, "obj"]})
-    arcs, labels, lengths = parser.model.predict([doc])
-    loss, (d_arcs, d_labels) = parser.get_loss([partial], (arcs, labels, lengths))
+    scores = parser.model.predict([doc])
+    loss, (d_arcs, d_labels) = parser.get_loss([partial], scores)
     assert loss > 0
-    assert not d_arcs[0, 2].any() and not d_labels[0, 2].any()
-    assert d_arcs[0, [0, 1, 3]].any(axis=1).all()
-    # the label gradient is at the gold head only (0 = ROOT, j = word j - 1)
-    assert d_labels[0, 0, 2].any() and not d_labels[0, 0, [0, 1, 3, 4]].any()
-    # padding heads get no gradient: one word, heads past it are padding
-    short = nlp.make_doc("ham")
-    docs = [doc, short]
-    scores = parser.model.predict(docs)
-    _, (d_arcs, _) = parser.get_loss(_examples(nlp, [TRAIN[0], ("ham", [0], ["ROOT"])]), scores)
-    assert not d_arcs[1, :, 2:].any() and not d_arcs[1, 1:].any()
+    assert [d.shape for d in d_arcs] == [(4, 5)] and d_labels.shape == (4, len(parser.labels))
+    assert not d_arcs[0][2].any() and not d_labels[2].any()
+    assert d_arcs[0][[0, 1, 3]].any(axis=1).all() and d_labels[[0, 1, 3]].any(axis=1).all()
+    # no gold relations at all: no label gradient
+    unlabelled = Example.from_dict(doc, {"heads": [1, 1, 3, 1]})
+    assert parser.get_loss([unlabelled], scores)[1][1] is None
     # a gold head in another sentence of the predicted doc: no loss for that word
     split = Doc(nlp.vocab, words=["I", "like", "green", "eggs"],
                 sent_starts=[True, False, True, False])
     example = Example.from_dict(split, {"heads": [1, 1, 3, 1], "deps": TRAIN[0][2]})
     scores = parser.model.predict([split])
-    assert scores[2] == [2, 2]
+    assert scores.lengths == [2, 2]
     _, (d_arcs, d_labels) = parser.get_loss([example], scores)
-    assert not d_arcs[1, 1].any() and not d_labels[1, 1].any() and d_arcs[1, 0].any()
+    assert not d_arcs[1][1].any() and not d_labels[3].any() and d_arcs[1][0].any()
 
 
 def test_empty_docs():
@@ -276,3 +216,142 @@ def test_spacy_train_a_few_steps_on_the_sample(tmp_path, sample_corpus):
     assert doc.has_annotation("DEP")
     for sent in doc.sents:
         assert is_tree([t.head.i - sent.start for t in sent])
+
+
+# --- memory: scores per sentence, labels at one head per word ----------------------
+
+def _old_scores(module, x, lengths):
+    """The batched formulation the scorer had before (the reference): every
+    sentence padded to the longest, label scores for every (word, head, label),
+    shapes (n_sents, T, T + 1) and (n_sents, T, T + 1, n_labels)."""
+    n_sents, longest = len(lengths), max(lengths)
+    lengths = torch.tensor(lengths)
+    sent = torch.repeat_interleave(torch.arange(n_sents), lengths)
+    starts = torch.cumsum(lengths, 0) - lengths
+    position = torch.arange(x.shape[0]) - starts[sent]
+    words = x.new_zeros(n_sents, longest, x.shape[1]).index_put((sent, position), x)
+    padded = torch.cat([module.root.expand(n_sents, 1, x.shape[1]), words], dim=1)
+    arc_dep, arc_head = module.arc_dep(words), module.arc_head(padded)
+    arcs = torch.einsum("sia,ab,sjb->sij", arc_dep, module.arc_weight, arc_head)
+    arcs = arcs + (arc_head @ module.arc_head_bias)[:, None, :]
+
+    def with_one(t):
+        return torch.cat([t, t.new_ones(t.shape[:-1] + (1,))], dim=-1)
+
+    labels = torch.einsum("sip,lpq,sjq->sijl", with_one(module.label_dep(words)),
+                          module.label_weight, with_one(module.label_head(padded)))
+    return arcs, labels
+
+
+def _old_loss(arcs, labels, lengths, heads, label_ids):
+    """The loss the component had on the batched scores: cross-entropy of the
+    gold head among the sentence's words and ROOT (padding masked), plus that of
+    the gold label at the gold head; heads and label_ids (n_sents, T), -1 = none."""
+    valid = torch.arange(arcs.shape[2])[None, :] <= torch.tensor(lengths)[:, None]
+    masked = arcs.masked_fill(~valid[:, None, :], float("-inf"))
+    s, i = torch.nonzero(heads >= 0, as_tuple=True)
+    loss = -torch.log_softmax(masked[s, i], -1)[torch.arange(len(s)), heads[s, i]].sum()
+    s, i = torch.nonzero(label_ids >= 0, as_tuple=True)
+    at_gold = labels[s, i, heads[s, i]]
+    return loss - torch.log_softmax(at_gold, -1)[torch.arange(len(s)), label_ids[s, i]].sum()
+
+
+def _padded(flat, lengths):
+    out = torch.full((len(lengths), max(lengths)), -1, dtype=torch.int64)
+    start = 0
+    for s, n in enumerate(lengths):
+        out[s, :n] = torch.as_tensor(flat[start:start + n])
+        start += n
+    return out
+
+
+def test_loss_and_gradients_equal_the_batched_formulation():
+    from spacy_elstm.layers.biaffine import biaffine_module
+
+    nlp = _nlp()
+    nlp.initialize(lambda: _examples(nlp))
+    parser = nlp.get_pipe(PIPE)
+    module = biaffine_module(parser.model)
+    torch.manual_seed(0)
+    with torch.no_grad():  # weights that make every term matter (U and W start at zero)
+        for param in module.parameters():
+            param.normal_(0, 0.3)
+    split = Doc(nlp.vocab, words="I like green eggs . She likes ham".split(),
+                sent_starts=[True, False, False, False, False, True, False, False])
+    examples = _examples(nlp, [TRAIN[3], NONPROJ]) + [
+        Example.from_dict(nlp.make_doc("I like green eggs"),
+                          {"heads": [1, 1, None, 1], "deps": ["nsubj", "ROOT", None, "unknown"]}),
+        Example.from_dict(split, {"heads": [1, 1, 3, 1, 1, 6, 6, 6],
+                                  "deps": ["nsubj", "ROOT", "amod", "obj", "punct", "nsubj",
+                                           "ROOT", "obj"]})]
+    docs = [eg.predicted for eg in examples]
+    vectors = parser.model.layers[0].predict(docs)
+    lengths = [n for doc in docs for n in sentence_lengths(doc)]
+    assert lengths == [4, 8, 4, 5, 3]
+
+    scores, backprop = parser.model.layers[1]((vectors, lengths), is_train=True)
+    loss, d_scores = parser.get_loss(examples, scores)
+    d_vectors = backprop(d_scores)
+    grads = {name: p.grad.clone() for name, p in module.named_parameters()}
+    module.zero_grad()
+
+    x = torch.tensor(numpy.concatenate(vectors), requires_grad=True)
+    heads, label_ids = parser._targets(examples, lengths)
+    assert (label_ids == -1).sum() > (heads == -1).sum() > 0  # missing heads and labels
+    arcs, labels = _old_scores(module, x, lengths)
+    want = _old_loss(arcs, labels, lengths, _padded(heads, lengths), _padded(label_ids, lengths))
+    want.backward()
+    assert loss == pytest.approx(want.item(), rel=1e-5)
+    for name, param in module.named_parameters():
+        numpy.testing.assert_allclose(grads[name].numpy(), param.grad.numpy(), rtol=1e-4,
+                                      atol=1e-5, err_msg=name)
+    numpy.testing.assert_allclose(numpy.concatenate(d_vectors), x.grad.numpy(), rtol=1e-4,
+                                  atol=1e-5)
+    # the same arc scores, and label scores at any heads, as the batched ones
+    for s, n in enumerate(lengths):
+        numpy.testing.assert_allclose(scores.arcs[s], arcs[s, :n, :n + 1].detach().numpy(),
+                                      rtol=1e-5, atol=1e-5)
+    some_heads = numpy.concatenate([(numpy.arange(n) * 7) % (n + 1) for n in lengths])
+    want_labels = numpy.concatenate([labels[s, torch.arange(n), some_heads[sum(lengths[:s]):][:n]]
+                                     .detach().numpy() for s, n in enumerate(lengths)])
+    numpy.testing.assert_allclose(scores.labels(some_heads), want_labels, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="a head outside its sentence"):
+        scores.labels(numpy.full(sum(lengths), 5))
+
+
+LIMIT_GB = 4
+
+
+def test_a_long_doc_beside_255_short_ones_parses_under_a_4_gb_address_space():
+    """The issue's repro: one 350-token doc (one sentence: no sentence
+    boundaries) and 255 short ones in one nlp.pipe call, 48 relations, under an
+    address-space limit of 4 GiB for the whole process. The batched scores
+    (256 x 350 x 351 x 48 label scores) asked for 6 GB. One thread and two
+    malloc arenas, so that per-thread reservations do not count against the
+    limit; the imports' own address space is checked to leave room."""
+    tiny = {**MODEL, "arc_width": 16, "label_width": 16, "tok2vec": {**TOK2VEC, "width": 16}}
+    code = textwrap.dedent(f"""
+        import resource, spacy, spacy_elstm
+        from spacy.tokens import Doc
+        from spacy.training import Example
+        from spacy_elstm.heads import is_tree
+        size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+        assert size < 2 * 2 ** 30, f"the imports alone take {{size / 2 ** 30:.1f}} GiB"
+        limit = {LIMIT_GB} * 2 ** 30
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        nlp = spacy.blank("en")
+        parser = nlp.add_pipe({PIPE!r}, config={{"model": {tiny!r}}})
+        example = Example.from_dict(Doc(nlp.vocab, words=["a", "b"]),
+                                    {{"heads": [1, 1], "deps": ["rel0", "ROOT"]}})
+        parser.initialize(lambda: [example], nlp=nlp, labels=[f"rel{{i}}" for i in range(48)])
+        long = " ".join(f"word{{i % 97}}" for i in range(350))
+        texts = [f"short sentence number {{i}} with a few words" for i in range(255)] + [long]
+        docs = list(nlp.pipe(texts, batch_size=256))
+        assert len(docs[-1]) == 350 and len(list(docs[-1].sents)) == 1
+        assert all(is_tree([t.head.i - s.start for t in s]) for d in docs for s in d.sents)
+        print("ok")
+    """)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env)
+    assert result.returncode == 0 and "ok" in result.stdout, result.stderr[-3000:]

@@ -229,3 +229,24 @@ def test_score_with_the_training_file_splits_the_tagging_scores(gold20, tmp_path
     both = (result["unseen"]["XPOS"] * result["unseen"]["words"]
             + result["seen"]["XPOS"] * result["seen"]["words"]) / result["words"]
     assert both == pytest.approx(result["XPOS"], abs=0.02)
+
+
+@needs_script
+def test_a_1100_word_sentence_scores_without_recursion_error(tmp_path):
+    """`spacy-elstm score` on one 1,100-word gold sentence whose heads form one
+    chain (word i under word i + 1), with the biaffine parser: the tree decoder
+    recursed once per contracted cycle, and the official script follows each
+    head chain by recursion, one call per word; both went past Python's
+    recursion limit (1,000)."""
+    n = 1100
+    rows = [f"{i}\tw{i % 50}\tw\tNOUN\tNN\t_\t{0 if i == n else i + 1}\t"
+            f"{'root' if i == n else 'dep'}\t_\t_" for i in range(1, n + 1)]
+    text = " ".join(f"w{i % 50}" for i in range(1, n + 1))
+    gold = tmp_path / "long.conllu"
+    gold.write_text(f"# sent_id = long\n# text = {text}\n" + "\n".join(rows) + "\n\n",
+                    encoding="utf8")
+    pipeline = ROOT / "tests" / "fixtures" / "compat_models" / "biaffine_dbrnn"
+    limit = sys.getrecursionlimit()
+    result = score(pipeline, gold, scorer=SCRIPT)
+    assert result["words"] == n and result["UAS"] is not None
+    assert sys.getrecursionlimit() == limit

@@ -24,8 +24,9 @@ def build_biaffine_parser(
     sentence, MLPs give each word a dependent and a head representation (and a
     learned ROOT vector one as head), the arc scores are biaffine with a head
     bias, the label scores a biaffine classifier on (dependent, head) pairs.
-    For the elstm_biaffine_parser component; outputs (arcs, labels, lengths)
-    for the batch's sentences (spacy_elstm.layers.biaffine).
+    For the elstm_biaffine_parser component; outputs the batch's sentences'
+    arc scores, one (n, n + 1) array each, and their label scores at the heads
+    asked for (spacy_elstm.layers.biaffine.BiaffineScores).
 
     tok2vec (Model[List[Doc], List[Floats2d]]): The word vectors: a shared
         tok2vec's listener or the parser's own.

@@ -8,6 +8,10 @@ learned ROOT -- and each label of every (word, head) pair. The sentences are
 the doc's (a doc without sentence boundaries is one sentence), so no head ever
 crosses a sentence boundary and the sentences stay as they are.
 
+Memory: the model scores arcs sentence by sentence and labels only at one head
+per word (``layers.biaffine.BiaffineScores``), so a batch holds the sum over
+its sentences of n^2 arc scores and n_words x n_labels label scores.
+
 Training: the cross-entropy of each word's gold head among its sentence's words
 and ROOT, plus that of its gold label given the gold head. A word whose gold
 head or relation is missing, or whose gold head lies outside its sentence,
@@ -15,7 +19,8 @@ gives no loss; a relation not among the labels (collected in ``initialize``)
 gives no label loss.
 
 Decoding: per sentence, the best tree with exactly one word attached to ROOT
-(maximum spanning arborescence, ``heads.mst``), then each arc's best label.
+(maximum spanning arborescence, ``heads.mst``), then the best label of each
+word at its decoded head.
 The heads and relations are written with ``Doc.from_array`` as ``token.head``
 and ``token.dep_`` (the root's head is itself), as a transition parser's are.
 """
@@ -30,7 +35,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
 from ..heads.mst import mst_heads
-from ..layers.biaffine import sentence_lengths, set_n_labels
+from ..layers.biaffine import BiaffineScores, sentence_lengths, set_n_labels
 from .pipe_with_labels import PipeWithLabels
 
 FACTORY = "elstm_biaffine_parser"
@@ -105,14 +110,14 @@ class ELSTMBiaffineParser(PipeWithLabels):
         self.model.initialize(X=[example.x for example in get_examples()][:10])
 
     def _targets(self, examples: Iterable[Example], lengths: List[int]):
-        """(heads, labels), each (n_sents, T) int arrays: the gold head of each
-        word (0 = ROOT, j = word j - 1 of the sentence) and the index of its
-        gold relation in ``labels``; -1 where there is none to learn."""
-        longest = max(lengths, default=0)
-        heads = numpy.full((len(lengths), longest), -1, dtype="int64")
-        labels = numpy.full((len(lengths), longest), -1, dtype="int64")
+        """(heads, labels), each an int array over the words of all sentences:
+        the gold head of each word (0 = ROOT, j = word j - 1 of its sentence)
+        and the index of its gold relation in ``labels``; -1 where there is
+        none to learn."""
+        heads = numpy.full(sum(lengths), -1, dtype="int64")
+        labels = numpy.full(sum(lengths), -1, dtype="int64")
         index = {label: i for i, label in enumerate(self.labels)}
-        s = 0
+        s = w = 0  # sentences and words so far
         for example in examples:
             gold_heads, gold_deps = example.get_aligned_parse(projectivize=False)
             start = 0
@@ -123,71 +128,67 @@ class ELSTMBiaffineParser(PipeWithLabels):
                         continue
                     head = int(head)
                     if head == start + i:
-                        heads[s, i] = 0
+                        heads[w + i] = 0
                     elif start <= head < start + n:
-                        heads[s, i] = head - start + 1
+                        heads[w + i] = head - start + 1
                     else:
                         continue
-                    labels[s, i] = index.get(dep, -1)
+                    labels[w + i] = index.get(dep, -1)
                 start += n
+                w += n
                 s += 1
         if s != len(lengths):
             raise ValueError(f"{self.name}: the examples have {s} sentences, the scores "
                              f"{len(lengths)}.")
         return heads, labels
 
-    def get_loss(self, examples: Iterable[Example], scores) -> Tuple[float, Tuple]:
+    def get_loss(self, examples: Iterable[Example], scores: BiaffineScores) -> Tuple[float, Tuple]:
         """The summed cross-entropy of the gold heads and of the gold labels
-        given the gold heads, and its gradient w.r.t. (arcs, labels)."""
-        arcs, label_scores, lengths = scores
+        given the gold heads, and its gradient: one (n, n + 1) array per
+        sentence's arcs, and one for the label scores at the gold heads (None
+        where no word has a gold label)."""
         ops = self.model.ops
         xp = ops.xp
-        gold_heads, gold_labels = self._targets(examples, lengths)
-        n_sents, longest = arcs.shape[:2]
-        # heads past a sentence's end are padding: probability 0
-        valid = numpy.arange(longest + 1)[None, :] <= numpy.asarray(lengths)[:, None]
-        masked = xp.where(xp.asarray(valid)[:, None, :], arcs, -numpy.inf)
-        s, i = (xp.asarray(a) for a in numpy.nonzero(gold_heads >= 0))
-        g = xp.asarray(gold_heads[gold_heads >= 0])
-        arc_probs = _softmax(xp, masked[s, i])
-        d_arcs = ops.alloc3f(*arcs.shape)
-        loss = -float(xp.log(arc_probs[xp.arange(len(g)), g]).sum())
-        arc_probs[xp.arange(len(g)), g] -= 1.0
-        d_arcs[s, i] = arc_probs
-        d_labels = ops.alloc4f(*label_scores.shape)
-        has_label = numpy.nonzero(gold_labels >= 0)
-        if len(has_label[0]):
-            s, i = (xp.asarray(a) for a in has_label)
-            h = xp.asarray(gold_heads[has_label])
-            y = xp.asarray(gold_labels[has_label])
-            label_probs = _softmax(xp, label_scores[s, i, h])
-            loss -= float(xp.log(label_probs[xp.arange(len(y)), y]).sum())
-            label_probs[xp.arange(len(y)), y] -= 1.0
-            d_labels[s, i, h] = label_probs
-        return loss, (d_arcs, d_labels)
+        gold_heads, gold_labels = self._targets(examples, scores.lengths)
+        loss = 0.0
+        d_arcs = []
+        start = 0
+        for arcs, n in zip(scores.arcs, scores.lengths):
+            heads = gold_heads[start:start + n]
+            start += n
+            d_arcs.append(ops.alloc2f(n, n + 1))
+            loss += _cross_entropy(xp, arcs, heads, d_arcs[-1])
+        d_labels = None
+        if (gold_labels >= 0).any():
+            label_scores = scores.labels(numpy.maximum(gold_heads, 0))
+            d_labels = ops.alloc2f(*label_scores.shape)
+            loss += _cross_entropy(xp, label_scores, gold_labels, d_labels)
+        return float(loss), (d_arcs, d_labels)
 
     def predict(self, docs: Iterable[Doc]) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
         """Per doc, (heads, label ids): each word's head as an index into the
         doc (a root its own index) and its relation's index in ``labels``."""
         docs = list(docs)
-        arcs, label_scores, lengths = self.model.predict(docs)
-        arcs = self.model.ops.to_numpy(arcs)
-        label_scores = self.model.ops.to_numpy(label_scores)
+        scores = self.model.predict(docs)
+        to_numpy = self.model.ops.to_numpy
+        sent_heads = [numpy.asarray(mst_heads(to_numpy(arcs)), dtype="int64")
+                      for arcs in scores.arcs]
+        all_heads = numpy.concatenate(sent_heads) if sent_heads else numpy.zeros(0, "int64")
+        all_labels = to_numpy(scores.labels(all_heads)).argmax(-1) if len(all_heads) else all_heads
         parses = []
-        s = 0
+        s = w = 0
         for doc in docs:
             heads = numpy.zeros(len(doc), dtype="int64")
-            label_ids = numpy.zeros(len(doc), dtype="int64")
             start = 0
             for n in sentence_lengths(doc):
-                sent_heads = numpy.asarray(mst_heads(arcs[s, :n, :n + 1]))
-                label_ids[start:start + n] = label_scores[s, numpy.arange(n), sent_heads].argmax(-1)
                 # ROOT (0) becomes the word itself, j >= 1 word j - 1
                 words = numpy.arange(n)
-                heads[start:start + n] = start + numpy.where(sent_heads == 0, words, sent_heads - 1)
+                heads[start:start + n] = start + numpy.where(sent_heads[s] == 0, words,
+                                                             sent_heads[s] - 1)
                 start += n
                 s += 1
-            parses.append((heads, label_ids))
+            parses.append((heads, all_labels[w:w + len(doc)].astype("int64")))
+            w += len(doc)
         return parses
 
     def set_annotations(self, docs: Iterable[Doc], parses) -> None:
@@ -204,7 +205,20 @@ class ELSTMBiaffineParser(PipeWithLabels):
             doc.from_array([HEAD, DEP], numpy.stack([offsets, deps], axis=1))
 
 
-def _softmax(xp, scores):
-    """Row-wise softmax of a 2d array (-inf entries get probability 0)."""
-    exp = xp.exp(scores - scores.max(axis=-1, keepdims=True))
-    return exp / exp.sum(axis=-1, keepdims=True)
+def _cross_entropy(xp, scores, gold: numpy.ndarray, d_scores) -> float:
+    """The summed cross-entropy of the gold column of each row of ``scores``
+    (a 2d array) whose gold is >= 0, its gradient written into those rows of
+    ``d_scores``."""
+    rows = numpy.flatnonzero(gold >= 0)
+    if not len(rows):
+        return 0.0
+    rows_xp, gold_xp = xp.asarray(rows), xp.asarray(gold[rows])
+    picked = scores[rows_xp]
+    shifted = picked - picked.max(axis=-1, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
+    k = xp.arange(len(rows))
+    loss = -float(log_probs[k, gold_xp].sum())  # log-softmax: no log(0) for unlikely golds
+    probs = xp.exp(log_probs)
+    probs[k, gold_xp] -= 1.0
+    d_scores[rows_xp] = probs
+    return loss

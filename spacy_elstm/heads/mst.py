@@ -7,30 +7,44 @@ for word i, where head 0 is ROOT and head j >= 1 is word j - 1. The result is
 one head per word in the same numbering (0 = ROOT).
 
 Chu-Liu/Edmonds: every word takes its best head; if that makes no cycle, it is
-the best arborescence. Otherwise the cycle C is contracted into one node c: an
+the best arborescence. Otherwise a cycle C is contracted into one node c: an
 arc from outside into c scores ``scores[d, h] - scores[d, head(d)]`` for the
 best word d of C (entering C at d breaks d's cycle arc), an arc from c to a
 word outside scores the best of C's words as its head; the best arborescence
 of the smaller graph, expanded, is the best of the larger one.
+
+It runs as Tarjan's dense version, iteratively: nodes (words, and contracted
+cycles as they form) choose their best entering arc one after the other along
+a path; a choice that closes a cycle on the path contracts it at once, its
+row of entering scores the best of its members' adjusted rows. Each node
+keeps one row of ``n + 1`` scores (a contracted node reuses a member's), and
+each contraction records its members and their cycle arcs, so memory is
+O(n^2) and time O(n^2) numpy work over at most 2n choices and n contractions,
+however the cycles nest. Expanding goes from the last contraction to the
+first: a contracted node's entering arc goes to the member holding its
+dependent, every other member keeps its cycle arc.
 
 One root: an unconstrained arborescence may attach several words to ROOT. A
 penalty M larger than the score range of any two trees, subtracted from every
 ROOT arc, makes each extra ROOT arc cost more than any tree can gain, so the
 best arborescence of the penalised scores has exactly one ROOT arc and is the
 best such tree of the original scores (every tree pays M once).
+
+Ties go to the lowest head index at each choice; the result is one of the best
+trees.
 """
 from typing import List
 
 import numpy
 
-from .decoding import cycles
+_UNSEEN, _ON_PATH, _DONE = 0, 1, 2
 
 
 def mst_heads(scores) -> List[int]:
     """The heads (0 = ROOT, j = word j - 1) of the best tree with exactly one
     word attached to ROOT, for an (n, n + 1) score matrix (see the module)."""
     scores = numpy.asarray(scores, dtype="float64")
-    n = scores.shape[0]
+    n = scores.shape[0] if scores.ndim else 0
     if scores.ndim != 2 or scores.shape[1] != n + 1:
         raise ValueError(f"mst_heads needs an (n, n + 1) score matrix, got shape "
                          f"{scores.shape}.")
@@ -44,44 +58,90 @@ def mst_heads(scores) -> List[int]:
     graph[numpy.arange(n + 1), numpy.arange(n + 1)] = -numpy.inf
     penalty = n * float(scores.max() - scores.min()) + 1.0
     graph[1:, 0] -= penalty
-    heads = _arborescence(graph)
-    return [int(h) for h in heads[1:]]
+    return arborescence(graph)[1:].tolist()
 
 
-def _arborescence(graph: numpy.ndarray) -> numpy.ndarray:
+def arborescence(graph: numpy.ndarray) -> numpy.ndarray:
     """The best arborescence rooted in node 0 of ``graph`` ((m, m), graph[d, h]
-    the score of arc h -> d, -inf where there is none): heads[d] for every node,
-    heads[0] = -1."""
-    heads = graph.argmax(axis=1)
-    heads[0] = -1
-    found = cycles(heads, 0)  # node 0, the root, has no head to follow
-    if not found:
-        return heads
-    cycle = found[0]
+    the score of arc h -> d, -inf where there is none; every node but 0 needs
+    a finite arc from node 0): heads[d] for every node, heads[0] = -1. ``graph``
+    is not changed."""
     m = graph.shape[0]
-    in_cycle = numpy.zeros(m, dtype=bool)
-    in_cycle[cycle] = True
-    rest = numpy.flatnonzero(~in_cycle)  # node 0 is never in a cycle
-    cyc = numpy.asarray(cycle)
-    c = len(rest)  # the contracted node's index in the smaller graph
-    small = numpy.full((c + 1, c + 1), -numpy.inf)
-    small[:c, :c] = graph[numpy.ix_(rest, rest)]
-    # arcs out of the cycle: the best word of C as head, for each word outside
-    out_scores = graph[numpy.ix_(rest, cyc)]
-    best_head_in_cycle = cyc[out_scores.argmax(axis=1)]
-    small[:c, c] = out_scores.max(axis=1)
-    # arcs into the cycle: entering at d replaces d's cycle arc
-    gain = graph[numpy.ix_(cyc, rest)] - graph[cyc, heads[cyc]][:, None]
-    entry = cyc[gain.argmax(axis=0)]
-    small[c, :c] = gain.max(axis=0)
-    small[0, :] = -numpy.inf  # ROOT (rest[0] == 0) takes no head
-    small_heads = _arborescence(small)
-    # expand
-    result = heads.copy()  # the cycle's words keep their cycle arcs, but for one
-    for k, node in enumerate(rest[1:], start=1):
-        h = small_heads[k]
-        result[node] = best_head_in_cycle[k] if h == c else rest[h]
-    h = small_heads[c]
-    result[entry[h]] = rest[h]
-    result[0] = -1
-    return result
+    # rows[slot[v]]: the scores of the arcs into node v from each original node,
+    # adjusted for v's inner cycle arcs; deps: the original dependent of each
+    rows = numpy.array(graph, dtype="float64")
+    deps = numpy.repeat(numpy.arange(m, dtype=numpy.int64)[:, None], m, axis=1)
+    top = numpy.arange(m)  # the outermost node holding each original node
+    size = 2 * m  # original nodes, then at most m - 1 contracted ones
+    slot = numpy.arange(size)
+    parent = numpy.full(size, -1)
+    state = numpy.zeros(size, dtype=numpy.int8)
+    position = numpy.zeros(size, dtype=numpy.int64)  # on the path
+    enter_dep = numpy.full(size, -1)
+    enter_head = numpy.full(size, -1)
+    enter_score = numpy.zeros(size)
+    members: List[numpy.ndarray] = []  # of node m + k, the k-th contraction
+    state[0] = _DONE
+    for start in range(1, m):
+        v = int(top[start])
+        if state[v] == _DONE:
+            continue
+        path: List[int] = []
+        while True:
+            row = rows[slot[v]]
+            h = int(row.argmax())
+            enter_dep[v], enter_head[v], enter_score[v] = deps[slot[v], h], h, row[h]
+            position[v] = len(path)
+            path.append(v)
+            state[v] = _ON_PATH
+            u = int(top[h])
+            if state[u] == _DONE:
+                break
+            if state[u] == _UNSEEN:
+                v = u
+                continue
+            # u is on the path: path[u..v] is a cycle, contract it into node c
+            cycle = numpy.asarray(path[position[u]:])
+            del path[position[u]:]
+            c = m + len(members)
+            members.append(cycle)
+            parent[cycle] = c
+            slots = slot[cycle]
+            adjusted = rows[slots] - enter_score[cycle][:, None]
+            best = adjusted.argmax(axis=0)
+            columns = numpy.arange(m)
+            slot[c] = slots[0]
+            rows[slot[c]] = adjusted[best, columns]
+            deps[slot[c]] = deps[slots[best], columns]
+            in_cycle = numpy.zeros(size, dtype=bool)
+            in_cycle[cycle] = True
+            inside = in_cycle[top]  # the original nodes now in c
+            top[inside] = c
+            rows[slot[c], inside] = -numpy.inf
+            v = c
+        state[path] = _DONE
+    return _expand(m, len(members), members, parent, enter_dep, enter_head)
+
+
+def _expand(m: int, n_contracted: int, members, parent, enter_dep, enter_head) -> numpy.ndarray:
+    """Each original node's head: from the last contraction to the first, a
+    node's final entering arc goes down to the members holding its dependent,
+    every other member keeps the arc it chose (its cycle arc)."""
+    final_dep = numpy.full(m + n_contracted, -1)
+    final_head = numpy.full(m + n_contracted, -1)
+    for v in range(m + n_contracted - 1, 0, -1):
+        if parent[v] == -1:  # outermost: its own choice is final
+            final_dep[v], final_head[v] = enter_dep[v], enter_head[v]
+        if v < m:
+            continue
+        d = int(final_dep[v])
+        x = d
+        while x != v and final_dep[x] == -1:
+            final_dep[x], final_head[x] = d, final_head[v]
+            x = int(parent[x])
+        for member in members[v - m]:
+            if final_dep[member] == -1:
+                final_dep[member], final_head[member] = enter_dep[member], enter_head[member]
+    heads = final_head[:m].copy()
+    heads[0] = -1
+    return heads

@@ -16,11 +16,18 @@ classifier with linear terms and a bias, written with a 1 appended to both sides
     s_lab[i, j, l] = [p_i; 1]^T W_l [q_j; 1].
 
 U, u and W start at zero, so every tree and label starts equally likely. Words
-attend only to the words of their own sentence and ROOT: scores are computed
-per sentence, padded to the longest one of the batch; the padded positions are
-never read by the real ones.
+attend only to the words of their own sentence and ROOT.
+
+Memory. Arc scores are computed sentence by sentence, (n, n + 1) each, so a
+batch takes the sum over its sentences of n^2 scores, never batch x longest^2.
+Label scores are computed only where they are needed, for one head per word
+(the gold head in training, the decoded one in prediction): ``forward`` gives
+the label MLPs' outputs, and ``label_scores`` the (n_words, n_labels) scores at
+the given heads, in blocks of words whose intermediate (words x labels x
+label_width) stays under ``cell_budget`` numbers.
 """
 import warnings
+from typing import List, NamedTuple, Sequence
 
 import torch
 from torch import Tensor, nn
@@ -30,8 +37,25 @@ def _mlp(input_width: int, width: int, dropout: float) -> nn.Sequential:
     return nn.Sequential(nn.Linear(input_width, width), nn.ReLU(), nn.Dropout(dropout))
 
 
+class BiaffineOutput(NamedTuple):
+    """What ``BiaffineParserScorer.forward`` gives for a batch of sentences.
+
+    arcs: one (n, n + 1) tensor per sentence: [i, j] scores head j (0 = ROOT,
+        j >= 1 word j - 1) for word i.
+    label_dep: [p_i; 1] for every word, shape (n_words, label_width + 1).
+    label_head: [q_j; 1] for every head candidate, shape (n_sents + n_words,
+        label_width + 1): first each sentence's ROOT, then the words.
+    """
+
+    arcs: List[Tensor]
+    label_dep: Tensor
+    label_head: Tensor
+
+
 class BiaffineParserScorer(nn.Module):
     """Arc and label scores for each sentence of a batch (see the module)."""
+
+    cell_budget = 2 ** 22  # numbers in one block of the label scores' intermediate
 
     def __init__(self, *, input_width: int, arc_width: int, label_width: int,
                  n_labels: int, dropout: float):
@@ -66,29 +90,48 @@ class BiaffineParserScorer(nn.Module):
             old = self.label_weight
             self.label_weight = self._label_weight(n_labels, device=old.device, dtype=old.dtype)
 
-    def forward(self, x: Tensor, lengths: Tensor):
+    def forward(self, x: Tensor, lengths: Sequence[int]) -> BiaffineOutput:
         """x: the words of all sentences one after another, shape (n_words,
-        input_width); lengths: each sentence's number of words, shape (n_sents,),
-        summing to n_words. Returns the arc scores, shape (n_sents, T, T + 1),
-        and the label scores, shape (n_sents, T, T + 1, n_labels), T the longest
-        sentence: [s, i, j] is head j (0 = ROOT, j >= 1 word j - 1) for word i
-        of sentence s; entries past a sentence's length are padding."""
+        input_width); lengths: each sentence's number of words, summing to
+        n_words. Returns the arc scores of each sentence and the label MLPs'
+        outputs (see ``BiaffineOutput``)."""
+        lengths = [int(n) for n in lengths]
         n_sents = len(lengths)
-        longest = int(lengths.max()) if n_sents else 0
-        lengths = lengths.to(x.device)
-        sent = torch.repeat_interleave(torch.arange(n_sents, device=x.device), lengths)
-        starts = torch.cumsum(lengths, 0) - lengths
-        position = torch.arange(x.shape[0], device=x.device) - starts[sent]
-        words = x.new_zeros(n_sents, longest, x.shape[1]).index_put((sent, position), x)
-        root = self.root.to(x.dtype).expand(n_sents, 1, x.shape[1])
-        padded = torch.cat([root, words], dim=1)  # position 0 is ROOT
-        arc_dep, arc_head = self.arc_dep(words), self.arc_head(padded)
-        arcs = torch.einsum("sia,ab,sjb->sij", arc_dep, self.arc_weight, arc_head)
-        arcs = arcs + (arc_head @ self.arc_head_bias)[:, None, :]
-        label_dep = _with_one(self.label_dep(words))
-        label_head = _with_one(self.label_head(padded))
-        labels = torch.einsum("sip,lpq,sjq->sijl", label_dep, self.label_weight, label_head)
-        return arcs, labels
+        # the head candidates: each sentence's ROOT (its own row, so its own
+        # dropout mask), then the words
+        candidates = torch.cat([self.root.to(x.dtype).expand(n_sents, x.shape[1]), x])
+        arc_dep = self.arc_dep(x) @ self.arc_weight
+        arc_head = self.arc_head(candidates)
+        head_bias = arc_head @ self.arc_head_bias
+        arcs = []
+        start = n_sents  # of the sentence's words among the candidates
+        for s, n in enumerate(lengths):
+            rows = torch.cat([arc_head[s:s + 1], arc_head[start:start + n]])
+            bias = torch.cat([head_bias[s:s + 1], head_bias[start:start + n]])
+            words = arc_dep[start - n_sents:start - n_sents + n]
+            arcs.append(torch.addmm(bias, words, rows.T))
+            start += n
+        label_dep = _with_one(self.label_dep(x))
+        label_head = _with_one(self.label_head(candidates))
+        return BiaffineOutput(arcs, label_dep, label_head)
+
+    def label_scores(self, label_dep: Tensor, label_head: Tensor, heads: Tensor) -> Tensor:
+        """The scores of each label for each word at one head: label_dep and
+        label_head as ``forward`` gives them, heads (n_words,) the row of
+        label_head that is each word's head. Shape (n_words, n_labels)."""
+        n_labels, width = self.n_labels, self.label_width + 1
+        # weight[p, l * width + q] = W_l[p, q]: p_i^T W_l for every l in one product
+        weight = self.label_weight.permute(1, 0, 2).reshape(width, n_labels * width)
+        block = max(1, self.cell_budget // max(1, n_labels * width))
+        scores = []
+        for start in range(0, label_dep.shape[0], block):
+            dep = label_dep[start:start + block]
+            head = label_head[heads[start:start + block]]
+            left = (dep @ weight).view(-1, n_labels, width)
+            scores.append(torch.bmm(left, head.unsqueeze(-1)).squeeze(-1))
+        if not scores:
+            return label_dep.new_zeros(0, n_labels)
+        return torch.cat(scores)
 
 
 def _with_one(x: Tensor) -> Tensor:
