@@ -30,6 +30,11 @@ from ..pytorch.mode import mode_dependent_modules, training_mode
 
 
 class AveragedPyTorchShim(PyTorchShim):
+    """thinc's shim, with ``use_params`` finding the averages and each forward
+    pass in its own training mode, the module's flag untouched (see the module
+    docstring). No mixed precision (``torch_layer`` never asks for it), so
+    backprop needs no gradient scaling."""
+
     def predict(self, inputs: ArgsKwargs):
         with training_mode(False), torch.no_grad():
             return self._model(*inputs.args, **inputs.kwargs)
