@@ -4,6 +4,7 @@ from .cells import CELLS, GATE_MODES, TABLE, Cell, check_cell
 from .dbrnn import DBRNN, DBRNNUpper, DirectionPool, WiredDBRNN
 from .encoder import BiLayer, Layer, RecurrentEncoder, SeparateStacks, WiredRecurrentEncoder
 from .labeller import DBRNNLabeller, RecurrentLabeller, head_losses, weighted_loss
+from .mode import Dropout, is_training, training_mode
 from .packing import Packing
 from .recurrence import Recurrence
 from .seq2seq import AdditiveAttention, Seq2SeqLabeller
@@ -15,4 +16,4 @@ __all__ = ["CELLS", "GATE_MODES", "TABLE", "Cell", "check_cell", "DBRNN", "DBRNN
            "SeparateStacks", "WiredRecurrentEncoder", "Recurrence", "Packing",
            "SequenceModule", "Block", "Wired", "WordDropout", "kernels", "DBRNNLabeller",
            "RecurrentLabeller", "head_losses", "weighted_loss", "Seq2SeqLabeller",
-           "AdditiveAttention"]
+           "AdditiveAttention", "Dropout", "is_training", "training_mode"]

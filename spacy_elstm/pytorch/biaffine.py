@@ -32,9 +32,11 @@ from typing import List, NamedTuple, Sequence
 import torch
 from torch import Tensor, nn
 
+from .mode import Dropout
+
 
 def _mlp(input_width: int, width: int, dropout: float) -> nn.Sequential:
-    return nn.Sequential(nn.Linear(input_width, width), nn.ReLU(), nn.Dropout(dropout))
+    return nn.Sequential(nn.Linear(input_width, width), nn.ReLU(), Dropout(dropout))
 
 
 class BiaffineOutput(NamedTuple):

@@ -58,6 +58,7 @@ from torch import Tensor, nn
 
 from . import cells
 from .labeller import _Labeller, check_own_predictions
+from .mode import Dropout, is_training
 from .packing import Packing, run_packed
 from .recurrence import Recurrence
 
@@ -101,7 +102,7 @@ class LabelRecurrentLabeller(_Labeller):
         self.direction = direction
         self.window = window
         self.own_predictions = float(own_predictions)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         words = (2 * window + 1) * input_width
         # decoders[0] predicts head 0; for "bidirectional", decoders[1] is the backward network
         n_future = n_prev_labels if direction == "bidirectional" else 0
@@ -155,7 +156,7 @@ class LabelRecurrentLabeller(_Labeller):
 
     def _fed_labels(self, gold: Optional[Tensor], n: int, device) -> Tensor:
         """The gold label to feed at each position, -1 where the prediction is fed."""
-        if gold is None or not self.training:
+        if gold is None or not is_training(self):
             return torch.full((n,), -1, dtype=torch.int64, device=device)
         fed = gold.to(torch.int64)
         if self.own_predictions > 0:

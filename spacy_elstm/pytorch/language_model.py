@@ -23,6 +23,7 @@ from torch import Tensor, nn
 
 from .cells import check_cell
 from .encoder import Layer, half_width
+from .mode import Dropout
 from .packing import Packing
 from .recurrence import Recurrence, State
 
@@ -51,7 +52,7 @@ class LanguageModel(nn.Module):
             self.layers = nn.ModuleList(
                 Recurrence(cell=cell, input_width=width, hidden_width=width, period=period,
                            gates=gates) for _ in range(depth))
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.decoder = nn.Linear(width, vocab_size)
         if tie_weights:
             self.decoder.weight = self.embedding.weight

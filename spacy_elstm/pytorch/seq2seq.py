@@ -61,6 +61,7 @@ from torch import Tensor, nn
 from .beam import beam_search
 from .encoder import RecurrentEncoder
 from .labeller import _Labeller, check_own_predictions
+from .mode import Dropout, is_training
 from .packing import Packing, run_packed
 from .recurrence import Recurrence, State
 
@@ -119,7 +120,7 @@ class Seq2SeqLabeller(_Labeller):
         # row 0: the start symbol; row l + 1: label l
         self.label_embed = nn.Embedding(n_labels + 1, label_width)
         self.attention = AdditiveAttention(width=width) if attention else None
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.own_predictions = float(own_predictions)
         self.beam_width = beam_width
 
@@ -185,12 +186,12 @@ class Seq2SeqLabeller(_Labeller):
         steps = packing
         if self.interleaved:
             steps, gold = self._interleave(packing, gold)
-        if gold is not None and self.training and self.own_predictions > 0:
+        if gold is not None and is_training(self) and self.own_predictions > 0:
             own = torch.rand(gold.shape, device=gold.device) < self.own_predictions
             gold = gold.masked_fill(own, -1)  # -1: fed the model's own prediction
         if gold is not None and bool((gold >= 0).all()):
             log_p, weights = self._teacher_forced(steps, state, gold, context)
-        elif gold is None and self.beam_width > 1 and not self.training:
+        elif gold is None and self.beam_width > 1 and not is_training(self):
             log_p, weights = self._beam(steps, state, context), None
         else:
             log_p, weights = self._greedy(steps, state, gold, context)

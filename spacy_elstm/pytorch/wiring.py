@@ -31,6 +31,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn import functional as F
 
+from .mode import is_training
 from .packing import Packing
 from .sequence import SequenceModule
 
@@ -55,7 +56,7 @@ class WordDropout(SequenceModule):
         return self.width
 
     def run(self, x: Tensor, packing: Packing) -> Tensor:
-        if not self.training or self.p == 0:
+        if not is_training(self) or self.p == 0:
             return x
         keep = torch.empty(x.shape[0], 1, device=x.device, dtype=x.dtype).bernoulli_(1 - self.p)
         return x * keep / (1 - self.p)
@@ -79,7 +80,7 @@ class Dropout(SequenceModule):
     def run(self, x: Tensor, packing: Packing) -> Tensor:
         if self.p == 0:
             return x
-        return F.dropout(x, self.p, self.training)
+        return F.dropout(x, self.p, is_training(self))
 
     def extra_repr(self) -> str:
         return f"width={self.width}, p={self.p}"
