@@ -238,7 +238,8 @@ def test_key_follows_content_not_place(tmp_path, monkeypatch):
 def test_why_a_build_runs(tmp_path):
     parts = extension.key_parts("portable")
     here = tmp_path / NAME
-    assert extension._why_build("portable", str(here), parts) == "no portable build in this cache yet"
+    why = extension._why_build("portable", str(here), parts)
+    assert why == "no portable build in this cache yet"
     older = tmp_path / f"{extension.PREFIX}0123456789abcdef_portable"
     older.mkdir()
     (older / extension.STAMP_NAME).write_text(json.dumps(dict(parts, torch="2.0.0")))
@@ -250,6 +251,28 @@ def test_why_a_build_runs(tmp_path):
     (here / "lock").touch()
     assert extension._why_build("portable", str(here), parts) == \
         "an earlier build there did not finish"
+
+
+def test_build_that_does_not_import_is_rebuilt(tmp_path, monkeypatch, capsys):
+    """A finished build whose library no longer imports (torch replaced under the same
+    version): rebuilt, saying why."""
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path))
+    here = tmp_path / NAME
+    here.mkdir()
+    stamp = dict(extension.key_parts("portable"), key=extension.cache_key("portable"),
+                 variant="portable")
+    (here / extension.STAMP_NAME).write_text(json.dumps(stamp))
+    (here / f"{NAME}{extension._lib_ext()}").write_text("not a library")
+
+    def compile(*args):
+        assert not (here / extension.STAMP_NAME).exists()
+        raise RuntimeError("compiled")
+
+    monkeypatch.setattr(extension, "_compile", compile)
+    with pytest.raises(RuntimeError, match="compiled"):
+        extension.build("portable")
+    [notice] = compile_notices(capsys.readouterr().err)
+    assert f"in {here}: the build there does not import" in notice, notice
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX process groups")

@@ -163,7 +163,8 @@ def key_parts(variant: str) -> Dict[str, str]:
     abi = sysconfig.get_config_var("EXT_SUFFIX") or ""
     return {"source": hashlib.sha256(SOURCE.read_bytes()).hexdigest(),
             "flags": " ".join(cflags(variant)),
-            "torch": torch.__version__,
+            "torch": f"{torch.__version__} {getattr(torch.version, 'git_version', '')[:12]}"
+                     .strip(),
             "python": f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]} "
                       f"{abi}".strip()}
 
@@ -198,16 +199,24 @@ def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
     parts = key_parts(variant)
     name = cache_name(variant)
     build_dir = os.path.join(extensions_root(), name)
-    module = _load_prebuilt(name, build_dir)
+    broken = None  # the stamp of a build that does not import
+    try:
+        module = _load_prebuilt(name, build_dir)
+    except ImportError as err:  # built against a torch since replaced under the same version
+        module, broken = None, _read_stamp(build_dir)
+        why = f"the build there does not import ({_cause(err)})"
+    else:
+        why = _why_build(variant, build_dir, parts)  # before this process adds to the cache
     if module is not None:
         return module
     compiler = _missing_compiler()
     if compiler is not None:
         raise RuntimeError(f"no C++ compiler: {compiler!r} not found "
                            "(install g++ or clang, or point CXX at one)")
-    why = _why_build(variant, build_dir, parts)  # before this process adds to the cache
     os.makedirs(build_dir, exist_ok=True)
     with _build_lock(build_dir, build_timeout() if timeout is None else timeout):
+        if broken is not None and _read_stamp(build_dir) == broken:  # not rebuilt meanwhile
+            _remove_stamp(build_dir)
         module = _load_prebuilt(name, build_dir)  # built while we waited
         if module is not None:
             return module
@@ -217,9 +226,11 @@ def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
               f"{COMPILE_TIMEOUT_ENV})", file=sys.stderr, flush=True)
         start = time.monotonic()
         _compile(name, build_dir, parts, limit)
-        stamp = dict(parts, key=cache_key(variant), variant=variant, compiler=os.environ.get("CXX", "") or "c++",
-                     seconds=f"{time.monotonic() - start:.1f}")
-        _write_atomically(os.path.join(build_dir, STAMP_NAME), json.dumps(stamp, indent=1).encode())
+        stamp = dict(parts, key=cache_key(variant), variant=variant,
+                     compiler=os.environ.get("CXX", "") or "c++",
+                     seconds=f"{time.monotonic() - start:.1f}", built=time.ctime())
+        _write_atomically(os.path.join(build_dir, STAMP_NAME),
+                          json.dumps(stamp, indent=1).encode())
     module = _load_prebuilt(name, build_dir)
     if module is None:
         raise RuntimeError(f"the build in {build_dir} made no {name} library")
@@ -352,6 +363,11 @@ def _write_atomically(path: str, data: bytes) -> None:
     tmp = f"{path}.{os.getpid()}"
     Path(tmp).write_bytes(data)
     os.replace(tmp, path)
+
+
+def _remove_stamp(build_dir: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(build_dir, STAMP_NAME))
 
 
 def _read_stamp(build_dir: str) -> Optional[Dict[str, str]]:
