@@ -170,15 +170,19 @@ def key_parts(variant: str) -> Dict[str, str]:
 
 
 def cache_key(variant: str) -> str:
-    digest = hashlib.sha256()
-    for field, value in sorted(key_parts(variant).items()):
-        digest.update(f"{field}\0{value}\0".encode())
-    return digest.hexdigest()[:KEY_LENGTH]
+    return _digest(key_parts(variant))
 
 
 def cache_name(variant: str) -> str:
     """The module's name, and its build directory's, for ``variant`` of this source."""
     return f"{PREFIX}{cache_key(variant)}_{variant}"
+
+
+def _digest(parts: Dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for field, value in sorted(parts.items()):
+        digest.update(f"{field}\0{value}\0".encode())
+    return digest.hexdigest()[:KEY_LENGTH]
 
 
 def extensions_root() -> str:
@@ -197,7 +201,8 @@ def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
     ``compile_timeout()`` is stopped and raises ``CompileTimeout``.
     """
     parts = key_parts(variant)
-    name = cache_name(variant)
+    key = _digest(parts)
+    name = f"{PREFIX}{key}_{variant}"
     build_dir = os.path.join(extensions_root(), name)
     broken = None  # the stamp of a build that does not import
     try:
@@ -226,7 +231,7 @@ def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
               f"{COMPILE_TIMEOUT_ENV})", file=sys.stderr, flush=True)
         start = time.monotonic()
         _compile(name, build_dir, parts, limit)
-        stamp = dict(parts, key=cache_key(variant), variant=variant,
+        stamp = dict(parts, key=key, variant=variant,
                      compiler=os.environ.get("CXX", "") or "c++",
                      seconds=f"{time.monotonic() - start:.1f}", built=time.ctime())
         _write_atomically(os.path.join(build_dir, STAMP_NAME),
