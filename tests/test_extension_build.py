@@ -1,11 +1,14 @@
 """Building the C++ kernels never leaves a run stuck: a lock left by a killed build is
-cleared, a lock held too long ends in the PyTorch fallback, concurrent first builds
-share one build, and the fallback warnings are short and say why.
+cleared, a lock held too long ends in the PyTorch fallback, a compiler that never
+returns is stopped, concurrent first builds share one build, two installs of the same
+source share one build, and the fallback warnings are short and say why.
 
 Each test uses extensions directories of its own (never the user's cache). The tests
-that compile build only the ``portable`` variant, twice in all (about a minute each).
+that compile build only the ``portable`` variant, three times in all (about a minute
+each on an idle core).
 """
 import importlib.util
+import json
 import os
 import shutil
 import signal
@@ -18,7 +21,7 @@ import pytest
 
 from spacy_elstm.pytorch.kernels import extension
 
-NAME = "spacy_elstm_cell_state_portable"
+NAME = extension.cache_name("portable")  # keyed by source, flags, torch, Python
 # get() as a user's process runs it, on the portable variant; prints what it got
 CHILD = r"""
 import sys, time, warnings
@@ -26,10 +29,10 @@ warnings.simplefilter("always")
 from spacy_elstm.pytorch.kernels import extension
 extension.supported_variants = lambda: ["portable"]
 if "--read-only" in sys.argv:  # what load does where it cannot write the cache
-    import errno, torch.utils.cpp_extension as cpp
-    def load(*args, **kwargs):
+    import errno
+    def compile(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", "lock")
-    cpp.load = load
+    extension._compile = compile
 start = time.monotonic()
 module = extension.get()
 print("RESULT", module.__name__ if module else None, f"{time.monotonic() - start:.1f}",
@@ -80,6 +83,23 @@ def run_child(root, *args, limit=60, **env):
 
 def fallback_warnings(err):
     return [line for line in err.splitlines() if "UserWarning: spacy-elstm" in line]
+
+
+def compile_notices(err):
+    return [line for line in err.splitlines() if "spacy-elstm: compiling the C++ kernels" in line]
+
+
+def fake_compiler(tmp_path):
+    """A CXX that never returns: it records its pid and sleeps."""
+    script = tmp_path / "slow-c++"
+    pids = tmp_path / "compiler.pids"
+    script.write_text(f"#!/bin/sh\necho $$ >> {pids}\nexec sleep 120\n")
+    script.chmod(0o755)
+    return script, pids
+
+
+def compiler_pids(pids):
+    return [int(p) for p in pids.read_text().split()] if pids.exists() else []
 
 
 # -- without compiling -----------------------------------------------------------------
@@ -187,6 +207,121 @@ def test_build_timeout_env(monkeypatch):
     assert extension.build_timeout() == extension.DEFAULT_TIMEOUT
 
 
+def test_key_follows_content_not_place(tmp_path, monkeypatch):
+    """The build's name hashes the source's content, the flags, torch and Python, and
+    not where the package lives: a copy elsewhere finds the same build."""
+    import sysconfig
+
+    import torch
+
+    key = extension.cache_key("portable")
+    copy = tmp_path / "elsewhere" / "cell_state.cpp"
+    copy.parent.mkdir()
+    shutil.copy(extension.SOURCE, copy)
+    monkeypatch.setattr(extension, "SOURCE", copy)
+    assert extension.cache_key("portable") == key
+    assert extension.cache_name("portable") == NAME
+    assert extension.cache_key("avx2") != key
+    monkeypatch.setattr(torch, "__version__", "0.0.1")
+    assert extension.cache_key("portable") != key
+    monkeypatch.undo()
+    monkeypatch.setattr(extension, "SOURCE", copy)
+    monkeypatch.setattr(sysconfig, "get_config_var",
+                        lambda name: ".cpython-399-x86_64-linux-gnu.so")
+    assert extension.cache_key("portable") != key
+    monkeypatch.undo()
+    monkeypatch.setattr(extension, "SOURCE", copy)
+    copy.write_text(copy.read_text() + "\n// changed\n")
+    assert extension.cache_key("portable") != key
+
+
+def test_why_a_build_runs(tmp_path):
+    parts = extension.key_parts("portable")
+    here = tmp_path / NAME
+    why = extension._why_build("portable", str(here), parts)
+    assert why == "no portable build in this cache yet"
+    older = tmp_path / f"{extension.PREFIX}0123456789abcdef_portable"
+    older.mkdir()
+    (older / extension.STAMP_NAME).write_text(json.dumps(dict(parts, torch="2.0.0")))
+    assert extension._why_build("portable", str(here), parts) == \
+        f"torch 2.0.0 -> {parts['torch']}"
+    (older / extension.STAMP_NAME).write_text(json.dumps(dict(parts, source="0")))
+    assert extension._why_build("portable", str(here), parts) == "the source changed"
+    here.mkdir()
+    (here / "lock").touch()
+    assert extension._why_build("portable", str(here), parts) == \
+        "an earlier build there did not finish"
+
+
+def test_build_that_does_not_import_is_rebuilt(tmp_path, monkeypatch, capsys):
+    """A finished build whose library no longer imports (torch replaced under the same
+    version): rebuilt, saying why."""
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path))
+    here = tmp_path / NAME
+    here.mkdir()
+    stamp = dict(extension.key_parts("portable"), key=extension.cache_key("portable"),
+                 variant="portable")
+    (here / extension.STAMP_NAME).write_text(json.dumps(stamp))
+    (here / f"{NAME}{extension._lib_ext()}").write_text("not a library")
+
+    def compile(*args):
+        assert not (here / extension.STAMP_NAME).exists()
+        raise RuntimeError("compiled")
+
+    monkeypatch.setattr(extension, "_compile", compile)
+    with pytest.raises(RuntimeError, match="compiled"):
+        extension.build("portable")
+    [notice] = compile_notices(capsys.readouterr().err)
+    assert f"in {here}: the build there does not import" in notice, notice
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX process groups")
+def test_compiler_that_never_returns_is_stopped(tmp_path):
+    """CXX sleeps: after SPACY_ELSTM_COMPILE_TIMEOUT the build (compiler included) is
+    killed, one warning says so, and the forward runs on PyTorch ops."""
+    script, pids = fake_compiler(tmp_path)
+    forward = CHILD + r"""
+import torch
+from spacy_elstm.pytorch import Recurrence
+from spacy_elstm.pytorch.packing import Packing
+rec = Recurrence(cell="elstm", input_width=4, hidden_width=4, period=3)
+choice = rec.kernel_for(torch.tensor([3, 2]))
+y = rec.run(torch.randn(5, 4), Packing(torch.tensor([3, 2]), torch.device("cpu")))
+print("FORWARD", choice.kernel, tuple(y.shape), bool(torch.isfinite(y).all()), flush=True)
+"""
+    proc = subprocess.Popen([sys.executable, "-c", forward],
+                            env=child_env(tmp_path / "ext", CXX=str(script),
+                                          SPACY_ELSTM_COMPILE_TIMEOUT="10"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err, module, seconds = finish(proc, 120)
+    assert module is None
+    [warning] = fallback_warnings(err)
+    assert "ran over 10 s and was stopped" in warning and "SPACY_ELSTM_COMPILE_TIMEOUT" in warning
+    assert len(compile_notices(err)) == 1, err
+    assert "FORWARD torch (5, 4) True" in out, out + err
+    assert compiler_pids(pids) and not any(extension._alive(p) for p in compiler_pids(pids))
+    assert not (tmp_path / "ext" / NAME / "lock").exists()
+    assert not (tmp_path / "ext" / NAME / extension.STAMP_NAME).exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX process groups")
+def test_build_ends_with_its_process(tmp_path):
+    """The process that started a build is killed (SIGKILL, no cleanup): the compiler
+    it started does not run on."""
+    script, pids = fake_compiler(tmp_path)
+    proc = start_child(tmp_path / "ext", CXX=str(script))
+    deadline = time.monotonic() + 60
+    while not compiler_pids(pids):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    proc.kill()
+    proc.communicate()
+    deadline = time.monotonic() + 30
+    while any(extension._alive(p) for p in compiler_pids(pids)):
+        assert time.monotonic() < deadline, "the compiler outlived the process that started it"
+        time.sleep(0.1)
+
+
 # -- compiling -------------------------------------------------------------------------
 
 
@@ -267,3 +402,40 @@ def test_first_build_killed_by_sigterm(tmp_path):
     out, err, module, seconds = run_child(root, timeout=240, limit=300)
     assert module == NAME and not fallback_warnings(err), err
     assert "removed the lock an interrupted build left behind" in err
+
+
+@pytest.mark.slow
+def test_two_installs_share_one_build(tmp_path):
+    """Two copies of the package (two checkouts, two virtual environments) loaded in
+    turn: one compile, announced once; the other three loads print nothing and import
+    the same library, which is not rebuilt; the build file names neither copy."""
+    import spacy_elstm
+
+    package = os.path.dirname(spacy_elstm.__file__)
+    installs = []
+    for place in ("a", "b"):
+        shutil.copytree(package, tmp_path / place / "spacy_elstm",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        installs.append(tmp_path / place)
+    root = tmp_path / "ext"
+    show = CHILD + "print('FROM', extension.__file__, module.__file__, flush=True)\n"
+    notices, libraries, built = [], set(), set()
+    for install in installs * 2:
+        env = child_env(root, PYTHONPATH=str(install))
+        proc = subprocess.Popen([sys.executable, "-c", show], cwd=install, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err, module, _ = finish(proc, 600)
+        [(source, library)] = [line.split()[1:] for line in out.splitlines()
+                               if line.startswith("FROM")]
+        assert source.startswith(str(install)), source  # this copy was imported
+        assert module == NAME and not fallback_warnings(err), err
+        notices += compile_notices(err)
+        if not compile_notices(err):
+            assert "spacy-elstm" not in err, err  # a cached load prints nothing
+        libraries.add(library)
+        built.add(os.stat(library).st_mtime_ns)
+    assert len(notices) == 1, notices
+    assert f"in {root / NAME}: no portable build in this cache yet" in notices[0]
+    assert libraries == {str(root / NAME / f"{NAME}{extension._lib_ext()}")}
+    assert len(built) == 1  # built once, never again
+    assert str(tmp_path / "a") not in (root / NAME / "build.ninja").read_text()

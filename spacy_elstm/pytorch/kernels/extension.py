@@ -4,34 +4,53 @@ Compiling needs a C++ compiler and ninja; where either is missing, or the
 environment sets SPACY_ELSTM_NO_EXTENSION=1, ``get()`` returns None (with one
 warning) and the cells run on the pure-PyTorch path, which computes the same thing.
 
-Builds go through ``torch.utils.cpp_extension.load`` into PyTorch's extension
-cache (``TORCH_EXTENSIONS_DIR``), one directory per variant. ``load`` guards a
-directory with a plain ``lock`` file that a killed build leaves behind, after
-which every later ``load`` waits forever. So ``build`` first takes its own lock,
-``spacy_elstm.lock`` in that directory: an ``flock`` the OS drops when its holder
-dies. Holding it, nobody else is building, so a leftover ``lock`` is stale and is
-removed (once any compiler the dead build left running has ended). Waiting for
-the lock says so on stderr after a few seconds and gives up after
-SPACY_ELSTM_BUILD_TIMEOUT seconds (default 300), when ``get()`` falls back to
-PyTorch ops with a warning. Without ``fcntl`` (Windows) a leftover ``lock`` older
-than that bound counts as stale. A cache that cannot be written (or a machine
-without a compiler) still serves a kernel built there before for this source.
+One build per key: a hash of the source's content, the compiler flags (the
+instruction-set variant), the torch version and the Python ABI (``cache_key``).
+The build lives in PyTorch's extension cache (``TORCH_EXTENSIONS_DIR``, else
+torch's default root) under ``spacy_elstm_cell_state_<key>_<variant>``, and
+the source is copied there and compiled from there, so nothing in the build
+names the install it came from: two checkouts or virtual environments with the
+same source, torch and Python share one build, and alternating between them
+rebuilds nothing. A finished build is marked by ``spacy_elstm.stamp`` (its key
+and what went into it); a directory holding it and the library is loaded by
+importing the library, with nothing written and nothing printed, so a cache
+that cannot be written still serves it. Anything else is built, and the
+building process says so in one line on stderr: what, where and why.
+
+The compiler runs in a child process (its own process group) under a time
+limit, SPACY_ELSTM_COMPILE_TIMEOUT seconds (default 600); past it the whole
+build is killed and ``get()`` falls back to PyTorch ops with one warning. The
+child ends its build when the process that started it dies.
+
+``load`` guards a directory with a plain ``lock`` file that a killed build
+leaves behind, after which every later ``load`` waits forever. So ``build``
+first takes its own lock, ``spacy_elstm.lock`` in that directory: an ``flock``
+the OS drops when its holder dies. Holding it, nobody else is building, so a
+leftover ``lock`` is stale and is removed (once any compiler the dead build
+left running has ended). Waiting for the lock says so on stderr after a few
+seconds and gives up after SPACY_ELSTM_BUILD_TIMEOUT seconds (default 300),
+when ``get()`` falls back to PyTorch ops with a warning. Without ``fcntl``
+(Windows) a leftover ``lock`` older than that bound counts as stale.
 """
 import contextlib
 import errno
 import hashlib
 import importlib.util
+import json
 import os
 import platform
 import re
 import shlex
 import shutil
+import signal
+import subprocess
 import sys
+import sysconfig
 import time
 import warnings
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 try:
     import fcntl
@@ -39,6 +58,7 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 SOURCE = Path(__file__).parent / "csrc" / "cell_state.cpp"
+PREFIX = "spacy_elstm_cell_state_"  # + key + "_" + variant: the module's and its directory's name
 _module: Optional[ModuleType] = None
 _tried = False
 _warned_off = False
@@ -54,14 +74,46 @@ VARIANTS = {
 }
 TIMEOUT_ENV = "SPACY_ELSTM_BUILD_TIMEOUT"
 DEFAULT_TIMEOUT = 300.0  # seconds another process's build may keep us waiting
+COMPILE_TIMEOUT_ENV = "SPACY_ELSTM_COMPILE_TIMEOUT"
+# seconds the compile itself may take: about a minute on an idle core, several
+# on a loaded machine; a compiler that never returns is stopped after this
+DEFAULT_COMPILE_TIMEOUT = 600.0
 NOTICE_AFTER = 5.0  # seconds of waiting before saying what for, on stderr
 LOCK_NAME = "spacy_elstm.lock"  # ours, beside torch's ``lock`` in the build directory
-STAMP_NAME = "spacy_elstm.stamp"  # what the built module in the directory was built from
+STAMP_NAME = "spacy_elstm.stamp"  # the key of the finished build in the directory
+KEY_LENGTH = 16  # hex digits of the key in the directory's name
 _POLL = 0.2
+
+# The compile, in a child process: ``load`` builds with ninja and imports the
+# result (which checks it). The child is a process group of its own, so a time
+# limit kills ninja and the compiler with it, and it kills that group itself
+# when its parent dies, so no build outlives the process that wanted it.
+_COMPILE = r"""
+import json, os, signal, sys, threading, time
+parent = os.getppid()
+def end_with_parent():
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os.killpg(0, signal.SIGKILL)
+if hasattr(os, "killpg"):
+    threading.Thread(target=end_with_parent, daemon=True).start()
+name, source, build_dir, *cflags = sys.argv[1:]
+try:
+    from torch.utils import cpp_extension
+    cpp_extension.load(name=name, sources=[source], extra_cflags=cflags,
+                       build_directory=build_dir, verbose=False)
+except Exception as err:
+    print("ERROR", json.dumps(str(err)), flush=True)
+    sys.exit(1)
+"""
 
 
 class BuildTimeout(TimeoutError):
     """Another process held the build lock longer than the bound."""
+
+
+class CompileTimeout(TimeoutError):
+    """The compiler ran longer than SPACY_ELSTM_COMPILE_TIMEOUT and was stopped."""
 
 
 def supported_variants() -> List[str]:
@@ -80,47 +132,114 @@ def supported_variants() -> List[str]:
     return variants + ["portable"]
 
 
+def _seconds(env: str, default: float) -> float:
+    try:
+        return max(0.0, float(os.environ.get(env, "") or default))
+    except ValueError:
+        return default
+
+
 def build_timeout() -> float:
     """Seconds to wait for another process's build: SPACY_ELSTM_BUILD_TIMEOUT or 300."""
-    try:
-        return max(0.0, float(os.environ.get(TIMEOUT_ENV, "") or DEFAULT_TIMEOUT))
-    except ValueError:
-        return DEFAULT_TIMEOUT
+    return _seconds(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+
+
+def compile_timeout() -> float:
+    """Seconds the compile may take: SPACY_ELSTM_COMPILE_TIMEOUT or 600."""
+    return _seconds(COMPILE_TIMEOUT_ENV, DEFAULT_COMPILE_TIMEOUT)
+
+
+def cflags(variant: str) -> List[str]:
+    return ["-O3", *VARIANTS[variant]]
+
+
+def key_parts(variant: str) -> Dict[str, str]:
+    """What a build of ``variant`` depends on, and nothing that says where the
+    package is installed. The compiler is not among them: builds by different
+    compilers for one torch are interchangeable, and a machine whose compiler
+    was removed still finds the kernels built there."""
+    import torch
+
+    abi = sysconfig.get_config_var("EXT_SUFFIX") or ""
+    return {"source": hashlib.sha256(SOURCE.read_bytes()).hexdigest(),
+            "flags": " ".join(cflags(variant)),
+            "torch": f"{torch.__version__} {getattr(torch.version, 'git_version', '')[:12]}"
+                     .strip(),
+            "python": f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]} "
+                      f"{abi}".strip()}
+
+
+def cache_key(variant: str) -> str:
+    return _digest(key_parts(variant))
+
+
+def cache_name(variant: str) -> str:
+    """The module's name, and its build directory's, for ``variant`` of this source."""
+    return f"{PREFIX}{cache_key(variant)}_{variant}"
+
+
+def _digest(parts: Dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for field, value in sorted(parts.items()):
+        digest.update(f"{field}\0{value}\0".encode())
+    return digest.hexdigest()[:KEY_LENGTH]
+
+
+def extensions_root() -> str:
+    """PyTorch's extension cache: TORCH_EXTENSIONS_DIR, else torch's default root."""
+    from torch.utils import cpp_extension
+
+    return os.environ.get("TORCH_EXTENSIONS_DIR") or cpp_extension.get_default_build_root()
 
 
 def build(variant: str, timeout: Optional[float] = None) -> ModuleType:
-    """Compile (or load from PyTorch's extension cache) one variant of the kernels.
+    """The kernels for ``variant``: imported from the cache where this key was
+    built, else compiled there (saying so on stderr).
 
     Waits at most ``timeout`` seconds (default: ``build_timeout()``) for another
-    process building the same variant, then raises ``BuildTimeout``.
+    process building the same key, then raises ``BuildTimeout``; a compile over
+    ``compile_timeout()`` is stopped and raises ``CompileTimeout``.
     """
-    from torch.utils import cpp_extension
-
-    name = f"spacy_elstm_cell_state_{variant}"
-    cflags = ["-O3", *VARIANTS[variant]]
-    build_dir = _build_directory(name)
-    stamp = _stamp(name, cflags)
+    parts = key_parts(variant)
+    key = _digest(parts)
+    name = f"{PREFIX}{key}_{variant}"
+    build_dir = os.path.join(extensions_root(), name)
+    broken = None  # the stamp of a build that does not import
+    try:
+        module = _load_prebuilt(name, build_dir)
+    except ImportError as err:  # built against a torch since replaced under the same version
+        module, broken = None, _read_stamp(build_dir)
+        why = f"the build there does not import ({_cause(err)})"
+    else:
+        why = _why_build(variant, build_dir, parts)  # before this process adds to the cache
+    if module is not None:
+        return module
     compiler = _missing_compiler()
     if compiler is not None:
-        module = _load_prebuilt(name, build_dir, stamp)
-        if module is not None:
-            return module
         raise RuntimeError(f"no C++ compiler: {compiler!r} not found "
                            "(install g++ or clang, or point CXX at one)")
-    try:
-        with _build_lock(build_dir, build_timeout() if timeout is None else timeout):
-            module = cpp_extension.load(name=name, sources=[str(SOURCE)], extra_cflags=cflags,
-                                        build_directory=build_dir, verbose=False)
-            _write_stamp(build_dir, stamp)
+    os.makedirs(build_dir, exist_ok=True)
+    with _build_lock(build_dir, build_timeout() if timeout is None else timeout):
+        if broken is not None and _read_stamp(build_dir) == broken:  # not rebuilt meanwhile
+            _remove_stamp(build_dir)
+        module = _load_prebuilt(name, build_dir)  # built while we waited
+        if module is not None:
             return module
-    except OSError as err:
-        # a read-only cache: torch wants to write its lock and build files there
-        if err.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
-            raise
-        module = _load_prebuilt(name, build_dir, stamp)
-        if module is None:
-            raise
-        return module
+        limit = compile_timeout()
+        print(f"spacy-elstm: compiling the C++ kernels ({variant}; once per source, flags, "
+              f"torch and Python) in {build_dir}: {why} (limit {limit:.0f} s, "
+              f"{COMPILE_TIMEOUT_ENV})", file=sys.stderr, flush=True)
+        start = time.monotonic()
+        _compile(name, build_dir, parts, limit)
+        stamp = dict(parts, key=key, variant=variant,
+                     compiler=os.environ.get("CXX", "") or "c++",
+                     seconds=f"{time.monotonic() - start:.1f}", built=time.ctime())
+        _write_atomically(os.path.join(build_dir, STAMP_NAME),
+                          json.dumps(stamp, indent=1).encode())
+    module = _load_prebuilt(name, build_dir)
+    if module is None:
+        raise RuntimeError(f"the build in {build_dir} made no {name} library")
+    return module
 
 
 def get() -> Optional[ModuleType]:
@@ -153,16 +272,68 @@ def unavailable() -> Optional[str]:
     return f"the C++ kernels could not be built ({_failure})"
 
 
-def _build_directory(name: str) -> str:
-    """Where ``load`` builds ``name``: PyTorch's extension cache (made if missing)."""
-    from torch.utils import cpp_extension
+def _compile(name: str, build_dir: str, parts: Dict[str, str], limit: float) -> None:
+    """Build ``name`` in ``build_dir`` from a copy of the source there, in a child
+    process stopped (with everything it started) after ``limit`` seconds."""
+    for leftover in ("build.ninja", ".ninja_log", ".ninja_deps", "cell_state.o",
+                     name + _lib_ext()):  # an unfinished build's: start clean
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(build_dir, leftover))
+    source = os.path.join(build_dir, SOURCE.name)
+    _write_atomically(source, SOURCE.read_bytes())
+    posix = hasattr(os, "killpg")
+    proc = subprocess.Popen([sys.executable, "-c", _COMPILE, name, source, build_dir,
+                             *parts["flags"].split()],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=posix)
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except BaseException as stop:  # the limit, or this process interrupted: the build ends too
+        if posix:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+        proc.communicate()
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(build_dir, "lock"))  # torch's, left by the killed child
+        if isinstance(stop, subprocess.TimeoutExpired):
+            raise CompileTimeout(f"the compile ran over {limit:.0f} s and was stopped "
+                                 f"({COMPILE_TIMEOUT_ENV} sets the limit)") from None
+        raise
+    if proc.returncode != 0:
+        errors = [json.loads(line[6:]) for line in out.splitlines() if line.startswith("ERROR ")]
+        raise RuntimeError(errors[-1] if errors else
+                           f"the compiler's process ended with {proc.returncode}: "
+                           f"{(err.strip().splitlines() or ['(no output)'])[-1]}")
 
-    if hasattr(cpp_extension, "_get_build_directory"):
-        return cpp_extension._get_build_directory(name, False)
-    root = os.environ.get("TORCH_EXTENSIONS_DIR") or cpp_extension.get_default_build_root()
-    path = os.path.join(root, name)
-    os.makedirs(path, exist_ok=True)
-    return path
+
+def _lib_ext() -> str:
+    from torch.utils.cpp_extension import LIB_EXT
+
+    return LIB_EXT
+
+
+def _why_build(variant: str, build_dir: str, parts: Dict[str, str]) -> str:
+    """Why ``build_dir`` is built: an unfinished build there, or what differs from
+    the newest finished build of ``variant`` in the cache, or nothing there yet."""
+    if os.path.isdir(build_dir) and any(f != LOCK_NAME for f in os.listdir(build_dir)):
+        return "an earlier build there did not finish"
+    root = os.path.dirname(build_dir)
+    newest, newest_time = None, -1.0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(root):
+            if not (entry.name.startswith(PREFIX) and entry.name.endswith(f"_{variant}")):
+                continue
+            stamp = _read_stamp(entry.path)
+            if stamp is not None and entry.stat().st_mtime > newest_time:
+                newest, newest_time = stamp, entry.stat().st_mtime
+    if newest is None:
+        return f"no {variant} build in this cache yet"
+    changed = [f"{field} {newest[field]} -> {parts[field]}" if field != "source"
+               else "the source changed" for field in ("source", "torch", "python", "flags")
+               if newest.get(field) != parts[field]]
+    return "; ".join(changed) or "new key"
 
 
 def _missing_compiler() -> Optional[str]:
@@ -193,41 +364,32 @@ def _cause(err: BaseException) -> str:
     return line if len(line) <= 300 else line[:297] + "..."
 
 
-def _stamp(name: str, cflags: List[str]) -> str:
-    """What a build of ``name`` depends on: source, flags, torch, Python."""
-    import torch
-
-    digest = hashlib.sha256(SOURCE.read_bytes())
-    for part in (name, *cflags, torch.__version__, sys.version):
-        digest.update(b"\0" + part.encode())
-    return digest.hexdigest()
+def _write_atomically(path: str, data: bytes) -> None:
+    tmp = f"{path}.{os.getpid()}"
+    Path(tmp).write_bytes(data)
+    os.replace(tmp, path)
 
 
-def _write_stamp(build_dir: str, stamp: str) -> None:
-    path = os.path.join(build_dir, STAMP_NAME)
+def _remove_stamp(build_dir: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(build_dir, STAMP_NAME))
+
+
+def _read_stamp(build_dir: str) -> Optional[Dict[str, str]]:
     try:
-        if Path(path).read_text() == stamp:
-            return
-    except OSError:
-        pass
-    try:
-        tmp = f"{path}.{os.getpid()}"
-        Path(tmp).write_text(stamp)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+        stamp = json.loads(Path(build_dir, STAMP_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+    return stamp if isinstance(stamp, dict) else None
 
 
-def _load_prebuilt(name: str, build_dir: str, stamp: str) -> Optional[ModuleType]:
-    """The module built in ``build_dir`` for this very source and flags, if there is one,
+def _load_prebuilt(name: str, build_dir: str) -> Optional[ModuleType]:
+    """The module finished in ``build_dir`` for this key, if there is one,
     imported without writing anything."""
-    from torch.utils.cpp_extension import LIB_EXT
-
-    library = os.path.join(build_dir, name + LIB_EXT)
-    try:
-        if Path(build_dir, STAMP_NAME).read_text() != stamp or not os.path.isfile(library):
-            return None
-    except OSError:
+    library = os.path.join(build_dir, name + _lib_ext())
+    stamp = _read_stamp(build_dir)
+    if stamp is None or name != f"{PREFIX}{stamp.get('key')}_{stamp.get('variant')}" \
+            or not os.path.isfile(library):
         return None
     spec = importlib.util.spec_from_file_location(name, library)
     if spec is None or spec.loader is None:
