@@ -91,3 +91,60 @@ def test_results_pages_are_up_to_date(monkeypatch):
     for images in rendered["plots"].values():
         for image in images:
             assert (ROOT / "docs" / "results" / image).is_file(), image
+
+
+def _dist_name(requirement):
+    return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def _third_party_imports(script):
+    import ast
+    tree = ast.parse(script.read_text(encoding="utf8"))
+    for node in ast.walk(tree):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                 and not node.level else [])
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top != "spacy_elstm":
+                yield top
+
+
+def test_the_readme_install_has_what_the_all_workflow_runs():
+    """The `all` workflow runs after the README's install: its `package` step's
+    `spacy package --build wheel` runs `python -m build`, its `spacy-elstm`
+    commands need the command line's packages, and its scripts' imports are
+    installed (by the package, the README's extra, or spaCy's own dependencies)."""
+    tomllib = pytest.importorskip("tomllib")
+    from importlib.metadata import packages_distributions, requires
+
+    from spacy_elstm.cli import REQUIRED
+    from weasel.util import load_project_config
+
+    extra = re.search(r'pip install -e "\.\[(\w+)\]" && python -m spacy project run sample',
+                      README)[1]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    installed = {_dist_name(d) for d in pyproject["dependencies"]
+                 + pyproject["optional-dependencies"][extra]}
+    installed |= {_dist_name(d) for d in requires("spacy") or [] if "extra ==" not in d}
+    project = load_project_config(ROOT)
+    commands = {command["name"]: command for command in project["commands"]}
+    dists = packages_distributions()
+    needed = {}
+    for step in project["workflows"]["all"]:
+        for line in commands[step]["script"]:
+            words = shlex.split(line)
+            if "package" in words and "--build" in words:
+                if words[words.index("--build") + 1] != "none":
+                    needed["build"] = f"{step}: spacy package --build"
+            if "spacy_elstm" in words or "spacy-elstm" in words:
+                needed.update({name: f"{step}: the spacy-elstm command line"
+                               for name in REQUIRED})
+            for word in words:
+                if word.startswith("scripts/") and word.endswith(".py"):
+                    for module in _third_party_imports(ROOT / word):
+                        for dist in dists.get(module, [module]):
+                            needed[_dist_name(dist)] = f"{step}: {word} imports {module}"
+    assert "build" in needed
+    missing = {name: why for name, why in needed.items() if name not in installed}
+    assert not missing, f'pip install -e ".[{extra}]" lacks {missing}'
