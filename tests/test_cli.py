@@ -1,6 +1,7 @@
 """The command line: without the `project` extra it says so in one line, and it
 runs as `python -m spacy_elstm`. (That `import spacy_elstm` never imports it is
 tests/test_package.py's.)"""
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,66 @@ def test_help_imports_no_command_s_work():
         "             or any(m.startswith(h + '.') for h in heavy)))\n")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+# pyproject's entry-point groups, by the spaCy registry each fills
+ENTRY_POINT_REGISTRIES = {"spacy_architectures": "architectures", "spacy_factories": "factories",
+                          "spacy_loggers": "loggers", "spacy_readers": "readers",
+                          "thinc_optimizers": "optimizers", "spacy_schedules": "schedules",
+                          "thinc_schedules": "schedules", "spacy_layers": "layers",
+                          "thinc_layers": "layers", "spacy_scorers": "scorers",
+                          "spacy_callbacks": "callbacks", "spacy_misc": "misc"}
+
+
+def test_info_lists_every_registered_name():
+    """Every name of pyproject's entry points, by registry, and nothing else."""
+    tomllib = pytest.importorskip("tomllib")
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
+    expected = {}
+    for group, names in groups.items():
+        expected.setdefault(ENTRY_POINT_REGISTRIES[group], set()).update(names)
+    result = subprocess.run([sys.executable, "-m", "spacy_elstm", "info"], capture_output=True,
+                            text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    version, *lines = result.stdout.strip().splitlines()
+    assert version.startswith("spacy-elstm ")
+    listed = {registry: set(names.split(", "))
+              for registry, names in (line.split(": ", 1) for line in lines)}
+    assert listed == expected
+    assert len(listed["architectures"]) == 11
+
+
+def _commands(command, path=()):
+    yield list(path)
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _commands(sub, (*path, name))
+
+
+# a path in a help text: one of the repository's folders, then a file or folder name
+HELP_PATH = re.compile(r"(?<![\w/.-])((?:configs|scripts|assets|docs)/[\w./-]*[\w/])")
+
+
+def test_every_path_a_help_text_names_exists():
+    """`lm train --help` once named configs/lm/small_lstm.cfg, which never
+    existed: every configs/, scripts/, docs/ or assets/ path in any --help is in
+    the repository (assets/: or a project asset, fetched by `spacy project assets`)."""
+    import srsly
+    import typer
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    project = srsly.read_yaml(ROOT / "project.yml")
+    variables = project["vars"]
+    assets = {re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(variables[m[1]]), asset["dest"])
+              for asset in project["assets"]}
+    named = []
+    for path in _commands(typer.main.get_command(app)):
+        # wide enough that no path is wrapped
+        result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "1000"})
+        assert result.exit_code == 0, (path, result.output)
+        named += [(" ".join(path), found) for found in HELP_PATH.findall(result.output)]
+    assert len(named) >= 3
+    for command, found in named:
+        assert (ROOT / found).exists() or found.rstrip("/") in assets, (
+            f"spacy-elstm {command} --help names {found}, which does not exist")

@@ -21,7 +21,7 @@ def _device(gpu_id: int) -> str:
                                            "ignore_unknown_options": True})
 def train_command(
     ctx: typer.Context,
-    config: Path = typer.Argument(..., help="An LM config, e.g. configs/lm/small_lstm.cfg."),
+    config: Path = typer.Argument(..., help="An LM config, e.g. configs/lm/small.cfg."),
     output_dir: Path = typer.Argument(..., help="Folder for checkpoint, best model and metrics."),
     resume: bool = typer.Option(False, "--resume", help="Go on with the run in OUTPUT_DIR."),
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
