@@ -1,6 +1,7 @@
 """The command line: without the `project` extra it says so in one line, and it
 runs as `python -m spacy_elstm`. (That `import spacy_elstm` never imports it is
 tests/test_package.py's.)"""
+import os
 import re
 import subprocess
 import sys
@@ -129,3 +130,68 @@ def test_every_path_a_help_text_names_exists():
     for command, found in named:
         assert (ROOT / found).exists() or found.rstrip("/") in assets, (
             f"spacy-elstm {command} --help names {found}, which does not exist")
+
+
+NO_CUPY = ("spacy-elstm {command}: --gpu-id 0 needs CuPy for your CUDA version (e.g. pip install "
+           "cupy-cuda12x for CUDA 12) and a CUDA build of PyTorch (docs/gpu.md).")
+
+
+DEV = str(ROOT / "assets" / "ud-ewt-sample" / "dev.conllu")
+TRAIN = str(ROOT / "assets" / "ud-ewt-sample" / "train.conllu")
+
+
+@pytest.mark.parametrize("args", [
+    ["score", "no-pipeline", "no-gold.conllu"],
+    ["benchmark", "pipelines", DEV],
+    ["benchmark", "configs", DEV, str(ROOT / "configs" / "elstm_brnn.cfg")],
+    ["benchmark", "paper", DEV, "--train", TRAIN],
+])
+def test_gpu_without_cupy_fails_first_in_one_line(monkeypatch, args):
+    """With CuPy missing, a command given --gpu-id says what to install before it
+    does anything: not spaCy's "Using GPU: 0" and then its error."""
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    monkeypatch.setitem(sys.modules, "cupy", None)  # as if CuPy were not installed
+    result = CliRunner().invoke(app, [*args, "--gpu-id", "0"])
+    assert result.exit_code == 1, result.output
+    command = " ".join(a for a in args[:2] if a in ("score", "benchmark", "pipelines",
+                                                      "configs", "paper"))
+    assert result.output.strip() == NO_CUPY.format(command=command)
+
+
+@pytest.mark.parametrize("args", [["lm", "train", "configs/lm/small.cfg", "out"],
+                                  ["lm", "evaluate", "model.pt", "text.txt"],
+                                  ["benchmark", "lm"]])
+def test_gpu_with_a_cpu_torch_fails_first_in_one_line(monkeypatch, tmp_path, args):
+    """The language models run in PyTorch alone: they need a CUDA build of it,
+    not CuPy."""
+    import torch
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setattr(torch.version, "cuda", None)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, [*args, "--gpu-id", "0"])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (
+        f"spacy-elstm {' '.join(args[:2])}: --gpu-id 0 needs a CUDA build of PyTorch; this one "
+        f"({torch.__version__}) is for the CPU only (docs/gpu.md).")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_and_score_without_cupy_fails_before_training(tmp_path):
+    shim = ("import sys, runpy\nsys.modules['cupy'] = None\n"
+            "sys.argv = ['scripts/train_and_score.py', 'configs/elstm_brnn.cfg', '--metrics', "
+            f"{str(tmp_path / 'metrics')!r}, '--models', {str(tmp_path / 'models')!r}, "
+            "'--gpu-id', '0']\n"
+            "runpy.run_path('scripts/train_and_score.py', run_name='__main__')\n")
+    result = subprocess.run([sys.executable, "-c", shim], capture_output=True, text=True,
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.strip() == NO_CUPY.format(command="x").replace(
+        "spacy-elstm x:", "train_and_score.py:")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
