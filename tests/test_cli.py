@@ -195,3 +195,11 @@ def test_train_and_score_without_cupy_fails_before_training(tmp_path):
     assert result.stderr.strip() == NO_CUPY.format(command="x").replace(
         "spacy-elstm x:", "train_and_score.py:")
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_the_gpu_docs_say_what_to_install_and_show_the_messages():
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    gpu = (ROOT / "docs" / "gpu.md").read_text(encoding="utf8")
+    assert "cupy-cuda12x" in readme and "docs/gpu.md#using-a-gpu" in readme
+    assert "## Using a GPU" in gpu and "CUDA build of PyTorch" in gpu
+    assert NO_CUPY.format(command="score") in gpu
