@@ -455,18 +455,28 @@ def test_headline_reads_the_seeds_official_test_scores_steps_and_speed(tmp_path)
     from lab.report.headline import headline
 
     metrics = tmp_path / "metrics"
-    for seed, (upos, speed, step) in enumerate([(95.4, 9000.0, 9800), (95.6, 11000.0, 10000)]):
+    for seed, (upos, step) in enumerate([(95.4, 9800), (95.6, 10000)]):
         folder = metrics / ("converged-10000steps" + (f"-seed{seed}" if seed else ""))
         folder.mkdir(parents=True)
         official_file(folder, "best_elstm-test.official.json", UPOS=upos, UAS=89.0, LAS=86.0,
                       gold="en_ewt-ud-test.conllu")
-        (folder / "best_elstm-test.json").write_text(json.dumps({"speed": speed}))
         (folder / "train-best_elstm.jsonl").write_text(json.dumps(
             {"step": step, "words": 1, "seconds": 1, "score": 0.5}))
+    assert "`words/s`: not measured yet" in headline(metrics)
+    predict = {"mode": "predict", "words": 25147, "repeats": 5}
+    (metrics / "bench-configs.json").write_text(json.dumps({
+        "benchmark": "configs", "data": "en_ewt-ud-dev.conllu", "reference": "cnn",
+        "environment": {"threads": 1, "cpu": "a CPU", "torch": "2.x"},
+        "rows": [{**predict, "name": "cnn", "words_per_second": 20000.0, "vs_cnn": 1.0},
+                 {**predict, "name": "best_elstm", "words_per_second": 10000.0, "vs_cnn": 0.5},
+                 {"mode": "train", "name": "best_elstm", "words": 5000, "repeats": 5,
+                  "words_per_second": 1.0, "vs_cnn": 9.0}]}))
     rows = {line.split(" | ")[0]: line for line in headline(metrics).splitlines()}
     assert rows["| `best_elstm`"].endswith(
-        "| 95.50 ± 0.14 | 89.00 ± 0.00 | 86.00 ± 0.00 | 2 | 10,000 (ran 9,800-10,000) | 10,000 |")
-    assert rows["| `cnn`"].endswith("| - | - | - | - | - | - |")  # no runs: no numbers
+        "| 95.50 ± 0.14 | 89.00 ± 0.00 | 86.00 ± 0.00 | 2 | 10,000 (ran 9,800-10,000) | 10,000 | 0.50 |")
+    assert rows["| `cnn`"].endswith("| - | - | - | - | - | 20,000 | 1.00 |")  # speed, no runs
+    assert rows["| `shared_gru`"].endswith("| - | - | - | - | - | - | - |")
+    assert "1 thread(s) of a CPU" in headline(metrics)
     assert "(`en_ewt-ud-test.conllu`)" in headline(metrics)
 
 

@@ -1,7 +1,7 @@
 """The README's "which config" table: the recommended configs of `configs/`,
 each with its EWT test accuracy over the seeds run (official CoNLL 2018
-scores), the steps it trained and its parsing speed."""
-import statistics
+scores), the steps it trained and its speed (`spacy-elstm benchmark configs`,
+every config in one run)."""
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
@@ -28,14 +28,25 @@ ROWS = [
     Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
 ]
 KEYS = ["UPOS", "UAS", "LAS"]
+SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
+
+
+def config_speeds(metrics: Path) -> Optional[Dict]:
+    """The inference rows of the configs benchmark by config name, and the
+    benchmark itself; None where it has not run."""
+    bench = read_json(metrics / SPEED_FILE)
+    if bench is None:
+        return None
+    rows = {r["name"]: r for r in bench["rows"] if r["mode"] == "predict"}
+    return {"bench": bench, "rows": rows}
 
 
 def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
     """What the table shows of one config, from its seed folders: per key the
-    official test scores, the budget and the steps each run trained, spaCy's
-    test words/s; None without official test scores."""
+    official test scores, the budget and the steps each run trained; None
+    without official test scores."""
     found = {key: [] for key in KEYS}
-    found.update(folders=[], steps=[], speed=[], gold=set())
+    found.update(folders=[], steps=[], gold=set())
     for folder in seeds_of(metrics, row.study):
         official = read_json(folder / f"{row.config}-test.official.json")
         if official is None:
@@ -49,9 +60,6 @@ def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
         log = read_log(folder / f"train-{row.config}.jsonl")
         if log:
             found["steps"].append(log[-1]["step"])
-        speed = number(read_json(folder / f"{row.config}-test.json"), "speed")
-        if speed is not None:
-            found["speed"].append(speed)
     return found if found["folders"] else None
 
 
@@ -67,18 +75,24 @@ def _steps(budget: int, steps: List[int]) -> str:
 def headline(metrics: Path) -> str:
     """The table and the line saying what its numbers are."""
     rows, gold, seeds = [], set(), set()
+    speeds = config_speeds(metrics)
     for row in ROWS:
+        speed = ["-", "-"]
+        if speeds is not None and row.config in speeds["rows"]:
+            bench_row, ref = speeds["rows"][row.config], speeds["bench"]["reference"]
+            speed = [f"{bench_row['words_per_second']:,.0f}", f"{bench_row[f'vs_{ref}']:.2f}"]
         found = row_scores(metrics, row)
         if found is None:
-            rows.append([f"`{row.config}`", row.use] + ["-"] * (len(KEYS) + 3))
+            rows.append([f"`{row.config}`", row.use] + ["-"] * (len(KEYS) + 2) + speed)
             continue
         gold |= found["gold"]
         seeds.add(len(found["folders"]))
         rows.append([f"`{row.config}`", row.use]
                      + [mean_sd(found[key]) if found[key] else "-" for key in KEYS]
-                     + [str(len(found["folders"])), _steps(row.budget, found["steps"]),
-                        f"{statistics.mean(found['speed']):,.0f}" if found["speed"] else "-"])
-    header = ["config", "for", "UPOS", "UAS", "LAS", "seeds", "steps", "words/s"]
+                     + [str(len(found["folders"])), _steps(row.budget, found["steps"])] + speed)
+    reference = speeds["bench"]["reference"] if speeds else "cnn"
+    header = ["config", "for", "UPOS", "UAS", "LAS", "seeds", "steps", "words/s",
+              f"× {reference}"]
     studies = sorted({row.study for row in ROWS})
     line = (
         f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`), gold tokenisation and "
@@ -86,8 +100,19 @@ def headline(metrics: Path) -> str:
         "mean ± sd over seeds 0, 1, 2 (`seeds` says where fewer ran), read from "
         f"`metrics/{{{', '.join(studies)}}}[-seed1,-seed2]/<config>-test.official.json`. "
         "`steps`: the training budget and the last step each run logged (spaCy's patience "
-        "stops a run early; the best dev checkpoint is kept). `words/s`: the `speed` of "
-        "`spacy evaluate` on the test split (`<config>-test.json`, mean over seeds), on "
-        "the CPU machine and at the moment each run was scored (the files do not say how "
-        "busy it was): read it as a rough order, within this table only.")
+        "stops a run early; the best dev checkpoint is kept). " + _speed_line(speeds))
     return table(header, rows) + "\n\n" + line
+
+
+def _speed_line(speeds: Optional[Dict]) -> str:
+    if speeds is None:
+        return f"`words/s`: not measured yet (`metrics/{SPEED_FILE}` is missing)."
+    bench, env = speeds["bench"], speeds["bench"].get("environment", {})
+    words = {r["words"] for r in speeds["rows"].values()}
+    return (f"`words/s`: inference on `{bench['data']}` ({', '.join(f'{w:,}' for w in sorted(words))} "
+            f"words, batches of 256 docs), every pipeline in the same run "
+            f"(`spacy-elstm benchmark configs`, `metrics/{SPEED_FILE}`), median of "
+            f"{next(iter(speeds['rows'].values()))['repeats']} interleaved rounds, "
+            f"{env.get('threads', '?')} thread(s) of {env.get('cpu') or env.get('machine', '?')}, "
+            f"torch {env.get('torch', '?')}; `× {bench['reference']}` is the ratio to "
+            f"`{bench['reference']}` in that run.")
