@@ -8,7 +8,10 @@ architecture, the bad value and what is allowed (``"<name>: <arg> must be
 <allowed>, got <value>."``)::
 
     Config validation error
-    components.tok2vec.model.encode -> period\tspacy-elstm.RecurrentEncoder.v1: period must be an integer in [1, 100000], got 0.
+    components.tok2vec.model.encode -> period\tspacy-elstm.RecurrentEncoder.v1:
+    period must be an integer in [1, 100000], got 0.
+
+(one line in the output; the section and argument, a tab, then the message).
 """
 import inspect
 from numbers import Real
