@@ -156,6 +156,14 @@ def parse(argv: Sequence[str]):
 
 def main(argv=None) -> int:
     runs, opts = parse(sys.argv[1:] if argv is None else argv)
+    # before any training: a missing CuPy or a CPU-only PyTorch is one line here,
+    # not spaCy's "Using GPU" and then its error inside the first run
+    from spacy_elstm.cli.gpu import gpu_problem
+
+    problem = gpu_problem(opts.gpu_id)
+    if problem:
+        print(f"train_and_score.py: {problem}", file=sys.stderr)
+        return 1
     for run in runs:
         train_and_score(run, opts)
     return 0

@@ -27,6 +27,7 @@ from thinc.api import Model, chain, with_array
 from thinc.types import Floats2d
 
 from .architectures import DIRECTIONS_ATTR, RECURRENT_ENCODER_V2
+from .architectures.validation import config_error
 from .pytorch.encoder import half_width
 
 PRETRAIN_NEXT_WORD = "spacy-elstm.PretrainNextWord.v1"
@@ -36,8 +37,8 @@ PRETRAIN_NEXT_WORD = "spacy-elstm.PretrainNextWord.v1"
 def create_pretrain_next_word(n_buckets: int = 20000) -> Callable[[object, Model], Model]:
     """n_buckets (int): word classes (hashed NORMs), besides the class of "no word"."""
     if isinstance(n_buckets, bool) or not isinstance(n_buckets, int) or n_buckets < 2:
-        raise ValueError(f"{PRETRAIN_NEXT_WORD}: n_buckets must be an integer >= 2, "
-                         f"got {n_buckets!r}.")
+        raise config_error(PRETRAIN_NEXT_WORD, f"n_buckets must be an integer >= 2, "
+                                               f"got {n_buckets!r}.", "n_buckets", n_buckets)
 
     def create_objective(vocab, tok2vec: Model) -> Model:
         check_directions(tok2vec)

@@ -1,12 +1,17 @@
 """Every argument of the architectures is checked when the architecture function
 is called, which is when a config is resolved: a bad value fails there with a
 message naming the architecture, the argument, the value and what is allowed,
-not later in initialize or deep in torch."""
+not later in initialize or deep in torch. The error is thinc's
+ConfigValidationError, located at the config section, so spaCy's commands print
+it in a few lines, as they print their own config errors, without a traceback."""
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import spacy
 from spacy.util import registry
+from thinc.api import ConfigValidationError
 
 import spacy_elstm  # noqa: F401  registers the decorators
 from spacy_elstm.architectures import (DBRNN_ENCODER, DBRNN_ENCODER_V2, MAX_PERIOD,
@@ -66,9 +71,11 @@ def cases(pairs, names):
                          + cases(BAD_V2_ONLY, V2))
 def test_a_bad_value_fails_when_the_architecture_is_called(name, arg, value):
     args = {"width": 8, arg: value}
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(ConfigValidationError) as err:
         registry.architectures.get(name)(**args)
-    assert str(err.value) == f"{name}: {arg} must be {ALLOWED[arg]}, got {value!r}."
+    # called outside a config, the error is located at the argument alone
+    assert err.value.errors == [{"loc": [arg],
+                                 "msg": f"{name}: {arg} must be {ALLOWED[arg]}, got {value!r}."}]
 
 
 @pytest.mark.parametrize(
@@ -84,8 +91,43 @@ def test_a_bad_value_in_a_config_fails_at_resolution(config, arg, value):
     config = spacy.util.load_config(folder / f"{config}.cfg")
     config["components"]["tok2vec"]["model"]["encode"][arg] = value
     name = config["components"]["tok2vec"]["model"]["encode"]["@architectures"]
-    with pytest.raises(ValueError, match=f"{name}: {arg} must be .*, got {value!r}"):
+    with pytest.raises(ConfigValidationError) as err:
         spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    ((loc, msg),) = [(e["loc"], e["msg"]) for e in err.value.errors]
+    assert loc == ["components.tok2vec.model.encode", arg]
+    assert msg.startswith(f"{name}: {arg} must be ") and msg.endswith(f", got {value!r}.")
+
+
+def test_the_section_is_the_one_with_the_bad_value():
+    """Two components calling the same architecture: the error names the one
+    whose value is bad."""
+    config = spacy.util.load_config(ROOT / "configs" / "elstm_brnn.cfg")
+    encode = dict(config["components"]["tok2vec"]["model"]["encode"])
+    config["components"]["tagger"]["model"]["tok2vec"] = {
+        "@architectures": "spacy.Tok2Vec.v2",
+        "embed": dict(config["components"]["tok2vec"]["model"]["embed"], width=128),
+        "encode": {**encode, "width": 128, "period": 0}}
+    with pytest.raises(ConfigValidationError) as err:
+        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert err.value.errors[0]["loc"] == ["components.tagger.model.tok2vec.encode", "period"]
+
+
+@pytest.mark.parametrize("command", [["debug", "config"], ["train"]])
+def test_spacy_prints_a_bad_value_without_a_traceback(tmp_path, command):
+    text = (ROOT / "configs" / "elstm_brnn.cfg").read_text(encoding="utf8")
+    assert 'cell = "elstm"' in text
+    config = tmp_path / "bad.cfg"
+    config.write_text(text.replace('cell = "elstm"', 'cell = "lstn"'), encoding="utf8")
+    paths = ["--paths.train", str(tmp_path / "train.spacy"),
+             "--paths.dev", str(tmp_path / "dev.spacy")]
+    result = subprocess.run([sys.executable, "-m", "spacy", *command, str(config), *paths],
+                            capture_output=True, text=True, cwd=ROOT)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "Traceback" not in output
+    assert "Config validation error" in output
+    assert (f"components.tok2vec.model.encode -> cell\t{RECURRENT_ENCODER}: Unknown cell "
+            "'lstn': choose one of 'elstm', 'elstm2', 'lstm', 'gru', 'srn'.") in output
 
 
 @pytest.mark.parametrize("arg", ["residual", "layer_norm", "projection"])
@@ -120,7 +162,7 @@ def test_the_edges_of_the_v2_values_build(name, args):
 def test_the_checker_is_reusable_by_other_architectures():
     good = dict(width=8, cell="elstm", period=4, gates="input", dropout=0.1, input_width=None)
     check_encoder_args("x.Encoder.v2", split_width=True, **good)
-    with pytest.raises(ValueError, match=r"^x.Encoder.v2: width 7 is odd"):
+    with pytest.raises(ValueError, match=r"\nwidth\tx.Encoder.v2: width 7 is odd"):
         check_encoder_args("x.Encoder.v2", split_width=True, **{**good, "width": 7})
-    with pytest.raises(ValueError, match=r"^x.Encoder.v2: Cell 'gru' has no gates='input'"):
+    with pytest.raises(ValueError, match=r"\ncell\tx.Encoder.v2: Cell 'gru' has no gates='input'"):
         check_encoder_args("x.Encoder.v2", split_width=False, **{**good, "cell": "gru"})

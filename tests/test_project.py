@@ -3,7 +3,10 @@ a user runs, each declaring what it reads and writes, and every script and
 config it names is in the repository."""
 import re
 import shlex
+import subprocess
 from pathlib import Path
+
+import pytest
 
 import srsly
 from weasel.util import load_project_config
@@ -70,7 +73,6 @@ def test_every_study_trains_and_scores_through_one_script():
 def test_the_sample_trains_the_quick_start_config_and_the_report_is_the_lab():
     train = " ".join(COMMANDS["train-sample"]["script"])
     assert "spacy train configs/elstm_brnn.cfg" in train
-    assert "--output metrics/sample-elstm_brnn.json" in train
     (report,) = WORKFLOWS["report"]
     assert COMMANDS[report]["script"] == ["python -m lab.report"]
 
@@ -80,3 +82,31 @@ def test_the_raw_file_uses_vars_for_the_gpu():
         for line in command["script"]:
             if re.search(r"spacy (train|evaluate)|train_and_score\.py", line):
                 assert "--gpu-id ${vars.gpu}" in line, command["name"]
+
+
+def _written_by(command):
+    """The paths a command writes: its outputs and every --output or log path of
+    its script."""
+    yield from command.get("outputs", [])
+    for line in command["script"]:
+        words = shlex.split(line)
+        for flag, path in zip(words, words[1:]):
+            if flag in ("--output", "--paths.train_log"):
+                yield path
+
+
+def test_the_sample_workflow_writes_only_untracked_files():
+    """A quick start leaves `git status` as it found it: what the sample writes
+    is ignored by git and none of it is tracked."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = sorted({path for step in WORKFLOWS["sample"]
+                      for path in _written_by(COMMANDS[step])})
+    assert any(path.endswith("model-best") for path in written)
+    assert any(path.endswith(".json") for path in written), "the sample's scores"
+    tracked = subprocess.run(["git", "ls-files", "--", *written], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert tracked == [], f"the sample rewrites tracked files: {tracked}"
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", "--", *written], cwd=ROOT,
+                             capture_output=True, text=True).stdout.split()
+    assert sorted(ignored) == written, f"not ignored: {sorted(set(written) - set(ignored))}"

@@ -13,7 +13,8 @@ import srsly
 
 from lab.report.common import generated_block
 from lab.report.headline import ROWS, headline, row_scores
-from lab.report.pages import PAGE_BLOCK, README_BLOCK, render
+from lab.report.pages import PAGE_BLOCK, QUICKSTART_BLOCK, README_BLOCK, render
+from lab.report.quickstart import quickstart
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf8")
@@ -91,3 +92,129 @@ def test_results_pages_are_up_to_date(monkeypatch):
     for images in rendered["plots"].values():
         for image in images:
             assert (ROOT / "docs" / "results" / image).is_file(), image
+
+
+def _dist_name(requirement):
+    return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def _third_party_imports(script):
+    import ast
+    tree = ast.parse(script.read_text(encoding="utf8"))
+    for node in ast.walk(tree):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                 and not node.level else [])
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top != "spacy_elstm":
+                yield top
+
+
+def test_the_readme_install_has_what_the_all_workflow_runs():
+    """The `all` workflow runs after the README's install: its `package` step's
+    `spacy package --build wheel` runs `python -m build`, its `spacy-elstm`
+    commands need the command line's packages, and its scripts' imports are
+    installed (by the package, the README's extra, or spaCy's own dependencies)."""
+    tomllib = pytest.importorskip("tomllib")
+    from importlib.metadata import packages_distributions, requires
+
+    from spacy_elstm.cli import REQUIRED
+    from weasel.util import load_project_config
+
+    extra = re.search(r'pip install -e "\.\[(\w+)\]" && python -m spacy project run sample',
+                      README)[1]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    installed = {_dist_name(d) for d in pyproject["dependencies"]
+                 + pyproject["optional-dependencies"][extra]}
+    installed |= {_dist_name(d) for d in requires("spacy") or [] if "extra ==" not in d}
+    project = load_project_config(ROOT)
+    commands = {command["name"]: command for command in project["commands"]}
+    dists = packages_distributions()
+    needed = {}
+    for step in project["workflows"]["all"]:
+        for line in commands[step]["script"]:
+            words = shlex.split(line)
+            if "package" in words and "--build" in words:
+                if words[words.index("--build") + 1] != "none":
+                    needed["build"] = f"{step}: spacy package --build"
+            if "spacy_elstm" in words or "spacy-elstm" in words:
+                needed.update({name: f"{step}: the spacy-elstm command line"
+                               for name in REQUIRED})
+            for word in words:
+                if word.startswith("scripts/") and word.endswith(".py"):
+                    for module in _third_party_imports(ROOT / word):
+                        for dist in dists.get(module, [module]):
+                            needed[_dist_name(dist)] = f"{step}: {word} imports {module}"
+    assert "build" in needed
+    missing = {name: why for name, why in needed.items() if name not in installed}
+    assert not missing, f'pip install -e ".[{extra}]" lacks {missing}'
+
+
+QUICK_START = ('pip install torch==2.13.0 && pip install -e ".[project]" '
+               '&& python -m spacy project run sample')
+# a duration: "5½ minutes", "23 min", "a few minutes", "90 s", "an hour"
+DURATION = re.compile(r"(?:\d[\d.,½]*\s*|½\s*|\b(?:a few|a|an|several)\s+)"
+                      r"(?:minutes?|mins?|seconds?|secs?|s|hours?|h)\b", re.I)
+
+
+def _outside_generated_blocks(text):
+    return re.sub(r"<!-- (\w+):start.*?<!-- \1:end -->", "", text, flags=re.S)
+
+
+def test_readme_states_no_time_it_does_not_measure():
+    """A time in the README comes from a measurement (a generated block, written
+    from metrics/ by the report); the prose states none of its own."""
+    prose = _outside_generated_blocks(README)
+    assert generated_block(README, QUICKSTART_BLOCK) is not None
+    assert [m.group(0) for m in DURATION.finditer(prose)] == []
+
+
+def test_readme_quickstart_time_is_what_the_script_measured():
+    assert f"```bash\n{QUICK_START}\n```" in README
+    assert generated_block(README, QUICKSTART_BLOCK) == quickstart(ROOT / "metrics")
+
+
+def test_the_timing_script_runs_the_readme_s_quick_start():
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "time_quickstart.sh"),
+                             "--print-command"], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == QUICK_START
+
+
+def test_the_quickstart_line_says_what_was_measured(tmp_path):
+    record = {
+        "command": QUICK_START, "commit": "0123456789abcdef", "started": "2026-11-26T00:00:00Z",
+        "wall_s": 421.4, "user_s": 600.2, "system_s": 20.0,
+        "parts": [{"part": "venv", "command": "python3 -m venv v", "wall_s": 5.0},
+                  {"part": "readme", "command": "pip install torch==2.13.0", "wall_s": 60.0},
+                  {"part": "readme", "command": 'pip install -e ".[project]"', "wall_s": 100.0},
+                  {"part": "readme", "command": "python -m spacy project run sample",
+                   "wall_s": 256.4}],
+        "machine": {"cpu_cores": 2, "cpu": "AMD EPYC", "load_before": [0.12, 0.3, 0.2],
+                    "load_after": [2.0, 1.5, 1.0], "python": "3.11.7", "torch": "2.13.0+cpu",
+                    "omp_num_threads": None},
+    }
+    srsly.write_json(tmp_path / "quickstart.json", record)
+    line = quickstart(tmp_path)
+    for part in ("7 min 01 s of wall time in all", "2 min 45 s for the venv and the install",
+                 "4 min 16 s for the `sample` workflow", "10 min 00 s of user CPU time",
+                 "2 CPU cores (AMD EPYC)", "load average 0.1", "commit 0123456",
+                 "torch 2.13.0+cpu"):
+        assert part in line, part
+    assert "Not timed" in quickstart(tmp_path / "none")
+
+
+@pytest.mark.slow
+def test_the_timing_script_writes_its_record(tmp_path):
+    """The script's parts, on a stand-in command: a clone, a venv, each part of
+    the line timed, the machine's facts, one JSON file."""
+    output = tmp_path / "quickstart.json"
+    subprocess.run(["bash", str(ROOT / "scripts" / "time_quickstart.sh"), "--output", str(output),
+                    "--command", "python -c pass && git status --short"],
+                   check=True, capture_output=True, text=True)
+    record = srsly.read_json(output)
+    assert [p["command"] for p in record["parts"]][1:] == ["python -c pass", "git status --short"]
+    assert record["parts"][0]["part"] == "venv"
+    assert record["wall_s"] >= sum(p["wall_s"] for p in record["parts"]) - 0.01
+    assert record["machine"]["cpu_cores"] >= 1 and len(record["machine"]["load_before"]) == 3
+    assert "min" in quickstart(tmp_path)

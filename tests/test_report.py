@@ -121,7 +121,7 @@ def test_report_command_on_a_corrupt_folder(tmp_path):
     metrics = metrics_folder(tmp_path)
     (metrics / "bench-layers.json").write_text("{")
     readme = tmp_path / "README.md"
-    readme.write_text("{}\n{}\n".format(*markers("headline")))
+    readme.write_text("{}\n{}\n{}\n{}\n".format(*markers("headline"), *markers("quickstart")))
     result = report_command("--metrics", metrics, "--readme", readme, "--docs", tmp_path / "docs")
     assert result.returncode == 0, result.stderr
     assert "bench-layers.json: not JSON" in result.stderr and "Traceback" not in result.stderr
@@ -478,3 +478,16 @@ def test_headline_reads_the_seeds_official_test_scores_steps_and_speed(tmp_path)
     assert rows["| `shared_gru`"].endswith("| - | - | - | - | - | - | - |")
     assert "1 thread(s) of a CPU" in headline(metrics)
     assert "(`en_ewt-ud-test.conllu`)" in headline(metrics)
+
+
+def test_report_rewrites_no_block_when_one_is_missing(tmp_path):
+    """The README's headline and quick-start blocks are written together: with
+    the quick-start markers missing, the README is left as it was."""
+    metrics = metrics_folder(tmp_path)
+    readme = tmp_path / "README.md"
+    text = "{}\n{}\n".format(*markers("headline"))
+    readme.write_text(text)
+    result = report_command("--metrics", metrics, "--readme", readme, "--docs", tmp_path / "docs")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"lab.report: {readme} has no quickstart markers")
+    assert readme.read_text() == text

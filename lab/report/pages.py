@@ -4,13 +4,15 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from . import bench, lm, paper, ptb, ud
-from .common import (ReportError, forget_warnings, have_matplotlib, line_plot, replace_block,
-                     warn)
+from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
+                     markers, replace_block, warn)
 from .headline import headline
+from .quickstart import quickstart
 from .studies import PAGES, STUDIES, seed_groups, study_of
 from .targets import targets_section
 
 README_BLOCK = "headline"
+QUICKSTART_BLOCK = "quickstart"
 PAGE_BLOCK = "results"
 TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
@@ -108,11 +110,19 @@ def draw(plots: Dict[str, Dict[str, Any]], folder: Path) -> None:
 
 
 def write(metrics: Path, readme: Optional[Path], docs: Optional[Path], plots: bool = True) -> None:
-    """Rewrite the README's headline block and the generated block of each
+    """Rewrite the README's headline and quick-start blocks and the generated block of each
     `docs/results/<page>.md` (a missing page is created), with the plots."""
     rendered = render(metrics)
     if readme is not None:
-        replace_block(readme, README_BLOCK, headline(metrics))
+        blocks = {README_BLOCK: headline(metrics), QUICKSTART_BLOCK: quickstart(metrics)}
+        text = readme.read_text(encoding="utf8") if readme.is_file() else None
+        for name in blocks:  # all markers there before any is rewritten
+            if text is not None and generated_block(text, name) is None:
+                start, end = markers(name)
+                raise ReportError(f"{readme} has no {name} markers (or more than one pair): "
+                                  f"add the lines\n{start}\n{end}")
+        for name, block in blocks.items():
+            replace_block(readme, name, block)
     if docs is not None:
         results = docs / "results"
         for page, text in rendered["pages"].items():

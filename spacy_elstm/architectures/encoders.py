@@ -14,7 +14,7 @@ from thinc.types import Floats2d
 
 from ..layers import with_torch_sequences
 from ..pytorch import DBRNN, RecurrentEncoder
-from .validation import check_encoder_args
+from .validation import check_encoder_args, config_error
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
 DBRNN_ENCODER = "spacy-elstm.DBRNNEncoder.v1"
@@ -142,9 +142,10 @@ def build_recurrent_encoder_v2(
                        input_dropout=input_dropout, word_dropout=word_dropout,
                        separate_directions=separate_directions)
     if separate_directions and (not bidirectional or projection):
-        raise ValueError(f"{RECURRENT_ENCODER_V2}: separate_directions = true needs "
-                         f"bidirectional = true and projection = false, got bidirectional = "
-                         f"{str(bidirectional).lower()}, projection = {str(projection).lower()}.")
+        raise config_error(RECURRENT_ENCODER_V2, "separate_directions = true needs "
+                           "bidirectional = true and projection = false, got bidirectional = "
+                           f"{str(bidirectional).lower()}, projection = "
+                           f"{str(projection).lower()}.", "separate_directions", True)
     model = _recurrent_encoder(
         width, depth=depth, cell=cell, bidirectional=bidirectional, period=period,
         gates=gates, dropout=dropout, input_width=input_width, residual=residual,

@@ -1,13 +1,23 @@
 """The argument checks of every architecture, in one place.
 
 Each builder calls these first thing, so that a bad config fails when it is
-resolved, with a message naming the architecture, the argument, its bad value
-and what is allowed: ``"<name>: <arg> must be <allowed>, got <value>."``
-"""
-from numbers import Real
-from typing import Any, Callable, Dict, Optional, Tuple
+resolved. The error is thinc's ConfigValidationError (a ValueError), which
+spaCy's commands print as they print their own config errors, in two lines and
+without a traceback: the config section and the argument, then the
+architecture, the bad value and what is allowed (``"<name>: <arg> must be
+<allowed>, got <value>."``)::
 
-from thinc.api import Model
+    Config validation error
+    components.tok2vec.model.encode -> period\tspacy-elstm.RecurrentEncoder.v1:
+    period must be an integer in [1, 100000], got 0.
+
+(one line in the output; the section and argument, a tab, then the message).
+"""
+import inspect
+from numbers import Real
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from thinc.api import ConfigValidationError, Model
 
 from ..pytorch import CELLS, GATE_MODES, check_cell
 from ..pytorch.encoder import half_width
@@ -70,24 +80,85 @@ ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
 }
 
 
+_NOT_GIVEN = object()
+
+
+def config_error(name: str, message: str, arg: Optional[str] = None,
+                 value: Any = _NOT_GIVEN) -> ConfigValidationError:
+    """The error for a bad config value of the architecture ``name``: ``message``
+    at the argument ``arg`` of the section that calls it (the section found as
+    ``_config_section`` finds it; without it, the argument alone)."""
+    section = ".".join(_config_section(name, arg, value))
+    # as confection writes its own: "components.tok2vec.model.encode -> cell"
+    loc = [part for part in (section, arg) if part]
+    return ConfigValidationError(errors=[{"loc": loc, "msg": f"{name}: {message}"}],
+                                 show_config=False)
+
+
+def _config_section(name: str, arg: Optional[str], value: Any) -> List[str]:
+    """The path of the config section, e.g. ["components", "tok2vec", "model",
+    "encode"], whose ``@architectures = name`` has ``arg = value``; [] where
+    there is none. thinc resolves a section without telling the function it
+    calls where the section is, so this reads it from the component being
+    created: the ``name`` and ``cfg`` of spaCy's Language.create_pipe, the
+    nearest such frame on the call stack."""
+    frame = inspect.currentframe()
+    try:
+        while frame is not None:
+            if (frame.f_code.co_name == "create_pipe"
+                    and frame.f_globals.get("__name__") == "spacy.language"):
+                component = frame.f_locals.get("name")
+                cfg = frame.f_locals.get("cfg")
+                if isinstance(cfg, dict) and len(cfg) == 1 and isinstance(component, str):
+                    path = _find_section(next(iter(cfg.values())), name, arg, value)
+                    if path is not None:
+                        return ["components", component, *path]
+                return []
+            frame = frame.f_back
+    finally:
+        del frame
+    return []
+
+
+def _find_section(section: Any, name: str, arg: Optional[str], value: Any) -> Optional[List[str]]:
+    if not isinstance(section, dict):
+        return None
+    if (section.get("@architectures") == name
+            and (arg is None or value is _NOT_GIVEN
+                 or (arg in section and _same(section[arg], value)))):
+        return []
+    for key, child in section.items():
+        path = _find_section(child, name, arg, value)
+        if path is not None:
+            return [str(key), *path]
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # a value whose == is not a bool
+        return a is b
+
+
 def check_args(name: str, **args: Any) -> None:
-    """Raise a ValueError naming the architecture ``name``, the argument, its
+    """Raise a config error naming the architecture ``name``, the argument, its
     bad value and what is allowed, for any of ``args`` (each must have a rule
     in ARG_RULES)."""
     for arg, value in args.items():
         test, allowed = ARG_RULES[arg]
         if not test(value):
-            raise ValueError(f"{name}: {arg} must be {allowed}, got {value!r}.")
+            raise config_error(name, f"{arg} must be {allowed}, got {value!r}.", arg, value)
 
 
-def check_cell_args(name: str, cell: str, gates: str, period: int, arg: str = "") -> None:
+def check_cell_args(name: str, cell: str, gates: str, period: int, arg: str = "cell") -> None:
     """The cell, its gates and its period together (pytorch.cells.check_cell),
-    the message prefixed with ``name`` (and ``arg``, where the cell is not the
-    ``cell`` argument)."""
+    reported at ``arg``, the argument that names the cell."""
     try:
         check_cell(cell, gates, period)
     except ValueError as err:
-        raise ValueError(f"{name}: {arg + ': ' if arg else ''}{err}") from None
+        message = str(err) if arg == "cell" else f"{arg}: {err}"
+        raise config_error(name, message, arg, cell) from None
 
 
 def check_even(name: str, width: int, arg: str = "width") -> None:
@@ -95,7 +166,7 @@ def check_even(name: str, width: int, arg: str = "width") -> None:
     try:
         half_width(width, arg)
     except ValueError as err:
-        raise ValueError(f"{name}: {err}") from None
+        raise config_error(name, str(err), arg, width) from None
 
 
 def check_encoder_args(name: str, *, split_width: bool, **args: Any) -> None:
@@ -113,23 +184,25 @@ def check_tagger_args(name: str, n_labels: Optional[int], **loss_weights: Any) -
     """A labeller's nO and its loss weights (at least one of them not zero)."""
     check_args(name, nO=n_labels, **loss_weights)
     if loss_weights and not any(loss_weights.values()):
-        raise ValueError(f"{name}: the loss weights {loss_weights} are all zero; nothing "
-                         f"would be trained.")
+        raise config_error(name, f"the loss weights {loss_weights} are all zero; nothing "
+                                 f"would be trained.")
 
 
 def input_width(name: str, tok2vec: Model) -> int:
     """The width of the vectors ``tok2vec`` gives, which must be set."""
     if not tok2vec.has_dim("nO"):
-        raise ValueError(f"{name}: the tok2vec's output width (its dim nO) is not set; give "
-                         f"it a width (spacy.Tok2Vec.v2 takes it from its encoder, "
-                         f"spacy.Tok2VecListener.v1 from its width argument).")
+        raise config_error(name, "the tok2vec's output width (its dim nO) is not set; give "
+                                 "it a width (spacy.Tok2Vec.v2 takes it from its encoder, "
+                                 "spacy.Tok2VecListener.v1 from its width argument).", "tok2vec")
     return tok2vec.get_dim("nO")
 
 
 def wrap_errors(name: str, build: Callable[[], Any]) -> Any:
-    """``build()``, with the message of a ValueError it raises (a torch
-    module's own check) prefixed with the architecture's name."""
+    """``build()``, with a ValueError it raises (a torch module's own check of
+    the arguments) reported as a config error of the architecture ``name``."""
     try:
         return build()
+    except ConfigValidationError:
+        raise
     except ValueError as err:
-        raise ValueError(f"{name}: {err}") from None
+        raise config_error(name, str(err)) from None

@@ -2,6 +2,7 @@
 top; what a command runs (torch, conllu, the treebank readers...) is imported
 inside the command, so `spacy-elstm --help` loads none of it."""
 from pathlib import Path
+from typing import Dict, List
 
 import typer
 
@@ -19,13 +20,31 @@ app.command("score", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(score)
 
 
+def registered_names() -> Dict[str, List[str]]:
+    """Every name the package registers, by spaCy registry (architectures,
+    factories, loggers, ...), read from the registries themselves: the
+    functions of each registry that come from this package."""
+    from spacy.util import registry
+
+    from .. import __name__ as package  # importing the package registers its names
+
+    names = {}
+    for registry_name in registry.get_registry_names():
+        found = sorted(name for name, func in getattr(registry, registry_name).get_all().items()
+                       if (getattr(func, "__module__", None) or "").split(".")[0] == package)
+        if found:
+            names[registry_name] = found
+    return names
+
+
 @app.command()
 def info() -> None:
-    """Print the version and the registered architectures."""
+    """Print the version and every name the package registers in spaCy."""
     from ..about import __version__
-    from ..architectures import DBRNN_ENCODER, RECURRENT_ENCODER
 
-    typer.echo(f"spacy-elstm {__version__}: {RECURRENT_ENCODER}, {DBRNN_ENCODER}")
+    typer.echo(f"spacy-elstm {__version__}")
+    for registry_name, names in registered_names().items():
+        typer.echo(f"{registry_name}: {', '.join(names)}")
 
 
 @app.command()

@@ -6,6 +6,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
+from .gpu import check_gpu_or_fail
+
 benchmark_app = typer.Typer(help="Speed and memory against references measured in the same run.",
                             no_args_is_help=True)
 
@@ -150,6 +152,7 @@ def pipelines(
 ) -> None:
     """Training and inference words/second of tagger+parser pipelines that
     differ only in their encoder, with ratios against spaCy's CNN and BiLSTM."""
+    check_gpu_or_fail("benchmark pipelines", gpu_id, cupy=True)
     import spacy
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
@@ -196,6 +199,7 @@ def configs(
     """Training and inference words/second of whole pipelines given as training
     configs (untrained: the same shapes as the trained ones), in the same run,
     with ratios against one of them."""
+    check_gpu_or_fail("benchmark configs", gpu_id, cupy=True)
     import spacy
     import torch
 
@@ -251,6 +255,7 @@ def paper(
 ) -> None:
     """Training and inference words/second of the paper-settings macro-models
     (configs/paper/), with ratios against the BRNN tagger measured in the same run."""
+    check_gpu_or_fail("benchmark paper", gpu_id, cupy=True)
     import spacy
     import torch
 
@@ -298,6 +303,7 @@ def lm(
 ) -> None:
     """Training words/second of the small PTB language model on each cell, with
     the ratio against the same model on torch.nn.LSTM in the same run."""
+    check_gpu_or_fail("benchmark lm", gpu_id, cupy=False)
     import torch
 
     from ..benchmarks.lm import CELLS as DEFAULT_CELLS

@@ -3,25 +3,24 @@ from pathlib import Path
 
 import typer
 
+from .gpu import check_gpu_or_fail
+
 lm_app = typer.Typer(help="Train and evaluate word-level language models (Penn Treebank LM).",
                      no_args_is_help=True)
 
 
-def _device(gpu_id: int) -> str:
-    if gpu_id < 0:
-        return "cpu"
-    import torch
-
-    if not torch.cuda.is_available():
-        raise ValueError(f"--gpu-id {gpu_id}: PyTorch sees no CUDA device here.")
-    return f"cuda:{gpu_id}"
+def _device(command: str, gpu_id: int) -> str:
+    """The torch device of ``--gpu-id``, checked before any work (the language
+    models run in PyTorch alone: no CuPy needed)."""
+    check_gpu_or_fail(command, gpu_id, cupy=False)
+    return "cpu" if gpu_id < 0 else f"cuda:{gpu_id}"
 
 
 @lm_app.command("train", context_settings={"allow_extra_args": True,
                                            "ignore_unknown_options": True})
 def train_command(
     ctx: typer.Context,
-    config: Path = typer.Argument(..., help="An LM config, e.g. configs/lm/small_lstm.cfg."),
+    config: Path = typer.Argument(..., help="An LM config, e.g. configs/lm/small.cfg."),
     output_dir: Path = typer.Argument(..., help="Folder for checkpoint, best model and metrics."),
     resume: bool = typer.Option(False, "--resume", help="Go on with the run in OUTPUT_DIR."),
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
@@ -30,6 +29,7 @@ def train_command(
     """Train a language model with truncated back-propagation through time, then
     report validation and test perplexity. Override settings as spaCy does:
     --training.epochs 2 --model.cell elstm."""
+    device = _device("lm train", gpu_id)
     from spacy.cli._util import parse_config_overrides
     from thinc.api import Config
 
@@ -40,7 +40,7 @@ def train_command(
     try:
         overrides = parse_config_overrides(ctx.args)
         settings = Settings.from_config(Config().from_disk(config, overrides=overrides))
-        train(settings, output_dir, resume=resume, device=_device(gpu_id), progress=progress,
+        train(settings, output_dir, resume=resume, device=device, progress=progress,
               log=typer.echo)
     except (ValueError, TextFormatError, OSError) as err:
         fail("lm train", err)
@@ -56,12 +56,13 @@ def evaluate_command(
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
 ) -> None:
     """Print the perplexity of a saved model on a text (every word and <eos> counted)."""
+    device = _device("lm evaluate", gpu_id)
     from ..lm.training import evaluate
     from ..lm.data import TextFormatError
     from .errors import fail
 
     try:
-        ppl = evaluate(model, text, batch_size=batch_size, bptt=bptt, device=_device(gpu_id))
+        ppl = evaluate(model, text, batch_size=batch_size, bptt=bptt, device=device)
     except (ValueError, TextFormatError, OSError) as err:
         fail("lm evaluate", err)
     typer.echo(f"{text}: perplexity {ppl:.2f}")

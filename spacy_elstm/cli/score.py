@@ -4,6 +4,8 @@ from typing import Optional
 
 import typer
 
+from .gpu import check_gpu_or_fail
+
 
 def score(
     ctx: typer.Context,
@@ -35,6 +37,7 @@ def score(
     takes them, e.g. --components.elstm_tagger.model.beam_width 4 for beam search
     in a seq2seq model.
     """
+    check_gpu_or_fail("score", gpu_id)
     from spacy.cli._util import parse_config_overrides
 
     from ..treebanks.conllu import CorpusFormatError
