@@ -19,6 +19,11 @@ A word attached by the repair takes the relation of its best label whose head is
 its new head, or, if no label gives that head, of its best non-root label.
 
 The result has exactly one root, no cycles, and every head inside the sentence.
+
+Cost: O(n log n) for n words (the label count a constant factor). A word's labels
+are sorted only if its best one names no word; a ``pos`` head is a binary search
+(``encoding.Positions``); the best label with a given head is looked up by the
+head it names (``LabelSet.with_head``), not found by trying every label.
 """
 from typing import List, Optional, Sequence, Tuple
 
