@@ -55,7 +55,8 @@ def seq_parser(n):
     parser.set_annotations([doc], scores)
     decode = time.perf_counter() - start
     print(f"seq_parser pos, {n} tokens, one sentence, {len(labels)} labels: "
-          f"tree decoding {decode:.2f} s; whole component {_time(parser, _doc(nlp, n, pos=True)):.2f} s")
+          f"tree decoding {decode:.2f} s; "
+          f"whole component {_time(parser, _doc(nlp, n, pos=True)):.2f} s")
 
 
 def seq2seq(n):

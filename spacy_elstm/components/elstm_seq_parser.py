@@ -15,9 +15,10 @@ label scores become one well-formed tree (one root, no cycle, heads inside the
 sentence: ``heads.decoding``), so no head crosses a sentence boundary and
 the sentences stay as they are. A doc without sentence boundaries is parsed as
 one sentence (over ``token_labeller.LONG_DOC_TOKENS`` tokens, with one warning
-per component). Decoding a sentence costs O(n log n) in its n words. The heads and relations are written with ``Doc.from_array``, as
-``token.head`` and ``token.dep_`` (the root's head is itself), so the parser
-scorer, displaCy and CoNLL-U output read them as a transition parser's.
+per component). Decoding a sentence costs O(n log n) in its n words. The heads
+and relations are written with ``Doc.from_array``, as ``token.head`` and
+``token.dep_`` (the root's head is itself), so the parser scorer, displaCy and
+CoNLL-U output read them as a transition parser's.
 
 ``interleaved`` is the paper's own target (``heads.interleaved``): each word
 gives two labels in turn, its relation and its head's position in the sentence
