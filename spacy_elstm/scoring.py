@@ -226,7 +226,7 @@ def load_scorer(path: Union[str, Path]) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as err:  # a wrong file at the path: say which
         raise ScoringError(f"{path}: not the CoNLL 2018 evaluation script ({err}).") from None
-    for name in ("load_conllu_file", "evaluate", "UDError"):
+    for name in ("load_conllu", "evaluate", "UDError"):
         if not hasattr(module, name):
             raise ScoringError(f"{path}: not the CoNLL 2018 evaluation script (no {name}).")
     return module
@@ -238,8 +238,10 @@ def md5(path: Path) -> str:
 
 def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, Any]:
     """The script's evaluation of `system` against `gold`: metric name -> its
-    Score (precision, recall, f1, ...). Its UDError is a ScoringError. The
-    script follows each word's chain of heads by recursion, one call per word,
+    Score (precision, recall, f1, ...). Its UDError is a ScoringError. The files
+    are read as `treebanks/conllu.py` reads them, a UTF-8 byte-order mark skipped
+    (the script's own load_conllu_file would take it for part of the first line).
+    The script follows each word's chain of heads by recursion, one call per word,
     so it runs with Python's recursion limit raised above the longest sentence
     (a 1,000-word sentence would otherwise raise RecursionError)."""
     loaded = {}
@@ -247,7 +249,11 @@ def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, A
     with _recursion_limit(depth):
         for role, path in (("gold", gold), ("system", system)):
             try:
-                loaded[role] = scorer.load_conllu_file(str(path))
+                with open(path, encoding="utf-8-sig") as file:
+                    loaded[role] = scorer.load_conllu(file)
+            except UnicodeDecodeError as err:
+                raise ScoringError(f"{path} ({role} file): not UTF-8 ({err.reason} at byte "
+                                   f"{err.start}).") from None
             except scorer.UDError as err:
                 raise ScoringError(f"{path} ({role} file): {err}") from None
         try:

@@ -145,6 +145,14 @@ ROOT_LINE = "1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_"
         (GOOD + "# only a comment\n", r"line 6: comments without a sentence"),
         ("", r"no sentences"),
         ("\n\n# \n", r"line 3: comments without a sentence"),
+        # FEATS that spaCy's MorphAnalysis cannot hold, or that `conllu` would rewrite
+        (GOOD.replace("PronType=Dem", "Definite"),
+         r"line 3: FEATS must be '_' or Feature=Value pairs joined by '\|' .*got 'Definite'"),
+        (GOOD.replace("PronType=Dem", "PronType=Dem|Definite"), r"line 3: FEATS .*got 'Definite'"),
+        (GOOD.replace("PronType=Dem", "A=B=C"), r"line 3: FEATS .*got 'A=B=C'"),
+        (GOOD.replace("PronType=Dem", "=Def"), r"line 3: FEATS .*got '=Def'"),
+        (GOOD.replace("PronType=Dem", "PronType=Dem||Number=Sing"), r"line 3: FEATS .*got ''"),
+        (GOOD.replace("PronType=Dem", "Case=Nom|Case=Acc"), r"line 3: FEATS names 'Case' twice"),
     ],
 )
 def test_malformed_files_name_the_line(tmp_path, text, message):
@@ -162,6 +170,23 @@ def test_latin1_byte_is_reported_at_its_line(tmp_path):
     text = (GOOD * 2).encode("utf8") + GOOD.encode("utf8").replace(b"there\tthere", b"th\xe9re\tthere")
     with pytest.raises(CorpusFormatError, match=r"x\.conllu, line 13: not UTF-8 \(byte 0xe9"):
         read_conllu(write(tmp_path, text))
+
+
+def test_feats_are_kept_exactly(tmp_path):
+    feats = "Case=Acc,Nom|Number=Sing|Number[psor]=Plur"
+    (doc,) = read_conllu(write(tmp_path, GOOD.replace("PronType=Dem", feats)))
+    assert str(doc[1].morph) == feats
+
+
+def test_convert_command_refuses_bad_feats_without_a_traceback(tmp_path):
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "spacy_elstm", "convert",
+                             str(write(tmp_path, GOOD + GOOD.replace("PronType=Dem", "Definite"))),
+                             str(out)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "x.conllu, line 8: FEATS must be" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists() or not any(out.iterdir())
 
 
 def test_byte_order_mark_is_accepted(tmp_path):

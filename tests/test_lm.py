@@ -66,6 +66,61 @@ def test_bad_text_names_file_and_line(tmp_path, content, message):
         Vocab.from_file(path)
 
 
+def test_a_non_utf8_text_names_file_and_line(tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("a b\ncaf\u00e9 c\n".encode("latin-1"))
+    with pytest.raises(TextFormatError, match=r"latin1\.txt:2: not UTF-8 \(byte 0xe9 at column 4\)"):
+        Vocab.from_file(path)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfa b\n")
+    assert Vocab.from_file(path).words == ["a", "b", "<eos>"]
+
+
+def _lm_config(tmp_path, paths):
+    config = tmp_path / "lm.cfg"
+    Config({"paths": dict(zip(("train", "valid", "test"), map(str, paths))),
+            "model": {"cell": "gru", "width": 8, "depth": 1},
+            "training": {"batch_size": 4, "bptt": 5, "epochs": 1}}).to_disk(config)
+    return config
+
+
+def test_lm_train_on_a_latin1_file_names_it(tmp_path):
+    paths = write_texts(tmp_path)
+    paths[0].write_bytes(paths[0].read_bytes() + "na\u00efve\n".encode("latin-1"))
+    result = CliRunner().invoke(app, ["lm", "train", str(_lm_config(tmp_path, paths)),
+                                      str(tmp_path / "run"), "--no-progress"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    n_lines = len(paths[0].read_bytes().splitlines())
+    assert f"{paths[0]}:{n_lines}: not UTF-8" in result.output
+    assert not (tmp_path / "run" / "checkpoint.pt").exists()
+
+
+def test_a_truncated_checkpoint_names_the_file(tmp_path):
+    paths = write_texts(tmp_path)
+    config = _lm_config(tmp_path, paths)
+    runner = CliRunner()
+    assert runner.invoke(app, ["lm", "train", str(config), str(tmp_path / "run"),
+                               "--no-progress"]).exit_code == 0
+    for name in ("model-best.pt", "checkpoint.pt"):
+        path = tmp_path / "run" / name
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    result = runner.invoke(app, ["lm", "evaluate", str(tmp_path / "run" / "model-best.pt"),
+                                 str(paths[2])])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"{tmp_path / 'run' / 'model-best.pt'}: cannot read this checkpoint" in result.output
+    assert "truncated" in result.output and len(result.output.strip().splitlines()) == 1
+    result = runner.invoke(app, ["lm", "train", str(config), str(tmp_path / "run"),
+                                 "--no-progress", "--resume"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"{tmp_path / 'run' / 'checkpoint.pt'}: cannot read this checkpoint" in result.output
+    with pytest.raises(ValueError, match="not a spacy-elstm language-model checkpoint"):
+        torch.save({"x": 1}, tmp_path / "other.pt")
+        lm_module.load_model(tmp_path / "other.pt")
+
+
 def test_unknown_word_without_unk_is_an_error(tmp_path):
     (tmp_path / "a.txt").write_text("a b\n")
     (tmp_path / "b.txt").write_text("a\nb c\n")

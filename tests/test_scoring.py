@@ -165,6 +165,17 @@ def test_score_command(gold20, tmp_path):
     assert set(METRICS) <= set(json.loads(output.read_text()))
 
 
+@needs_script
+def test_a_gold_file_with_a_byte_order_mark_is_scored_as_convert_reads_it(gold20, tmp_path):
+    bom = tmp_path / "bom.conllu"
+    bom.write_bytes(b"\xef\xbb\xbf" + gold20.read_bytes())
+    evaluation = official_scores(load_scorer(SCRIPT), bom, gold20)
+    assert {name: s.f1 for name, s in evaluation.items()} == {name: 1.0 for name in evaluation}
+    result = run_score(PIPELINE, bom, "--scorer", SCRIPT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("bom.conllu: UPOS -  XPOS ")
+
+
 def run_score(*args, env=None, cwd=ROOT):
     environment = {k: v for k, v in os.environ.items() if k != SCORER_ENV}
     environment.update(env or {})

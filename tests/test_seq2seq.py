@@ -1,6 +1,6 @@
 """The seq2seq taggers (pytorch/seq2seq.py, spacy-elstm.Seq2SeqTagger.v1): teacher
 forcing in training, greedy decoding on the model's own predictions, attention
-over the doc's own tokens only, and the gold-label hand-over of the components."""
+over the sentence's own tokens only (each sentence its own sequence), and the gold-label hand-over of the components."""
 import subprocess
 import sys
 
@@ -389,6 +389,72 @@ def test_a_docs_prediction_does_not_depend_on_its_batch():
     together = model.predict(docs)
     for doc, scores in zip(docs, together):
         numpy.testing.assert_allclose(model.predict([doc])[0], scores, rtol=1e-5, atol=1e-6)
+
+
+def _recorded_lengths(monkeypatch):
+    """The sequence lengths each forward pass of the seq2seq module is given."""
+    seen, forward = [], Seq2SeqLabeller.forward
+
+    def recording(self, x, lengths, *args, **kwargs):
+        seen.append(lengths.tolist())
+        return forward(self, x, lengths, *args, **kwargs)
+
+    monkeypatch.setattr(Seq2SeqLabeller, "forward", recording)
+    return seen
+
+
+@pytest.mark.parametrize("attention", [True, False])
+def test_each_sentence_is_decoded_as_its_own_sequence(monkeypatch, attention):
+    """The attention's cost is the sum over sentences of their squared lengths:
+    the module sees sentences, and a sentence scores as it does alone."""
+    from spacy.tokens import Doc
+
+    nlp = _nlp(attention)
+    examples = _examples(nlp)
+    _train(nlp, examples, 2)
+    model = nlp.get_pipe("elstm_tagger").model
+    words = "I like green eggs Eat blue ham She likes ham".split()
+    starts = [True, False, False, False, True, False, False, True, False, False]
+    doc = Doc(nlp.vocab, words=words, sent_starts=starts)
+    other = Doc(nlp.vocab, words=words[:7] + ["Eat", "green", "eggs"], sent_starts=starts)
+    seen = _recorded_lengths(monkeypatch)
+    first, second = model.predict([doc, other])
+    assert seen == [[4, 3, 3, 4, 3, 3]]
+    # the tok2vec's window reaches one word over a boundary; the first sentence is
+    # two words from the last, so only a decoder reading the whole doc could tell them apart
+    numpy.testing.assert_allclose(first[:4], second[:4], rtol=1e-5, atol=1e-6)
+    assert not numpy.allclose(first[7:], second[7:])
+    seen.clear()  # training too: teacher forcing on the same sequences
+    nlp.update([Example(doc, Doc(nlp.vocab, words=words, sent_starts=starts,
+                                 tags=["PRP", "VBP", "JJ", "NNS", "VB", "JJ", "NN", "PRP",
+                                       "VBZ", "NN"]))], sgd=Adam(0.01))
+    assert seen == [[4, 3, 3]]
+    seen.clear()  # a doc without sentence boundaries is one sequence
+    model.predict([nlp.make_doc(" ".join(words))])
+    assert seen == [[10]]
+
+
+def test_the_tagger_warns_once_about_a_long_doc_without_sentence_boundaries():
+    import warnings
+
+    from spacy_elstm.components.token_labeller import LONG_DOC_TOKENS, LongDocWarning
+
+    nlp = _nlp()
+    _train(nlp, _examples(nlp), 1)
+    text = " ".join(["ham"] * (LONG_DOC_TOKENS + 1))
+    with pytest.warns(LongDocWarning, match=r"elstm_tagger: a doc of \d+ tokens has no "
+                                            r"sentence boundaries") as caught:
+        nlp(text)
+        nlp(text)
+    assert len([w for w in caught if issubclass(w.category, LongDocWarning)]) == 1
+    plain = spacy.blank("en")  # a tagger that is not a seq2seq model reads docs whole
+    plain.add_pipe("elstm_tagger", config={"model": {
+        "@architectures": "spacy-elstm.RecurrentTagger.v1", "width": 16, "period": 4,
+        "tok2vec": TOK2VEC}})
+    plain.initialize(lambda: _examples(plain))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain(text)
 
 
 def test_to_disk_and_load_give_the_same_predictions(tmp_path):

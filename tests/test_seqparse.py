@@ -2,6 +2,7 @@
 the tree repair, and the elstm_seq_parser component."""
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy
@@ -298,6 +299,99 @@ def test_sentence_boundaries_are_kept_and_no_head_crosses_them():
     doc = nlp(" ".join(words))
     assert len(list(doc.sents)) == 1 and is_tree([t.head.i for t in doc])
     assert doc[0].is_sent_start and not any(t.is_sent_start for t in doc[1:])
+
+
+class CountingPOS:
+    """A POS sequence that counts how often its items are read."""
+
+    def __init__(self, tags):
+        self.tags, self.reads = list(tags), 0
+
+    def __len__(self):
+        return len(self.tags)
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return self.tags[i]
+
+    def __iter__(self):
+        for tag in self.tags:
+            self.reads += 1
+            yield tag
+
+
+def _pos_reads(n):
+    """POS reads of decoding n words whose best label names a tag the sentence
+    lacks (a linear scan reads on to the sentence's end for each)."""
+    labels = ["+1|ADJ|amod", "+1|VERB|nsubj", "-1|NOUN|obj", "0|ROOT|root"]
+    label_set = LabelSet(labels, "pos")
+    scores = numpy.tile(numpy.log([0.4, 0.3, 0.2, 0.1]), (n, 1))
+    pos = CountingPOS(["NOUN", "VERB"] * (n // 2))
+    heads, _ = decode_scores(scores, label_set, pos)
+    assert is_tree(heads)
+    return pos.reads
+
+
+def test_pos_decoding_reads_each_words_pos_once():
+    """Decoding is O(n log n): each tag's positions are found once, then binary
+    searched; it reads no POS per label it tries."""
+    assert [_pos_reads(n) for n in (100, 400)] == [100, 400]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pos_heads_match_a_scan_over_the_sentence(seed):
+    from spacy_elstm.heads.encoding import PartOfSpeech, Positions
+
+    rng = numpy.random.default_rng(seed)
+    pos = list(rng.choice(["NOUN", "VERB", "ADJ", ""], size=40))
+    where = Positions(pos)
+    for i in range(40):
+        for tag in ("NOUN", "VERB", "ADJ", "DET"):
+            right = [j for j in range(i + 1, 40) if pos[j] == tag]
+            left = [j for j in range(i - 1, -1, -1) if pos[j] == tag]
+            for k in range(1, 5):
+                assert where.kth(tag, i, k) == (right[k - 1] if k <= len(right) else None)
+                assert where.kth(tag, i, -k) == (left[k - 1] if k <= len(left) else None)
+        for head in range(40):
+            label = PartOfSpeech().encode_head(i, head, pos)
+            assert label == PartOfSpeech().encode_head(i, head, where)
+            if label is not None:
+                assert PartOfSpeech().head(tuple(label.split("|")), i, where) == head
+
+
+def test_the_pos_encoding_refuses_docs_without_pos_and_writes_nothing():
+    nlp = _train(_nlp("pos", tagger=True), _examples(spacy.blank("en")), n_updates=2)
+    parser = nlp.get_pipe(PIPE)
+    with_pos = Doc(nlp.vocab, words=["Cats", "sleep"], pos=["NOUN", "VERB"])
+    without = Doc(nlp.vocab, words=["Dogs", "bark"])
+    message = (r"elstm_seq_parser: the 'pos' encoding decodes heads from token.pos_, and a doc "
+               r"of 2 tokens has none\. Put a component that sets `pos`")
+    with pytest.raises(ValueError, match=message):
+        parser(without)
+    with pytest.raises(ValueError, match=message):
+        list(parser.pipe([with_pos, without]))
+    scores = parser.predict([with_pos])
+    with pytest.raises(ValueError, match=message):
+        parser.set_annotations([with_pos, without], scores * 2)
+    assert not with_pos.has_annotation("DEP") and not without.has_annotation("DEP")
+    assert nlp("Cats sleep").has_annotation("DEP")  # the tagger sets pos first
+
+
+def test_a_long_doc_without_sentence_boundaries_is_warned_about_once():
+    from spacy_elstm.components.token_labeller import LONG_DOC_TOKENS, LongDocWarning
+
+    nlp = _train(_nlp(), _examples(spacy.blank("en")), n_updates=1)
+    words = ["ham"] * (LONG_DOC_TOKENS + 1)
+    split = Doc(nlp.vocab, words=words, sent_starts=[i % 10 == 0 for i in range(len(words))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nlp(Doc(nlp.vocab, words=words[:LONG_DOC_TOKENS]))  # not over the limit
+        nlp(split)  # over it, with sentence boundaries
+    with pytest.warns(LongDocWarning, match=rf"elstm_seq_parser: a doc of {len(words)} tokens "
+                                            r"has no sentence boundaries") as caught:
+        list(nlp.pipe([" ".join(words)] * 2))
+        nlp(" ".join(words))
+    assert len([w for w in caught if issubclass(w.category, LongDocWarning)]) == 1
 
 
 def test_empty_doc():

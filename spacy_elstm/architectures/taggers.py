@@ -129,8 +129,10 @@ def build_seq2seq_tagger(
     fed the embedding of label t-1 (a start symbol at the first token): the gold
     label in training (teacher forcing; its own prediction where the gold label is
     missing), its own greedy prediction at inference. With attention, each step
-    scores every encoder state of the doc additively, u = v^T tanh(W_e e_i + W_d d_t),
-    and predicts from tanh(W_o [d_t; sum_i softmax(u)_i e_i]). Outputs (n_tokens, nO)
+    scores every encoder state of the sentence additively, u = v^T tanh(W_e e_i + W_d d_t),
+    and predicts from tanh(W_o [d_t; sum_i softmax(u)_i e_i]). Each sentence of a doc
+    is one sequence (a doc without sentence boundaries is one sentence), so the
+    attention costs the sum of the sentences' squared lengths. Outputs (n_tokens, nO)
     log-probabilities per doc.
 
     tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the encoder reads.

@@ -14,9 +14,11 @@ Decoding is per sentence, from the doc's sentence boundaries; each sentence's
 label scores become one well-formed tree (one root, no cycle, heads inside the
 sentence: ``heads.decoding``), so no head crosses a sentence boundary and
 the sentences stay as they are. A doc without sentence boundaries is parsed as
-one sentence. The heads and relations are written with ``Doc.from_array``, as
-``token.head`` and ``token.dep_`` (the root's head is itself), so the parser
-scorer, displaCy and CoNLL-U output read them as a transition parser's.
+one sentence (over ``token_labeller.LONG_DOC_TOKENS`` tokens, with one warning
+per component). Decoding a sentence costs O(n log n) in its n words. The heads
+and relations are written with ``Doc.from_array``, as ``token.head`` and
+``token.dep_`` (the root's head is itself), so the parser scorer, displaCy and
+CoNLL-U output read them as a transition parser's.
 
 ``interleaved`` is the paper's own target (``heads.interleaved``): each word
 gives two labels in turn, its relation and its head's position in the sentence
@@ -29,7 +31,8 @@ train and parse on sentence-split docs (``gold_preproc``), as the paper did.
 Training labels are encoded from the reference's heads and relations (aligned
 to the predicted tokens, not projectivized) and, for ``pos``, its gold UPOS;
 decoding reads ``token.pos_`` of the doc being parsed, as an earlier component
-(a tagger or morphologizer) predicted it. A token with a missing head or
+(a tagger or morphologizer) predicted it; a doc with no ``pos`` at all is refused
+with a ValueError naming the component (its parse would be flat). A token with a missing head or
 relation (or, for ``pos``, whose head's gold UPOS is missing) gives no loss, as
 does one whose label was seen fewer than ``min_label_freq`` times in
 ``initialize`` (such labels are dropped).
@@ -167,11 +170,32 @@ class ELSTMSeqParser(TokenLabeller):
         """Head 0's (n_tokens, n_labels) log-probabilities per doc, on the CPU
         (interleaved: both steps', (n_tokens, 2 * n_labels))."""
         docs = list(docs)
+        self._check_pos(docs)
+        self._warn_long_docs(docs)
         scores = (self.model.predict(docs) if self.encoding == INTERLEAVED
                   else self._label_scores(docs))
         return [self.model.ops.to_numpy(s) for s in scores]
 
+    def _decodes_per_sentence(self) -> bool:
+        return True  # one tree per sentence
+
+    def _check_pos(self, docs: List[Doc]) -> None:
+        """The pos encoding decodes heads from token.pos_: a ValueError if a
+        non-empty doc has none (its parse would be flat: every word on the root)."""
+        if self.encoding != "pos":
+            return
+        for doc in docs:
+            if len(doc) and not doc.has_annotation("POS"):
+                raise ValueError(
+                    f"{self.name}: the 'pos' encoding decodes heads from token.pos_, and a "
+                    f"doc of {len(doc)} tokens has none. Put a component that sets `pos` "
+                    f"(a morphologizer, an elstm_tagger with attr = \"pos\", or a tagger "
+                    f"with an attribute_ruler) before '{self.name}' in the pipeline, or "
+                    f"train the parser with encoding = \"relative\".")
+
     def set_annotations(self, docs: Iterable[Doc], scores: List) -> None:
+        docs = list(docs)
+        self._check_pos(docs)  # before any doc is written
         label_set = self._labels()
         for doc, doc_scores in zip(docs, scores):
             if len(doc) == 0:

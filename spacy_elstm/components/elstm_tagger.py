@@ -122,6 +122,8 @@ class ELSTMTagger(TokenLabeller):
 
     def predict(self, docs: Iterable[Doc]) -> List:
         """The index of the most probable label (head 0) of each token, per doc."""
+        docs = list(docs)
+        self._warn_long_docs(docs)
         return [self.model.ops.xp.argmax(s, axis=1) for s in self._label_scores(docs)]
 
     def set_annotations(self, docs: Iterable[Doc], batch_ids: List) -> None:

@@ -8,6 +8,7 @@ them over with ``_teach`` right before ``begin_update`` (see ``layers.labeller``
 Other models train as before. The labels and their serialization are
 ``PipeWithLabels``'s.
 """
+import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
@@ -16,6 +17,16 @@ from thinc.types import Floats2d
 
 from ..layers import set_teacher, weighted_nll
 from .pipe_with_labels import PipeWithLabels
+
+
+# A doc longer than this with no sentence boundaries gets one warning per component
+# from the components that decode per sentence (elstm_seq_parser's trees, the
+# seq2seq models' attention): they read it as one sentence.
+LONG_DOC_TOKENS = 500
+
+
+class LongDocWarning(UserWarning):
+    """A long doc without sentence boundaries, decoded as one sentence."""
 
 
 def check_normalize(name: str, normalize) -> bool:
@@ -29,6 +40,29 @@ class TokenLabeller(PipeWithLabels):
     """A component whose model scores one label per token; subclasses set
     ``self.cfg["labels"]``, say what a label means and give each example's gold
     labels (``_gold``)."""
+
+    def _decodes_per_sentence(self) -> bool:
+        """Whether decoding is per sentence (a subclass may say so for all its
+        models); the seq2seq models' attention is."""
+        return bool(self.model.attrs.get("per_sentence"))
+
+    def _warn_long_docs(self, docs: Sequence[Doc]) -> None:
+        """One warning per component for a doc over LONG_DOC_TOKENS tokens
+        without sentence boundaries, where decoding is per sentence."""
+        if getattr(self, "_warned_long_doc", False) or not self._decodes_per_sentence():
+            return
+        for doc in docs:
+            if len(doc) > LONG_DOC_TOKENS and not doc.has_annotation("SENT_START"):
+                self._warned_long_doc = True
+                warnings.warn(
+                    f"{self.name}: a doc of {len(doc)} tokens has no sentence boundaries, "
+                    f"so it is decoded as one sentence: slow with a seq2seq model (whose "
+                    f"attention costs the square of a sentence's length) and, for a parser, "
+                    f"one tree over the whole doc. Add a "
+                    f"component that sets sentence boundaries (e.g. 'senter' or "
+                    f"'sentencizer') before '{self.name}'. Warned once per component, for "
+                    f"docs over {LONG_DOC_TOKENS} tokens.", LongDocWarning, stacklevel=3)
+                return
 
     def _label_scores(self, docs) -> List[Floats2d]:
         """Head 0's (n_tokens, n_labels) log-probabilities, per doc."""

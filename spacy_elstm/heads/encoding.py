@@ -16,8 +16,15 @@ sentence (0..n-1); a root is its own head, as in spaCy. Two encodings:
 Labels are strings so that a component can store them in its cfg. Both
 encodings represent any tree, projective or not: a label decodes to the head it
 was encoded from, given the same POS.
+
+The ``pos`` encoding reads a sentence's POS through ``Positions`` (each tag's
+word indices, sorted), so that finding the k-th word with a tag is a binary
+search: encoding or decoding a sentence costs O(n log n), not O(n^2). Callers
+that look up many labels in one sentence build ``Positions`` once and pass it
+where a POS sequence is expected.
 """
-from typing import Dict, List, Optional, Sequence, Tuple
+from bisect import bisect_left, bisect_right
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 SEP = "|"
 ROOT_POS = "ROOT"
@@ -27,17 +34,62 @@ def _signed(k: int) -> str:
     return f"{k:+d}" if k else "0"
 
 
+class Positions:
+    """The words of a sentence by POS: ``at[tag]`` lists the indices of the words
+    with that tag in increasing order. Reads the POS sequence once."""
+
+    def __init__(self, pos: Sequence[str]):
+        self.tags = list(pos)
+        self.at: Dict[str, List[int]] = {}
+        for j, tag in enumerate(self.tags):
+            self.at.setdefault(tag, []).append(j)
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+    def kth(self, tag: str, i: int, k: int) -> Optional[int]:
+        """The k-th word with ``tag`` from word i outwards (k > 0 to the right,
+        k < 0 to the left); None if there are fewer."""
+        where = self.at.get(tag)
+        if not where:
+            return None
+        j = bisect_right(where, i) + k - 1 if k > 0 else bisect_left(where, i) + k
+        return where[j] if 0 <= j < len(where) else None
+
+    def count(self, tag: str, lo: int, hi: int) -> int:
+        """How many words lo..hi (inclusive) have ``tag``."""
+        where = self.at.get(tag, ())
+        return bisect_right(where, hi) - bisect_left(where, lo)
+
+
+POS = Union[Sequence[str], Positions]
+
+
+def positions(pos: Optional[POS]) -> Optional[Positions]:
+    """``pos`` as a ``Positions`` (built once per sentence; None stays None)."""
+    return pos if pos is None or isinstance(pos, Positions) else Positions(pos)
+
+
 class Relative:
     """The head as a signed offset from the word."""
 
     name = "relative"
     n_fields = 2
 
-    def encode_head(self, i: int, head: int, pos: Optional[Sequence[str]]) -> Optional[str]:
+    def encode_head(self, i: int, head: int, pos: Optional[POS]) -> Optional[str]:
         return _signed(head - i)
 
-    def head(self, fields: Tuple[str, ...], i: int, pos: Optional[Sequence[str]]) -> Optional[int]:
+    def head(self, fields: Tuple[str, ...], i: int, pos: Optional[POS]) -> Optional[int]:
         return i + int(fields[0])
+
+    def head_key(self, fields: Tuple[str, ...]) -> Tuple:
+        """What of a label's fields decides its head (labels with equal keys
+        give every word the same head)."""
+        return (int(fields[0]),)
+
+    def key_for(self, i: int, head: int, pos: Optional[POS]) -> Optional[Tuple]:
+        """The ``head_key`` of the labels that give word i this head."""
+        return (head - i,)
 
 
 class PartOfSpeech:
@@ -46,28 +98,27 @@ class PartOfSpeech:
     name = "pos"
     n_fields = 3
 
-    def encode_head(self, i: int, head: int, pos: Optional[Sequence[str]]) -> Optional[str]:
+    def encode_head(self, i: int, head: int, pos: Optional[POS]) -> Optional[str]:
         if head == i:
             return f"0{SEP}{ROOT_POS}"
-        tag = pos[head]
+        where = positions(pos)
+        tag = where.tags[head]
         if not tag:
             return None  # the head's POS is unknown: no label
-        step = 1 if head > i else -1
-        k = sum(1 for j in range(i + step, head + step, step) if pos[j] == tag)
-        return f"{_signed(step * k)}{SEP}{tag}"
+        k = where.count(tag, i + 1, head) if head > i else -where.count(tag, head, i - 1)
+        return f"{_signed(k)}{SEP}{tag}"
 
-    def head(self, fields: Tuple[str, ...], i: int, pos: Optional[Sequence[str]]) -> Optional[int]:
-        k, tag = int(fields[0]), fields[1]
-        if k == 0:
-            return i
-        step = 1 if k > 0 else -1
-        seen = 0
-        for j in range(i + step, len(pos) if step > 0 else -1, step):
-            if pos[j] == tag:
-                seen += 1
-                if seen == abs(k):
-                    return j
-        return None
+    def head(self, fields: Tuple[str, ...], i: int, pos: Optional[POS]) -> Optional[int]:
+        k = int(fields[0])
+        return i if k == 0 else positions(pos).kth(fields[1], i, k)
+
+    def head_key(self, fields: Tuple[str, ...]) -> Tuple:
+        k = int(fields[0])
+        return (0,) if k == 0 else (k, fields[1])
+
+    def key_for(self, i: int, head: int, pos: Optional[POS]) -> Optional[Tuple]:
+        code = self.encode_head(i, head, positions(pos))
+        return None if code is None else self.head_key(tuple(code.split(SEP)))
 
 
 ENCODINGS: Dict[str, object] = {"relative": Relative(), "pos": PartOfSpeech()}
@@ -81,7 +132,7 @@ def get_encoding(name: str):
     return ENCODINGS[name]
 
 
-def check_pos(encoding, n: int, pos: Optional[Sequence[str]]) -> None:
+def check_pos(encoding, n: int, pos: Optional[POS]) -> None:
     if encoding.name == "pos" and (pos is None or len(pos) != n):
         raise ValueError(f"The 'pos' encoding needs one POS per word: got "
                          f"{None if pos is None else len(pos)} for {n} words.")
@@ -100,9 +151,10 @@ def relation(label: str, encoding) -> str:
     return split(label, encoding)[-1]
 
 
-def head_of(label: str, i: int, encoding, pos: Optional[Sequence[str]] = None) -> Optional[int]:
+def head_of(label: str, i: int, encoding, pos: Optional[POS] = None) -> Optional[int]:
     """The head word ``label`` gives word ``i`` of a sentence of ``len(pos)`` words,
-    or None if there is no such word (pos) -- the caller checks the range (relative)."""
+    or None if there is no such word (pos) -- the caller checks the range (relative).
+    Pass ``Positions(pos)`` when looking up many labels of one sentence."""
     return encoding.head(split(label, encoding), i, pos)
 
 
@@ -112,6 +164,7 @@ def encode(heads: Sequence[Optional[int]], deps: Sequence[Optional[str]], encodi
     missing (or, for ``pos``, the head's POS is)."""
     enc = get_encoding(encoding)
     check_pos(enc, len(heads), pos)
+    pos = positions(pos) if enc.name == "pos" else pos
     labels: List[Optional[str]] = []
     for i, (head, dep) in enumerate(zip(heads, deps)):
         code = enc.encode_head(i, head, pos) if head is not None and dep else None
@@ -126,6 +179,7 @@ def decode(labels: Sequence[str], encoding: str = "relative",
     ``decoding.decode_scores`` for that)."""
     enc = get_encoding(encoding)
     check_pos(enc, len(labels), pos)
+    pos = positions(pos) if enc.name == "pos" else pos
     heads: List[Optional[int]] = []
     for i, label in enumerate(labels):
         head = head_of(label, i, enc, pos)

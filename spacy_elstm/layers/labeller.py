@@ -17,6 +17,11 @@ one call, in training only; a forward pass at inference drops them unread, so
 predictions never see gold). Without a teacher, and at every label id -1, the
 module feeds back its own prediction. Models without ``needs_gold`` are built
 and run exactly as before.
+
+Sentences as sequences. A module with ``per_sentence = True`` (the seq2seq
+labellers, whose attention costs O(T^2) in the sequence length T) reads each
+sentence of a doc as its own sequence, in training and at inference alike; a doc
+without sentence boundaries is one sequence. The tok2vec still reads whole docs.
 """
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -47,6 +52,8 @@ def with_torch_labeller(
     attrs = {"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]}
     if needs_gold:
         attrs["needs_gold"] = True
+    if getattr(module, "per_sentence", False):
+        attrs["per_sentence"] = True  # each sentence one sequence: sentence_lengths
     if getattr(module, "interleaved", False):
         attrs["interleaved"] = True  # two labels per token, one after the other
     return Model(name, _forward, init=init_sized, layers=[tok2vec, encoder], dims={"nO": n_labels},
@@ -116,6 +123,14 @@ def weighted_nll(model: Model, scores: List[Floats2d], gold: Sequence, *,
     return loss, ops.unflatten(d_flat.reshape(flat.shape[0], -1), lengths)
 
 
+def sentence_lengths(doc) -> List[int]:
+    """The lengths of a doc's sentences, in order; [len(doc)] if it has no
+    sentence boundaries."""
+    if len(doc) and doc.has_annotation("SENT_START"):
+        return [len(sent) for sent in doc.sents]
+    return [len(doc)]
+
+
 def init_sized(model: Model, X=None, Y=None) -> None:
     """Initialize a (tok2vec, torch module) model whose label count a component
     has set (``set_n_labels``): the tok2vec on X, then the module."""
@@ -131,8 +146,10 @@ def _forward(model: Model, docs, is_train: bool) -> Tuple[List[Floats2d], Callab
     if model.attrs.get("needs_gold"):
         # the teacher serves one forward pass, and only a training one
         teacher = model.attrs.pop("teacher", None)
-        scores, backprop_encoder = model.layers[1]((vectors, teacher if is_train else None),
-                                                   is_train)
+        inputs = (vectors, teacher if is_train else None)
+        if model.attrs.get("per_sentence"):
+            inputs += ([sentence_lengths(doc) for doc in docs],)
+        scores, backprop_encoder = model.layers[1](inputs, is_train)
     else:
         scores, backprop_encoder = model.layers[1](vectors, is_train)
 

@@ -7,8 +7,12 @@ predictions) or one sequence per doc of label ids, -1 where a label is
 missing. The module is called as ``module(x, lengths, flat=True, gold=g)``
 with x and g the docs one after another; gold reaches it as data, not as a
 gradient path, so backprop returns the vectors' gradient only.
+
+An optional third element, one list of sentence lengths per doc (summing to
+the doc's length), makes each sentence its own sequence: x and g are the same
+rows, only ``lengths`` lists the sentences instead of the docs.
 """
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import torch
 from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
@@ -17,20 +21,24 @@ from thinc.types import Floats2d
 from .torch_shim import torch_layer
 
 Gold = Optional[Sequence[Sequence[int]]]
+# (vectors, gold) or (vectors, gold, sentence lengths per doc)
+Inputs = Union[Tuple[List[Floats2d], Gold], Tuple[List[Floats2d], Gold, List[List[int]]]]
 
 
 def with_torch_teacher(
     module: torch.nn.Module, *, input_width: int, width: int, name: str
-) -> Model[Tuple[List[Floats2d], Gold], List[Floats2d]]:
+) -> Model[Inputs, List[Floats2d]]:
     """Wrap a module taking ``gold`` as a layer from (vectors, gold) to a list
     of (n_tokens, width) arrays (see the module docstring)."""
     wrapped = torch_layer(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     return Model(name, _forward, layers=[wrapped], dims={"nI": input_width, "nO": width})
 
 
-def _forward(model: Model, X: Tuple[List[Floats2d], Gold],
-             is_train: bool) -> Tuple[List[Floats2d], Callable]:
-    Xs, gold = X
+def _forward(model: Model, X: Inputs, is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    Xs, gold = X[:2]
+    if len(X) > 2 and [sum(s) for s in X[2]] != [len(x) for x in Xs]:
+        raise ValueError(f"{model.name}: sentences of {[sum(s) for s in X[2]]} tokens, but "
+                         f"the docs have {[len(x) for x in Xs]} tokens.")
     if gold is not None and [len(g) for g in gold] != [len(x) for x in Xs]:
         raise ValueError(f"{model.name}: gold labels for docs of lengths "
                          f"{[len(g) for g in gold]}, but the docs have "
@@ -41,16 +49,17 @@ def _forward(model: Model, X: Tuple[List[Floats2d], Gold],
     return model.layers[0](X, is_train)
 
 
-def _convert_inputs(model: Model, X: Tuple[List[Floats2d], Gold], is_train: bool):
-    Xs, gold = X
+def _convert_inputs(model: Model, X: Inputs, is_train: bool):
+    Xs, gold = X[:2]
     lengths = [len(x) for x in Xs]
+    sequences = [n for sents in X[2] for n in sents] if len(X) > 2 else lengths
     kwargs = {"flat": True}
     if gold is not None:
         ids = [int(i) for g in gold for i in g]
         kwargs["gold"] = xp2torch(model.ops.asarray1i(ids)).long()
     args = ArgsKwargs(
         args=(xp2torch(model.ops.flatten(Xs), requires_grad=is_train),
-              torch.tensor(lengths, dtype=torch.int64)),
+              torch.tensor(sequences, dtype=torch.int64)),
         kwargs=kwargs,
     )
 
@@ -61,7 +70,7 @@ def _convert_inputs(model: Model, X: Tuple[List[Floats2d], Gold], is_train: bool
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
-    (Xs, _gold), y = inputs_outputs
+    Xs, y = inputs_outputs[0][0], inputs_outputs[1]
     lengths = [len(x) for x in Xs]
     Ys = model.ops.unflatten(torch2xp(y), lengths)
 

@@ -7,7 +7,8 @@ sentence per line, words separated by spaces, rare words already replaced by
 that perplexities compare with the literature. The vocabulary is the training
 file's words in order of first appearance; a word of another file that is not in
 it becomes ``<unk>`` where the vocabulary has one, and is an error (naming file,
-line and word) where it has not.
+line and word) where it has not. Files are UTF-8 (a byte-order mark is
+skipped); another encoding is an error naming the file and line.
 """
 from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
@@ -17,6 +18,7 @@ from torch import Tensor
 
 EOS = "<eos>"
 UNK = "<unk>"
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark at the start is skipped
 
 
 class TextFormatError(ValueError):
@@ -28,8 +30,17 @@ def read_lines(path: Path) -> Iterator[Tuple[int, List[str]]]:
     path = Path(path)
     if not path.is_file():
         raise TextFormatError(f"{path}: no such file.")
-    with path.open(encoding="utf8") as file:
-        for number, line in enumerate(file, 1):
+    with path.open("rb") as file:
+        for number, raw in enumerate(file, 1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            try:
+                line = raw.decode("utf8")
+            except UnicodeDecodeError as err:
+                raise TextFormatError(
+                    f"{path}:{number}: not UTF-8 (byte 0x{raw[err.start]:02x} at column "
+                    f"{err.start + 1}); language-model texts are UTF-8 (re-encode the file, "
+                    f"e.g. iconv -f latin1 -t utf8).") from None
             if "\x00" in line:
                 raise TextFormatError(f"{path}:{number}: a NUL byte; is this a text file?")
             words = line.split()

@@ -23,11 +23,13 @@ import dataclasses
 import io
 import json
 import math
+import pickle
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Sequence
 
 import torch
 from torch import Tensor
@@ -181,6 +183,25 @@ def _save(obj: Dict[str, Any], path: Path) -> None:
     write_atomically(path, buffer.getvalue())
 
 
+def load_checkpoint(path: Path, device: str, keys: Sequence[str]) -> Dict[str, Any]:
+    """What ``_save`` wrote to ``path``; a ValueError naming the file if it is
+    missing, cut short (an interrupted copy), or not such a checkpoint."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such checkpoint.")
+    try:
+        saved = torch.load(path, map_location=device, weights_only=False)
+    except (RuntimeError, OSError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile) as err:
+        reason = str(err).split(".")[0].strip() or type(err).__name__
+        raise ValueError(f"{path}: cannot read this checkpoint ({reason}); the file is "
+                         f"truncated or corrupt (an interrupted copy or write?).") from None
+    missing = [key for key in keys if not isinstance(saved, dict) or key not in saved]
+    if missing:
+        raise ValueError(f"{path}: not a spacy-elstm language-model checkpoint (no "
+                         f"{', '.join(map(repr, missing))}).")
+    return saved
+
+
 def _progress(total: int, desc: str, enabled: bool):
     from tqdm import tqdm
 
@@ -215,7 +236,8 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
                            "loss": 0.0, "words": 0, "seconds": 0.0, "best": None}
     state = None
     if resume:
-        saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
+        saved = load_checkpoint(checkpoint_path, device,
+                                ("settings", "model", "optimizer", "rng", "run", "state"))
         if saved["settings"] != settings.to_dict():
             raise ValueError(f"{checkpoint_path} was written with other settings; resume it "
                              f"with the config it started from.")
@@ -303,7 +325,7 @@ def train(settings: Settings, output_dir: Path, *, resume: bool = False,
 
 
 def load_model(path: Path, device: str = "cpu") -> LanguageModel:
-    saved = torch.load(path, map_location=device, weights_only=False)
+    saved = load_checkpoint(path, device, ("settings", "model", "vocab"))
     settings = Settings.from_dict(saved["settings"])
     model = build_model(settings.model, len(saved["vocab"])).to(device)
     model.load_state_dict(saved["model"])

@@ -19,7 +19,9 @@ of the previous label (a start symbol at t = 1),
 Without attention, log p_t = log_softmax(W_y d_t + b_y). With attention
 (additive scores, Bahdanau et al. 2015, computed from the current decoder state
 and combined with it before the softmax, as Vinyals et al. 2015 and Luong et
-al. 2015 do), over the doc's own encoder states only:
+al. 2015 do), over the sequence's own encoder states only (a sequence is a
+sentence where the doc has sentence boundaries: ``per_sentence``, so that the
+attention's O(T^2) cost is per sentence):
 
     u_(t,i) = v^T tanh(W_e e_i + W_d d_t + b_a),        i = 1..T
     a_(t,i) = exp(u_(t,i)) / sum_j exp(u_(t,j))
@@ -99,6 +101,9 @@ class Seq2SeqLabeller(_Labeller):
     """
 
     needs_gold = True  # the thinc layer hands it the gold labels while training
+    # the thinc layer hands it each sentence of a doc as a sequence: the attention
+    # costs O(T^2) in a sequence's length, so a doc costs the sum over its sentences
+    per_sentence = True
 
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,

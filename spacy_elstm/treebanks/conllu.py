@@ -1,7 +1,9 @@
 """The project's one CoNLL-U reader: UD treebank files into spaCy Docs, exactly
 as `spacy convert --converter conllu` makes them (syntactic words as tokens,
 XPOS as tag, or UPOS where XPOS is `_`), but strict: every file is checked
-before anything is written, and every error names the file and the line.
+before anything is written, and every error names the file and the line. FEATS
+is kept exactly or refused (a feature without a value, 'A=B=C', '=Def', a
+feature twice): spaCy's MorphAnalysis holds Feature=Value pairs only.
 
 Lines are split into sentence blocks here (so line numbers are known); the
 `conllu` package parses the fields of each block.
@@ -153,6 +155,7 @@ def _parse(path: Path, block: Block) -> Tuple[List[conllu.models.Token], List[in
         if columns != COLUMNS:
             raise CorpusFormatError(f"{path}, line {number}: expected {COLUMNS} tab-separated "
                                     f"columns, got {columns}.")
+        _check_feats(path, line.split("\t")[5], number)
         word_lines.append(line)
         numbers.append(number)
     if not word_lines:
@@ -167,6 +170,27 @@ def _parse(path: Path, block: Block) -> Tuple[List[conllu.models.Token], List[in
                 raise CorpusFormatError(f"{path}, line {number}: {err}") from None
         raise
     return list(tokens), numbers
+
+
+def _check_feats(path: Path, feats: str, number: int) -> None:
+    """FEATS is '_' or Feature=Value pairs joined by '|', each feature once.
+    Checked on the raw column: `conllu` would read 'Definite' as a feature with
+    an empty value (which spaCy's MorphAnalysis refuses), cut 'A=B=C' to 'A=B',
+    drop '=Def' and keep only the last of a repeated feature, so the doc would
+    silently differ from the file."""
+    if feats == "_":
+        return
+    seen = set()
+    for pair in feats.split("|"):
+        name, eq, value = pair.partition("=")
+        if not name or not eq or not value or "=" in value:
+            raise CorpusFormatError(
+                f"{path}, line {number}: FEATS must be '_' or Feature=Value pairs joined by "
+                f"'|' (e.g. Case=Nom|Number=Sing), got {pair!r} in {feats!r}.")
+        if name in seen:
+            raise CorpusFormatError(f"{path}, line {number}: FEATS names {name!r} twice in "
+                                    f"{feats!r} (list its values once, comma-separated).")
+        seen.add(name)
 
 
 def _cycle(heads: dict) -> List[int]:
