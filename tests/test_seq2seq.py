@@ -296,15 +296,15 @@ TOK2VEC = {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None
            "subword_features": True}
 
 
-def _model(attention=True, **overrides):
-    return {"@architectures": "spacy-elstm.Seq2SeqTagger.v1", "width": 16,
+def _model(attention=True, version=1, **overrides):
+    return {"@architectures": f"spacy-elstm.Seq2SeqTagger.v{version}", "width": 16,
             "attention": attention, "period": 4, "label_width": 8, "tok2vec": TOK2VEC,
             **overrides}
 
 
-def _nlp(attention=True, factory="elstm_tagger", **overrides):
+def _nlp(attention=True, factory="elstm_tagger", version=1, **overrides):
     nlp = spacy.blank("en")
-    nlp.add_pipe(factory, config={"model": _model(attention, **overrides)})
+    nlp.add_pipe(factory, config={"model": _model(attention, version, **overrides)})
     return nlp
 
 
@@ -406,10 +406,10 @@ def _recorded_lengths(monkeypatch):
 @pytest.mark.parametrize("attention", [True, False])
 def test_each_sentence_is_decoded_as_its_own_sequence(monkeypatch, attention):
     """The attention's cost is the sum over sentences of their squared lengths:
-    the module sees sentences, and a sentence scores as it does alone."""
+    the module sees sentences, and a sentence scores as it does alone (v2)."""
     from spacy.tokens import Doc
 
-    nlp = _nlp(attention)
+    nlp = _nlp(attention, version=2)
     examples = _examples(nlp)
     _train(nlp, examples, 2)
     model = nlp.get_pipe("elstm_tagger").model
@@ -434,18 +434,36 @@ def test_each_sentence_is_decoded_as_its_own_sequence(monkeypatch, attention):
     assert seen == [[10]]
 
 
+def test_v1_reads_each_whole_doc_as_it_always_did(monkeypatch):
+    from spacy.tokens import Doc
+
+    nlp = _nlp(version=1)
+    _train(nlp, _examples(nlp), 2)
+    words = "I like green eggs Eat blue ham She likes ham".split()
+    starts = [True, False, False, False, True, False, False, True, False, False]
+    seen = _recorded_lengths(monkeypatch)
+    nlp.get_pipe("elstm_tagger").model.predict([Doc(nlp.vocab, words=words, sent_starts=starts)])
+    assert seen == [[10]]
+
+
 def test_the_tagger_warns_once_about_a_long_doc_without_sentence_boundaries():
     import warnings
 
     from spacy_elstm.components.token_labeller import LONG_DOC_TOKENS, LongDocWarning
 
-    nlp = _nlp()
+    nlp = _nlp(version=2)
     _train(nlp, _examples(nlp), 1)
     text = " ".join(["ham"] * (LONG_DOC_TOKENS + 1))
     with pytest.warns(LongDocWarning, match=r"elstm_tagger: a doc of \d+ tokens has no "
                                             r"sentence boundaries") as caught:
         nlp(text)
         nlp(text)
+    assert len([w for w in caught if issubclass(w.category, LongDocWarning)]) == 1
+    nlp = _nlp(version=1)  # v1 reads a doc whole, with sentence boundaries too
+    _train(nlp, _examples(nlp), 1)
+    nlp.add_pipe("sentencizer", first=True)
+    with pytest.warns(LongDocWarning, match=r"is read as one sequence by its model") as caught:
+        nlp(" ".join(["ham ."] * (LONG_DOC_TOKENS // 2 + 1)))
     assert len([w for w in caught if issubclass(w.category, LongDocWarning)]) == 1
     plain = spacy.blank("en")  # a tagger that is not a seq2seq model reads docs whole
     plain.add_pipe("elstm_tagger", config={"model": {

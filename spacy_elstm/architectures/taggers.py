@@ -103,10 +103,11 @@ def build_dbrnn_tagger(
 # they declare attrs["needs_gold"], and the components hand them the gold labels in
 # training (the components' update, layers.labeller.set_teacher).
 SEQ2SEQ_TAGGER = "spacy-elstm.Seq2SeqTagger.v1"
+SEQ2SEQ_TAGGER_V2 = "spacy-elstm.Seq2SeqTagger.v2"
 
 
-@registry.architectures(SEQ2SEQ_TAGGER)
-def build_seq2seq_tagger(
+@registry.architectures(SEQ2SEQ_TAGGER_V2)
+def build_seq2seq_tagger_v2(
     tok2vec: Model,
     width: int,
     attention: bool = True,
@@ -133,7 +134,8 @@ def build_seq2seq_tagger(
     and predicts from tanh(W_o [d_t; sum_i softmax(u)_i e_i]). Each sentence of a doc
     is one sequence (a doc without sentence boundaries is one sentence), so the
     attention costs the sum of the sentences' squared lengths. Outputs (n_tokens, nO)
-    log-probabilities per doc.
+    log-probabilities per doc. (Seq2SeqTagger.v1 takes the same arguments and reads
+    each whole doc as one sequence.)
 
     tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the encoder reads.
     width (int): The encoder's output width (split between the directions when
@@ -158,20 +160,52 @@ def build_seq2seq_tagger(
         spacy.load(path, config={"components": {NAME: {"model": {"beam_width": 4}}}}).
     nO (Optional[int]): The number of labels; null to take it from the component's labels.
     """
-    check_encoder_args(SEQ2SEQ_TAGGER, split_width=bidirectional, width=width, depth=depth,
+    return _seq2seq_tagger(SEQ2SEQ_TAGGER_V2, per_sentence=True, **locals())
+
+
+@registry.architectures(SEQ2SEQ_TAGGER)
+def build_seq2seq_tagger(
+    tok2vec: Model,
+    width: int,
+    attention: bool = True,
+    cell: str = "elstm",
+    decoder_cell: Optional[str] = None,
+    depth: int = 1,
+    bidirectional: bool = True,
+    period: int = 100,
+    gates: str = "recurrent",
+    label_width: int = 32,
+    dropout: float = 0.0,
+    interleaved: bool = False,
+    own_predictions: float = 0.0,
+    beam_width: int = 1,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """Seq2SeqTagger.v2's model, reading each whole doc as one sequence, its
+    sentence boundaries ignored, in training and at inference: the attention
+    costs the square of the doc's length (elstm_tagger warns once for a doc over
+    LONG_DOC_TOKENS tokens). Kept as it was for the pipelines saved with it."""
+    return _seq2seq_tagger(SEQ2SEQ_TAGGER, per_sentence=False, **locals())
+
+
+def _seq2seq_tagger(name: str, *, per_sentence: bool, tok2vec: Model, width: int,
+                    attention: bool, cell: str, decoder_cell: Optional[str], depth: int,
+                    bidirectional: bool, period: int, gates: str, label_width: int,
+                    dropout: float, interleaved: bool, own_predictions: float,
+                    beam_width: int, nO: Optional[int]) -> Model[List[Any], List[Floats2d]]:
+    check_encoder_args(name, split_width=bidirectional, width=width, depth=depth,
                        cell=cell, bidirectional=bidirectional, period=period, gates=gates,
                        dropout=dropout)
-    check_args(SEQ2SEQ_TAGGER, attention=attention, interleaved=interleaved,
-               label_width=label_width)
+    check_args(name, attention=attention, interleaved=interleaved, label_width=label_width)
     if decoder_cell is not None:
-        check_cell_args(SEQ2SEQ_TAGGER, decoder_cell, gates, period, arg="decoder_cell")
-    check_tagger_args(SEQ2SEQ_TAGGER, nO)
-    n_in = input_width(SEQ2SEQ_TAGGER, tok2vec)
-    module = wrap_errors(SEQ2SEQ_TAGGER, lambda: Seq2SeqLabeller(
+        check_cell_args(name, decoder_cell, gates, period, arg="decoder_cell")
+    check_tagger_args(name, nO)
+    n_in = input_width(name, tok2vec)
+    module = wrap_errors(name, lambda: Seq2SeqLabeller(
         cell=cell, input_width=n_in, width=width, n_labels=nO or 0, attention=attention,
         decoder_cell=decoder_cell, depth=depth, bidirectional=bidirectional, period=period,
         gates=gates, label_width=label_width, dropout=dropout, interleaved=interleaved,
-        own_predictions=own_predictions, beam_width=beam_width))
+        own_predictions=own_predictions, beam_width=beam_width, per_sentence=per_sentence))
     kind = "seq2seq_attention" if attention else "seq2seq"
     return with_torch_labeller(tok2vec, module, input_width=n_in,
                                loss_weights=[1.0] * module.n_heads,

@@ -41,28 +41,40 @@ class TokenLabeller(PipeWithLabels):
     ``self.cfg["labels"]``, say what a label means and give each example's gold
     labels (``_gold``)."""
 
-    def _decodes_per_sentence(self) -> bool:
-        """Whether decoding is per sentence (a subclass may say so for all its
-        models); the seq2seq models' attention is."""
-        return bool(self.model.attrs.get("per_sentence"))
+    def _decodes_per_sentence(self) -> Optional[bool]:
+        """Whether a long sequence is costly and decoding is per sentence (True)
+        or per doc (False); None where the cost is linear in any case (a
+        subclass may say so for all its models). The seq2seq models' attention
+        is quadratic: per sentence in Seq2SeqTagger.v2, per doc in v1."""
+        return self.model.attrs.get("per_sentence")
 
     def _warn_long_docs(self, docs: Sequence[Doc]) -> None:
-        """One warning per component for a doc over LONG_DOC_TOKENS tokens
-        without sentence boundaries, where decoding is per sentence."""
-        if getattr(self, "_warned_long_doc", False) or not self._decodes_per_sentence():
+        """One warning per component for a doc decoded as one sequence of over
+        LONG_DOC_TOKENS tokens, where that is costly: a doc without sentence
+        boundaries where decoding is per sentence, any such doc where it is per doc."""
+        per_sentence = self._decodes_per_sentence()
+        if getattr(self, "_warned_long_doc", False) or per_sentence is None:
             return
         for doc in docs:
-            if len(doc) > LONG_DOC_TOKENS and not doc.has_annotation("SENT_START"):
-                self._warned_long_doc = True
-                warnings.warn(
-                    f"{self.name}: a doc of {len(doc)} tokens has no sentence boundaries, "
-                    f"so it is decoded as one sentence: slow with a seq2seq model (whose "
-                    f"attention costs the square of a sentence's length) and, for a parser, "
-                    f"one tree over the whole doc. Add a "
-                    f"component that sets sentence boundaries (e.g. 'senter' or "
-                    f"'sentencizer') before '{self.name}'. Warned once per component, for "
-                    f"docs over {LONG_DOC_TOKENS} tokens.", LongDocWarning, stacklevel=3)
-                return
+            if len(doc) <= LONG_DOC_TOKENS:
+                continue
+            if not per_sentence:
+                what = ("is read as one sequence by its model, whose attention costs the "
+                        "square of a sequence's length (spacy-elstm.Seq2SeqTagger.v2 reads "
+                        "each sentence instead)")
+            elif not doc.has_annotation("SENT_START"):
+                what = (f"has no sentence boundaries, so it is decoded as one sentence: slow "
+                        f"with a seq2seq model (whose attention costs the square of a "
+                        f"sentence's length) and, for a parser, one tree over the whole doc. "
+                        f"Add a component that sets sentence boundaries (e.g. 'senter' or "
+                        f"'sentencizer') before '{self.name}'")
+            else:
+                continue
+            self._warned_long_doc = True
+            warnings.warn(f"{self.name}: a doc of {len(doc)} tokens {what}. Warned once per "
+                          f"component, for docs over {LONG_DOC_TOKENS} tokens.",
+                          LongDocWarning, stacklevel=3)
+            return
 
     def _label_scores(self, docs) -> List[Floats2d]:
         """Head 0's (n_tokens, n_labels) log-probabilities, per doc."""

@@ -19,9 +19,10 @@ module feeds back its own prediction. Models without ``needs_gold`` are built
 and run exactly as before.
 
 Sentences as sequences. A module with ``per_sentence = True`` (the seq2seq
-labellers, whose attention costs O(T^2) in the sequence length T) reads each
-sentence of a doc as its own sequence, in training and at inference alike; a doc
-without sentence boundaries is one sequence. The tok2vec still reads whole docs.
+labellers of Seq2SeqTagger.v2, whose attention costs O(T^2) in the sequence
+length T) reads each sentence of a doc as its own sequence, in training and at
+inference alike; a doc without sentence boundaries is one sequence. The tok2vec
+still reads whole docs.
 """
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -52,8 +53,10 @@ def with_torch_labeller(
     attrs = {"n_heads": module.n_heads, "loss_weights": [float(w) for w in loss_weights]}
     if needs_gold:
         attrs["needs_gold"] = True
-    if getattr(module, "per_sentence", False):
-        attrs["per_sentence"] = True  # each sentence one sequence: sentence_lengths
+    if hasattr(module, "per_sentence"):
+        # a model whose cost is quadratic in a sequence's length: each sentence one
+        # sequence (sentence_lengths), or each whole doc
+        attrs["per_sentence"] = module.per_sentence
     if getattr(module, "interleaved", False):
         attrs["interleaved"] = True  # two labels per token, one after the other
     return Model(name, _forward, init=init_sized, layers=[tok2vec, encoder], dims={"nO": n_labels},

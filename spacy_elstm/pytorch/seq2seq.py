@@ -19,9 +19,9 @@ of the previous label (a start symbol at t = 1),
 Without attention, log p_t = log_softmax(W_y d_t + b_y). With attention
 (additive scores, Bahdanau et al. 2015, computed from the current decoder state
 and combined with it before the softmax, as Vinyals et al. 2015 and Luong et
-al. 2015 do), over the sequence's own encoder states only (a sequence is a
-sentence where the doc has sentence boundaries: ``per_sentence``, so that the
-attention's O(T^2) cost is per sentence):
+al. 2015 do), over the sequence's own encoder states only (with ``per_sentence`` a sequence is
+a sentence where the doc has sentence boundaries, so that the attention's O(T^2)
+cost is per sentence; without it, a whole doc):
 
     u_(t,i) = v^T tanh(W_e e_i + W_d d_t + b_a),        i = 1..T
     a_(t,i) = exp(u_(t,i)) / sum_j exp(u_(t,j))
@@ -101,15 +101,13 @@ class Seq2SeqLabeller(_Labeller):
     """
 
     needs_gold = True  # the thinc layer hands it the gold labels while training
-    # the thinc layer hands it each sentence of a doc as a sequence: the attention
-    # costs O(T^2) in a sequence's length, so a doc costs the sum over its sentences
-    per_sentence = True
 
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
                  label_width: int = 32, dropout: float = 0.0, interleaved: bool = False,
-                 own_predictions: float = 0.0, beam_width: int = 1):
+                 own_predictions: float = 0.0, beam_width: int = 1,
+                 per_sentence: bool = False):
         check_own_predictions(own_predictions)
         if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
             raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")
@@ -128,6 +126,9 @@ class Seq2SeqLabeller(_Labeller):
         self.dropout = Dropout(dropout)
         self.own_predictions = float(own_predictions)
         self.beam_width = beam_width
+        # whether the thinc layer hands it each sentence of a doc as a sequence (the
+        # attention costs O(T^2) in a sequence's length) or each whole doc
+        self.per_sentence = bool(per_sentence)
 
     def _n_linear_heads(self) -> int:
         return 1
