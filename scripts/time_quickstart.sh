@@ -78,6 +78,7 @@ run_part() {
     printf '%s\t%s\t%s\n' "$name" "$part" "$measured" >> "$TIMES"
 }
 run_part venv "$PYTHON -m venv $WORK/venv"
+sed -i "s#$WORK#<temp>#g" "$TIMES"  # the record names no folder of this machine
 # shellcheck disable=SC1091
 source "$WORK/venv/bin/activate"
 IFS=$'\n' read -r -d '' -a PARTS < <(printf '%s' "$COMMAND" | sed 's/ && /\n/g'; printf '\0') || true
