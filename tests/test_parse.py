@@ -1,0 +1,156 @@
+"""`spacy-elstm parse`: the three input formats, the three shard formats, resume,
+bad input with line numbers, --max-length, and n_process=2 equal to one process."""
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+from typer.testing import CliRunner
+
+from spacy_elstm.cli.app import app
+from spacy_elstm.corpus_parsing import CorpusInputError, parse_corpus
+from spacy_elstm.treebanks.conllu import read_conllu
+
+MODEL = Path(__file__).parent / "fixtures" / "compat_models" / "biaffine_dbrnn"
+WORDS = "the a dog cat saw chased quickly big small house near".split()
+TEXTS = [" ".join(WORDS[(i * k) % len(WORDS)] for k in range(1, 4 + i % 6)) + "."
+         for i in range(240)]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return spacy.load(MODEL)
+
+
+def annotations(doc):
+    return [(t.text, t.whitespace_, t.tag_, t.head.i, t.dep_, t.is_sent_start) for t in doc]
+
+
+def run(nlp, source, out, **kwargs):
+    return parse_corpus(nlp, source, out, progress=False, **kwargs)
+
+
+def shards(out, suffix):
+    return sorted(p for p in Path(out).iterdir() if p.suffix == suffix)
+
+
+def test_text_to_docbin_equals_pipe_and_resumes(nlp, tmp_path):
+    source = tmp_path / "corpus.txt"
+    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    out = tmp_path / "out"
+    summary = run(nlp, source, out, shard_size=100)
+    assert (summary.docs, summary.written, summary.skipped, summary.failures) == (240, 3, 0, 0)
+    files = shards(out, ".spacy")
+    assert len(files) == 3
+    docs = [d for f in files for d in DocBin().from_disk(f).get_docs(nlp.vocab)]
+    assert [annotations(d) for d in docs] == [annotations(d) for d in nlp.pipe(TEXTS)]
+    # resume: nothing to redo; one shard deleted: only it is redone; --force: all
+    stamps = {f: f.stat().st_mtime_ns for f in files}
+    summary = run(nlp, source, out, shard_size=100)
+    assert (summary.docs, summary.written, summary.skipped) == (0, 0, 3)
+    assert {f: f.stat().st_mtime_ns for f in files} == stamps
+    files[1].unlink()
+    summary = run(nlp, source, out, shard_size=100)
+    assert (summary.docs, summary.written, summary.skipped) == (100, 1, 2)
+    assert files[1].exists() and files[0].stat().st_mtime_ns == stamps[files[0]]
+    summary = run(nlp, source, out, shard_size=100, force=True)
+    assert (summary.docs, summary.written, summary.skipped) == (240, 3, 0)
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_jsonl_carries_fields_to_user_data_and_jsonl(nlp, tmp_path):
+    source = tmp_path / "corpus.jsonl"
+    source.write_text("".join(json.dumps({"id": i, "text": t, "meta": {"n": i}}) + "\n"
+                              for i, t in enumerate(TEXTS[:50])), encoding="utf8")
+    run(nlp, source, tmp_path / "bin", shard_size=20)
+    docs = [d for f in shards(tmp_path / "bin", ".spacy")
+            for d in DocBin().from_disk(f).get_docs(nlp.vocab)]
+    assert [d.user_data["id"] for d in docs] == list(range(50))
+    assert docs[3].user_data["meta"] == {"n": 3}
+    run(nlp, source, tmp_path / "json", out_format="jsonl", shard_size=20)
+    records = [json.loads(line) for f in shards(tmp_path / "json", ".jsonl")
+               for line in f.read_text(encoding="utf8").splitlines()]
+    expected = list(nlp.pipe(TEXTS[:50]))
+    assert [r["id"] for r in records] == list(range(50))
+    assert records[7]["text"] == TEXTS[7]
+    assert [r["heads"] for r in records] == [[t.head.i for t in d] for d in expected]
+    assert [r["deps"] for r in records] == [[t.dep_ for t in d] for d in expected]
+
+
+def test_conllu_in_keeps_gold_words_and_conllu_out_has_the_parse(nlp, tmp_path):
+    sentences = [["Dogs", "saw", "cats", "."], ["The", "house", "is", "big", "!"]] * 10
+    lines = []
+    for words in sentences:
+        lines.append(f"# text = {' '.join(words)}")
+        lines += [f"{i + 1}\t{w}\t_\tX\t_\t_\t{0 if i == 0 else 1}\t{'root' if i == 0 else 'dep'}"
+                  "\t_\t_" for i, w in enumerate(words)]
+        lines.append("")
+    source = tmp_path / "gold.conllu"
+    source.write_text("\n".join(lines) + "\n", encoding="utf8")
+    out = tmp_path / "out"
+    run(nlp, source, out, out_format="conllu", shard_size=8)
+    files = shards(out, ".conllu")
+    assert len(files) == 3
+    parsed = [d for f in files for d in read_conllu(f)]  # valid CoNLL-U, one tree a sentence
+    assert [[t.text for t in d] for d in parsed] == sentences
+    expected = [nlp(spacy.tokens.Doc(nlp.vocab, words=w, sent_starts=[True] + [False] * (len(w) - 1)))
+                for w in sentences]
+    assert [[t.dep_ for t in d] for d in parsed] == [[t.dep_ for t in d] for d in expected]
+    assert [[t.head.i for t in d] for d in parsed] == [[t.head.i for t in d] for d in expected]
+
+
+def test_bad_lines_named_in_errors_file_or_fail(nlp, tmp_path):
+    source = tmp_path / "bad.jsonl"
+    source.write_bytes(b'{"text": "fine one"}\n{"text": \n{"id": 3}\n'
+                       b'{"text": "bad \xff byte"}\n{"text": "' + b"x" * 50 + b'"}\n'
+                       b'{"text": "fine two"}\n')
+    out = tmp_path / "out"
+    summary = run(nlp, source, out, max_length=40)
+    assert (summary.docs, summary.failures) == (2, 4)
+    errors = [json.loads(line) for line in (out / "errors.jsonl").read_text().splitlines()]
+    assert [e["line"] for e in errors] == [2, 3, 4, 5]
+    assert all(f"bad.jsonl, line {e['line']}:" in e["error"] for e in errors)
+    assert "invalid JSON" in errors[0]["error"] and "'text'" in errors[1]["error"]
+    assert "UTF-8" in errors[2]["error"] and "--max-length 40" in errors[3]["error"]
+    with pytest.raises(CorpusInputError, match=r"bad.jsonl, line 2: invalid JSON"):
+        run(nlp, source, tmp_path / "fail", on_error="fail")
+    assert not [p for p in (tmp_path / "fail").iterdir()]  # nothing half-written
+
+
+def test_invalid_conllu_sentence_skipped_with_its_line(nlp, tmp_path):
+    source = tmp_path / "bad.conllu"
+    source.write_text("1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n\n1\tB\t_\tX\t_\t_\t1\troot\t_\t_\n\n"
+                      "1\tC\t_\tX\t_\t_\t0\troot\t_\t_\n", encoding="utf8")
+    summary = run(nlp, source, tmp_path / "out")
+    assert (summary.docs, summary.failures) == (2, 1)
+    (error,) = [json.loads(line) for line in (tmp_path / "out" / "errors.jsonl").open()]
+    assert error["line"] == 3 and "line 3: word 1 is its own head" in error["error"]
+
+
+def test_two_processes_equal_one(nlp, tmp_path):
+    source = tmp_path / "corpus.txt"
+    source.write_text("\n".join(TEXTS[:120]) + "\n", encoding="utf8")
+    run(nlp, source, tmp_path / "one", shard_size=50, batch_size=8)
+    run(nlp, source, tmp_path / "two", shard_size=50, batch_size=8, n_process=2)
+    one, two = shards(tmp_path / "one", ".spacy"), shards(tmp_path / "two", ".spacy")
+    assert [f.name for f in one] == [f.name for f in two]
+    for a, b in zip(one, two):
+        assert ([annotations(d) for d in DocBin().from_disk(a).get_docs(nlp.vocab)]
+                == [annotations(d) for d in DocBin().from_disk(b).get_docs(nlp.vocab)])
+
+
+def test_cli_parse_folder_and_fail_exit(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("\n".join(TEXTS[:5]) + "\n", encoding="utf8")
+    (folder / "b.jsonl").write_text('{"text": "one"}\nnot json\n', encoding="utf8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["parse", str(MODEL), str(folder), str(tmp_path / "out"),
+                                 "--format", "jsonl", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "6 docs" in result.output and "1 failures" in result.output
+    result = runner.invoke(app, ["parse", str(MODEL), str(folder / "b.jsonl"),
+                                 str(tmp_path / "fail"), "--on-error", "fail", "--no-progress"])
+    assert result.exit_code == 1
+    assert "b.jsonl, line 2: invalid JSON" in result.output
