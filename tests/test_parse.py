@@ -154,3 +154,30 @@ def test_cli_parse_folder_and_fail_exit(tmp_path):
                                  str(tmp_path / "fail"), "--on-error", "fail", "--no-progress"])
     assert result.exit_code == 1
     assert "b.jsonl, line 2: invalid JSON" in result.output
+
+
+def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp, tmp_path,
+                                                                            monkeypatch):
+    import spacy_elstm.corpus_parsing as corpus_parsing
+
+    source = tmp_path / "corpus.txt"
+    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    run(nlp, source, tmp_path / "whole", shard_size=60)
+    write, calls = corpus_parsing.write_atomically, []
+
+    def killed_on_third(path, data):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        write(path, data)
+
+    monkeypatch.setattr(corpus_parsing, "write_atomically", killed_on_third)
+    with pytest.raises(KeyboardInterrupt):
+        run(nlp, source, tmp_path / "out", shard_size=60)
+    monkeypatch.setattr(corpus_parsing, "write_atomically", write)
+    assert len(shards(tmp_path / "out", ".spacy")) == 2
+    summary = run(nlp, source, tmp_path / "out", shard_size=60)
+    assert (summary.docs, summary.written, summary.skipped) == (120, 2, 2)
+    whole, out = shards(tmp_path / "whole", ".spacy"), shards(tmp_path / "out", ".spacy")
+    assert [f.name for f in whole] == [f.name for f in out]
+    assert [f.read_bytes() for f in whole] == [f.read_bytes() for f in out]
