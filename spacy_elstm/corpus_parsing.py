@@ -169,6 +169,21 @@ def shard_name(path: Path, root: Path, index: int, out_format: str) -> str:
     return f"{path.stem}-{digest}-{index:05d}{OUTPUT_SUFFIXES[out_format]}"
 
 
+def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
+                  on_error: str = "skip", shard_size: int = 1000) -> None:
+    """Raise CorpusInputError for an option out of its choices (checked before
+    the pipeline is loaded)."""
+    if out_format not in OUTPUT_SUFFIXES:
+        raise CorpusInputError(f"--format must be one of spacy, conllu, jsonl, got {out_format!r}.")
+    if in_format is not None and in_format not in INPUT_FORMATS.values():
+        raise CorpusInputError(f"--input-format must be one of text, jsonl, conllu, "
+                               f"got {in_format!r}.")
+    if on_error not in ("skip", "fail"):
+        raise CorpusInputError(f"--on-error must be skip or fail, got {on_error!r}.")
+    if shard_size < 1:
+        raise CorpusInputError(f"--shard-size must be at least 1, got {shard_size}.")
+
+
 def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                  out_format: str = "spacy", in_format: Optional[str] = None,
                  shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,
@@ -177,12 +192,8 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
     """Parse every input file into shards in `output_dir` (see the module's
     docstring). Raises CorpusInputError on bad input when on_error='fail',
     after the shards before it are written whole."""
-    if out_format not in OUTPUT_SUFFIXES:
-        raise CorpusInputError(f"--format must be one of spacy, conllu, jsonl, got {out_format!r}.")
-    if on_error not in ("skip", "fail"):
-        raise CorpusInputError(f"--on-error must be skip or fail, got {on_error!r}.")
-    if shard_size < 1:
-        raise CorpusInputError(f"--shard-size must be at least 1, got {shard_size}.")
+    check_options(out_format=out_format, in_format=in_format, on_error=on_error,
+                  shard_size=shard_size)
     files = input_files(source)
     root = Path(source) if Path(source).is_dir() else Path(".")
     formats = {path: input_format(path, in_format) for path in files}

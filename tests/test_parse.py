@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.tokens import DocBin
+from spacy.tokens import Doc, DocBin
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
@@ -94,7 +94,7 @@ def test_conllu_in_keeps_gold_words_and_conllu_out_has_the_parse(nlp, tmp_path):
     assert len(files) == 3
     parsed = [d for f in files for d in read_conllu(f)]  # valid CoNLL-U, one tree a sentence
     assert [[t.text for t in d] for d in parsed] == sentences
-    expected = [nlp(spacy.tokens.Doc(nlp.vocab, words=w, sent_starts=[True] + [False] * (len(w) - 1)))
+    expected = [nlp(Doc(nlp.vocab, words=w, sent_starts=[True] + [False] * (len(w) - 1)))
                 for w in sentences]
     assert [[t.dep_ for t in d] for d in parsed] == [[t.dep_ for t in d] for d in expected]
     assert [[t.head.i for t in d] for d in parsed] == [[t.head.i for t in d] for d in expected]

@@ -34,8 +34,14 @@ def parse(
     check_gpu_or_fail("parse", gpu_id)
     import spacy
 
-    from ..corpus_parsing import CorpusInputError, parse_corpus
+    from ..corpus_parsing import CorpusInputError, check_options, input_files, parse_corpus
 
+    try:
+        check_options(out_format=out_format, in_format=input_format, on_error=on_error,
+                      shard_size=shard_size)
+        input_files(input_path)
+    except CorpusInputError as err:
+        fail("parse", err)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     try:
