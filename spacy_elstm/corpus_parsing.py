@@ -298,20 +298,10 @@ def doc_to_json(doc: Doc) -> Dict[str, Any]:
 
 
 def doc_to_conllu(doc: Doc) -> str:
-    """One CoNLL-U sentence block per sentence of the doc (HEAD 0 for a root,
-    DEPREL root for spaCy's ROOT; SpaceAfter=No where the token has no space)."""
+    """One CoNLL-U sentence block per sentence of the doc, each written by
+    scoring.doc_to_conllu (its single-root repair and columns)."""
+    from .scoring import doc_to_conllu as sentence_to_conllu
+
     sents = list(doc.sents) if doc.has_annotation("SENT_START") or doc.has_annotation("DEP") \
         else [doc[:]]
-    blocks = []
-    for sent in sents:
-        lines = [f"# text = {sent.text}"]
-        for token in sent:
-            head = 0 if token.head.i == token.i else token.head.i - sent.start + 1
-            dep = "root" if head == 0 and token.dep_ in ("ROOT", "") else (token.dep_ or "_")
-            misc = "_" if token.whitespace_ or token.i == sent.end - 1 else "SpaceAfter=No"
-            lines.append("\t".join([
-                str(token.i - sent.start + 1), token.text, token.lemma_ or "_",
-                token.pos_ or "_", token.tag_ or "_", str(token.morph) or "_",
-                str(head), dep, "_", misc]))
-        blocks.append("\n".join(lines) + "\n\n")
-    return "".join(blocks)
+    return "".join(sentence_to_conllu(sent.as_doc())[0] for sent in sents if len(sent))
