@@ -42,6 +42,9 @@ AVG = "training.optimizer.use_averages"
 DROP = "training.dropout"
 SP_ENC = "components.parser.encoding"
 SP_DEPTH = "components.parser.model.depth"
+B2 = "training.optimizer.beta2"
+CLIP = "training.optimizer.grad_clip"
+BIA = "components.parser.model"
 # name: (config, overrides); every name is the config's own settings unless it says otherwise
 SETTINGS = {
     "cnn": ("configs/cnn.cfg", {}),
@@ -114,6 +117,18 @@ SETTINGS = {
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
     "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
+    # the biaffine parser's training (issue 33, --steps 2000 then 5000): Adam's
+    # beta2 at Dozat & Manning's 0.9, the learning rate, gradient clipping, the
+    # MLPs' dropout and widths
+    **{name: ("configs/biaffine/best_elstm.cfg", overrides) for name, overrides in {
+        "bia-b2": {B2: 0.9},
+        "bia-b2-lr2": {B2: 0.9, LR: 0.002},
+        "bia-b2-clip5": {B2: 0.9, CLIP: 5.0},
+        "bia-b2-lr4": {B2: 0.9, LR: 0.004},
+        "bia-b2-mlp-drop2": {B2: 0.9, f"{BIA}.dropout": 0.2},
+        "bia-b2-arc256": {B2: 0.9, f"{BIA}.arc_width": 256},
+        "bia-b2-noavg": {B2: 0.9, AVG: False},
+    }.items()},
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
     "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),
