@@ -355,3 +355,22 @@ def test_a_long_doc_beside_255_short_ones_parses_under_a_4_gb_address_space():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             env=env)
     assert result.returncode == 0 and "ok" in result.stdout, result.stderr[-3000:]
+
+
+def test_loss_weight_scales_the_gradient_not_the_loss():
+    nlp = _nlp()
+    nlp.initialize(lambda: _examples(nlp))
+    parser = nlp.get_pipe(PIPE)
+    examples = _examples(nlp, [TRAIN[3], NONPROJ])
+    scores = parser.model.predict([eg.predicted for eg in examples])
+    loss, (d_arcs, d_labels) = parser.get_loss(examples, scores)
+    parser.loss_weight = 0.5
+    half_loss, (half_arcs, half_labels) = parser.get_loss(examples, scores)
+    assert half_loss == loss
+    for full, half in zip(d_arcs, half_arcs):
+        numpy.testing.assert_allclose(half, 0.5 * full)
+    numpy.testing.assert_allclose(half_labels, 0.5 * d_labels)
+    for bad in (0, -1.0):
+        with pytest.raises(ValueError, match=rf"components.{PIPE}.loss_weight must be a "
+                                             rf"positive finite number, got {bad!r}"):
+            spacy.blank("en").add_pipe(PIPE, config={"model": MODEL, "loss_weight": bad})

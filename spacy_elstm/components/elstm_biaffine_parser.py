@@ -63,19 +63,28 @@ subword_features = true
 @Language.factory(
     FACTORY,
     assigns=["token.dep", "token.head", "token.is_sent_start", "doc.sents"],
-    default_config={"model": DEFAULT_MODEL, "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
+    default_config={"model": DEFAULT_MODEL, "scorer": {"@scorers": "spacy.parser_scorer.v1"},
+                    "loss_weight": 1.0},
     default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
                            "sents_p": None, "sents_r": None, "sents_f": None},
 )
 def make_elstm_biaffine_parser(nlp: Language, name: str, model: Model,
-                               scorer: Optional[Callable]) -> "ELSTMBiaffineParser":
+                               scorer: Optional[Callable],
+                               loss_weight: float = 1.0) -> "ELSTMBiaffineParser":
     """A graph-based dependency parser within the doc's sentences.
 
     model (Model[List[Doc], Tuple]): spacy-elstm.BiaffineParser.v1.
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
+    loss_weight (float): The factor on the gradient the parser passes back
+        (to its own weights and to a shared tok2vec through its listener), against
+        the other components' gradients at a shared tok2vec; 1.0 by default. The
+        reported loss is the unweighted one.
     """
-    return ELSTMBiaffineParser(nlp.vocab, model, name, scorer=scorer)
+    if not (isinstance(loss_weight, (int, float)) and 0 < loss_weight < float("inf")):
+        raise ValueError(f"components.{name}.loss_weight must be a positive finite number, "
+                         f"got {loss_weight!r}.")
+    return ELSTMBiaffineParser(nlp.vocab, model, name, scorer=scorer, loss_weight=loss_weight)
 
 
 class ELSTMBiaffineParser(PipeWithLabels):
@@ -83,11 +92,12 @@ class ELSTMBiaffineParser(PipeWithLabels):
     labels are the dependency relations."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
-                 scorer: Optional[Callable] = None):
+                 scorer: Optional[Callable] = None, loss_weight: float = 1.0):
         self.vocab = vocab
         self.model = model
         self.name = name
         self.scorer = scorer
+        self.loss_weight = float(loss_weight)
         self.cfg = {"labels": []}
 
     def _size_model(self) -> None:
@@ -163,6 +173,9 @@ class ELSTMBiaffineParser(PipeWithLabels):
             label_scores = scores.labels(numpy.maximum(gold_heads, 0))
             d_labels = ops.alloc2f(*label_scores.shape)
             loss += _cross_entropy(xp, label_scores, gold_labels, d_labels)
+        if self.loss_weight != 1.0:
+            d_arcs = [d * self.loss_weight for d in d_arcs]
+            d_labels = None if d_labels is None else d_labels * self.loss_weight
         return float(loss), (d_arcs, d_labels)
 
     def predict(self, docs: Iterable[Doc]) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
