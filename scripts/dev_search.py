@@ -119,7 +119,7 @@ SETTINGS = {
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
     # the biaffine parser's training (issue 33, --steps 2000 then 5000): Adam's
     # beta2 at Dozat & Manning's 0.9, the learning rate, gradient clipping, the
-    # MLPs' dropout and widths
+    # MLPs' dropout and widths, the weight of its gradient in the shared tok2vec
     **{name: ("configs/biaffine/best_elstm.cfg", overrides) for name, overrides in {
         "bia-b2": {B2: 0.9},
         "bia-b2-lr2": {B2: 0.9, LR: 0.002},
@@ -128,6 +128,8 @@ SETTINGS = {
         "bia-b2-mlp-drop2": {B2: 0.9, f"{BIA}.dropout": 0.2},
         "bia-b2-arc256": {B2: 0.9, f"{BIA}.arc_width": 256},
         "bia-b2-noavg": {B2: 0.9, AVG: False},
+        "bia-b2-lw05": {B2: 0.9, "components.parser.loss_weight": 0.5},
+        "bia-b2-lw2": {B2: 0.9, "components.parser.loss_weight": 2.0},
     }.items()},
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
