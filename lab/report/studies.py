@@ -40,6 +40,10 @@ STUDIES = [
     Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
     Study(r"final-.+", "ud", "ud", "The first search's picks at 2,000 steps"),
     Study(r"search-.+", "ud", "ud", "Dev-only searches"),
+    Study(r"biaffine-.+", "ud", "ud", "The biaffine parser's training, searched on dev",
+          "A dev-only search (`python scripts/dev_search.py NAME --steps N --out "
+          "metrics/biaffine-Nsteps`; the script lists each setting's overrides of "
+          "`configs/biaffine/best_elstm.cfg`): the test split is not read."),
     Study(r"parsers-.+", "ud", "ud", "Parsers on one pipeline"),
     Study(r"(macro|tuned)-.+", "ud", "ud", "Tagger macro-models"),
     Study(r"pretrain-.+", "ud", "ud", "Pretraining"),
