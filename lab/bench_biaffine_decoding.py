@@ -11,9 +11,11 @@ The components before the parser run once per batch (outside the timing), so
 the parser's tok2vec listener reads their vectors; then, in interleaved rounds
 (median kept): the scorer (``model.predict``), the old decoder (each
 sentence's scores to the host and ``mst_heads``), the batch decoder
-(``decode_heads``), the label scores at the decoded heads with their argmax,
-and the whole ``predict`` old and new. The old and new parses must be
-identical on every doc, or the run fails.
+(``decode_heads``), the labels at the decoded heads old (the argmax of
+``labels``) and new (``best_labels``, from the head side), and the whole
+``predict`` old and new. The old and new heads must be identical on every doc,
+or the run fails; the labels differing (by float rounding in a near-tie) are
+counted.
 """
 import argparse
 import json
@@ -77,11 +79,13 @@ def measure(nlp, parser_name, docs, *, batch_size, repeats):
         fast = greedy_heads(flat, numpy.asarray(s.lengths))[1]
         n_fast += int(fast.sum())
         n_sents += len(fast)
+    labels_differing = 0
     for batch in batches:
         for (h, l), (h2, l2) in zip(parser.predict(batch),
                                     predict_sentence_by_sentence(parser, batch)):
-            if h.tolist() != h2.tolist() or l.tolist() != l2.tolist():
-                raise SystemExit("the batch decoder's parse differs from the old one's")
+            if h.tolist() != h2.tolist():
+                raise SystemExit("the batch decoder's heads differ from the old one's")
+            labels_differing += int((l != l2).sum())
 
     def each(fn, items):
         return lambda: [fn(item) for item in items]
@@ -93,11 +97,16 @@ def measure(nlp, parser_name, docs, *, batch_size, repeats):
         s, h = pair
         return ops.to_numpy(s.labels(h)).argmax(-1)
 
+    def best_labels(pair):
+        s, h = pair
+        return ops.to_numpy(s.best_labels(h))
+
     fns = {
         "scores": each(parser.model.predict, batches),
         "decode_old": each(old_decode, scores),
         "decode_new": each(lambda s: decode_heads(ops, s), scores),
-        "labels": each(label_argmax, list(zip(scores, heads))),
+        "labels_old": each(label_argmax, list(zip(scores, heads))),
+        "labels_new": each(best_labels, list(zip(scores, heads))),
         "predict_old": each(lambda b: predict_sentence_by_sentence(parser, b), batches),
         "predict_new": each(parser.predict, batches),
     }
@@ -106,13 +115,14 @@ def measure(nlp, parser_name, docs, *, batch_size, repeats):
     return {
         "docs": len(docs), "sentences": n_sents, "words": n_words,
         "greedy_one_root_trees": n_fast, "greedy_share": round(n_fast / max(1, n_sents), 4),
-        "identical_parses": True,
+        "identical_heads": True, "labels_differing": labels_differing,
         "seconds": {k: round(v, 4) for k, v in seconds.items()},
         "share_of_old_predict": {k: round(seconds[k] / seconds["predict_old"], 3)
-                                 for k in ("scores", "decode_old", "labels")},
+                                 for k in ("scores", "decode_old", "labels_old")},
         "share_of_new_predict": {k: round(seconds[k] / seconds["predict_new"], 3)
-                                 for k in ("scores", "decode_new", "labels")},
+                                 for k in ("scores", "decode_new", "labels_new")},
         "decode_speedup": round(seconds["decode_old"] / seconds["decode_new"], 2),
+        "labels_speedup": round(seconds["labels_old"] / seconds["labels_new"], 2),
         "predict_speedup": round(seconds["predict_old"] / seconds["predict_new"], 2),
         "words_per_second_old": round(n_words / seconds["predict_old"]),
         "words_per_second_new": round(n_words / seconds["predict_new"]),
@@ -157,7 +167,8 @@ def main(argv=None):
               flush=True)
     payload = {
         "what": "ELSTMBiaffineParser.predict: the scorer, the old sentence-by-sentence decoder "
-                "and the batch decoder, the labels; medians of interleaved rounds in one run",
+                "and the batch decoder, the labels old (argmax of all scores) and new (from "
+                "the head side); medians of interleaved rounds in one run",
         "model": opts.model_name or str(opts.model),
         "corpus": Path(opts.corpus).name,
         "batch_size": opts.batch_size, "repeats": opts.repeats,

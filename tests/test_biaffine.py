@@ -214,6 +214,27 @@ def test_the_batch_decoder_parses_as_the_sentence_by_sentence_one(n_updates):
     assert parser.predict([]) == []
 
 
+@pytest.mark.parametrize("cell_budget", [2 ** 22, 500])
+def test_the_best_labels_from_the_head_side_are_the_label_scores_argmax(cell_budget):
+    from spacy_elstm.pytorch.biaffine import BiaffineParserScorer
+
+    torch.manual_seed(0)
+    module = BiaffineParserScorer(input_width=8, arc_width=8, label_width=12, n_labels=7,
+                                  dropout=0.0)
+    module.cell_budget = cell_budget  # 500: blocks of 5 words
+    with torch.no_grad():
+        module.label_weight.normal_()
+        dep, head = torch.randn(40, 13), torch.randn(50, 13)
+        heads = torch.randint(0, 50, (40,)) // 4 * 4  # words sharing heads
+        scores = module.label_scores(dep, head, heads)
+        best = module.best_labels(dep, head, heads)
+        top2 = scores.topk(2, dim=-1).values
+        clear = (top2[:, 0] - top2[:, 1]) > 1e-4  # no near-tie for rounding to break
+        assert clear.sum() >= 35
+        assert best.shape == (40,) and (best[clear] == scores.argmax(-1)[clear]).all()
+        assert module.best_labels(dep[:0], head, heads[:0]).shape == (0,)
+
+
 def test_bad_arguments_name_the_value():
     bad = {**MODEL, "arc_width": 0}
     with pytest.raises(ValueError, match="BiaffineParser.v1: arc_width must be a positive "

@@ -22,7 +22,9 @@ Decoding: per sentence, the best tree with exactly one word attached to ROOT
 (maximum spanning arborescence, ``heads.mst``), then the best label of each
 word at its decoded head. The batch is decoded at once
 (``heads.mst.batch_mst_heads``): sentences whose best heads already form such
-a tree are found with numpy over all words, and only the others are searched.
+a tree are found with numpy over all words, and only the others are searched;
+the labels' scores are computed from the head side, once per distinct head
+(``BiaffineParserScorer.best_labels``).
 The heads and relations are written with ``Doc.from_array`` as ``token.head``
 and ``token.dep_`` (the root's head is itself), as a transition parser's are.
 """
@@ -175,7 +177,7 @@ class ELSTMBiaffineParser(PipeWithLabels):
             return []
         scores = self.model.predict(docs)
         heads = decode_heads(self.model.ops, scores)
-        labels = (self.model.ops.to_numpy(scores.labels(heads)).argmax(-1).astype("int64")
+        labels = (self.model.ops.to_numpy(scores.best_labels(heads)).astype("int64")
                   if len(heads) else heads)
         # 0 = ROOT becomes the word itself, j >= 1 word j - 1 of its sentence;
         # then numbered within the doc (the batch's words are the docs' in order)

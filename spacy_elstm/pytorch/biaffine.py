@@ -135,6 +135,28 @@ class BiaffineParserScorer(nn.Module):
             return label_dep.new_zeros(0, n_labels)
         return torch.cat(scores)
 
+    def best_labels(self, label_dep: Tensor, label_head: Tensor, heads: Tensor) -> Tensor:
+        """The best label of each word at one head (arguments as for
+        ``label_scores``), shape (n_words,). For prediction: the same scores
+        computed from the head side, W_l [q_j; 1] once per distinct head (a
+        third of the words in a treebank) rather than [p_i; 1]^T W_l once per
+        word, so the product costs a third; the scores differ from
+        ``label_scores``'s only by float rounding."""
+        n_labels, width = self.n_labels, self.label_width + 1
+        if label_dep.shape[0] == 0 or n_labels == 0:
+            return heads.new_zeros(label_dep.shape[0])
+        distinct, inverse = torch.unique(heads, return_inverse=True)
+        # weight[q, l * width + p] = W_l[p, q]: W_l q for every l in one product
+        weight = self.label_weight.permute(2, 0, 1).reshape(width, n_labels * width)
+        right = (label_head[distinct] @ weight).view(-1, n_labels, width)
+        block = max(1, self.cell_budget // max(1, n_labels * width))
+        best = []
+        for start in range(0, label_dep.shape[0], block):
+            dep = label_dep[start:start + block]
+            scores = torch.bmm(right[inverse[start:start + block]], dep.unsqueeze(-1))
+            best.append(scores.squeeze(-1).argmax(-1))
+        return torch.cat(best)
+
 
 def _with_one(x: Tensor) -> Tensor:
     return torch.cat([x, x.new_ones(x.shape[:-1] + (1,))], dim=-1)
