@@ -226,6 +226,7 @@ def test_the_best_labels_from_the_head_side_are_the_label_scores_argmax(cell_bud
         module.label_weight.normal_()
         dep, head = torch.randn(40, 13), torch.randn(50, 13)
         heads = torch.randint(0, 50, (40,)) // 4 * 4  # words sharing heads
+        heads[:13] = 3  # and one head with many dependents
         scores = module.label_scores(dep, head, heads)
         best = module.best_labels(dep, head, heads)
         top2 = scores.topk(2, dim=-1).values
