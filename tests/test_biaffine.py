@@ -170,6 +170,72 @@ def test_empty_docs():
     assert len(heads) == len(labels) == 0
 
 
+def _predict_sentence_by_sentence(parser, docs):
+    """The decoder before the batch decoder: mst_heads on each sentence's
+    scores, converted one by one, then the label argmax at those heads."""
+    from spacy_elstm.heads.mst import mst_heads
+
+    scores = parser.model.predict(docs)
+    sentences = [numpy.asarray(mst_heads(parser.model.ops.to_numpy(a))) for a in scores.arcs]
+    heads = numpy.concatenate(sentences) if sentences else numpy.zeros(0, "int64")
+    labels = parser.model.ops.to_numpy(scores.labels(heads)).argmax(-1) if len(heads) else heads
+    parses, s, w = [], 0, 0
+    for doc in docs:
+        doc_heads, start = numpy.zeros(len(doc), dtype="int64"), 0
+        for n in sentence_lengths(doc):
+            doc_heads[start:start + n] = start + numpy.where(sentences[s] == 0, numpy.arange(n),
+                                                             sentences[s] - 1)
+            start, s = start + n, s + 1
+        parses.append((doc_heads.tolist(), labels[w:w + len(doc)].tolist()))
+        w += len(doc)
+    return parses
+
+
+@pytest.mark.parametrize("n_updates", [0, 2, 40])
+def test_the_batch_decoder_parses_as_the_sentence_by_sentence_one(n_updates):
+    # untrained (every score tied: no sentence takes the fast path), half
+    # trained (some do) and trained (most do), docs of several sentences
+    nlp = _nlp()
+    examples = _examples(nlp, TRAIN + [NONPROJ])
+    if n_updates:
+        _train(nlp, examples, n_updates=n_updates)
+    else:
+        nlp.initialize(lambda: examples)
+    parser = nlp.get_pipe(PIPE)
+    rng = numpy.random.default_rng(n_updates)
+    vocab = "I like green eggs . She likes ham Cats sleep the dog barks today".split()
+    docs = [nlp.make_doc(text) for text, _, _ in TRAIN + [NONPROJ]] + [nlp.make_doc("")]
+    for _ in range(20):
+        words = [str(w) for w in rng.choice(vocab, size=int(rng.integers(1, 40)))]
+        docs.append(Doc(nlp.vocab, words=words,
+                        sent_starts=[True] + [bool(rng.random() < 0.15) for _ in words[1:]]))
+    got = [(heads.tolist(), labels.tolist()) for heads, labels in parser.predict(docs)]
+    assert got == _predict_sentence_by_sentence(parser, docs)
+    assert parser.predict([]) == []
+
+
+@pytest.mark.parametrize("cell_budget", [2 ** 22, 500])
+def test_the_best_labels_from_the_head_side_are_the_label_scores_argmax(cell_budget):
+    from spacy_elstm.pytorch.biaffine import BiaffineParserScorer
+
+    torch.manual_seed(0)
+    module = BiaffineParserScorer(input_width=8, arc_width=8, label_width=12, n_labels=7,
+                                  dropout=0.0)
+    module.cell_budget = cell_budget  # 500: blocks of 5 words
+    with torch.no_grad():
+        module.label_weight.normal_()
+        dep, head = torch.randn(40, 13), torch.randn(50, 13)
+        heads = torch.randint(0, 50, (40,)) // 4 * 4  # words sharing heads
+        heads[:13] = 3  # and one head with many dependents
+        scores = module.label_scores(dep, head, heads)
+        best = module.best_labels(dep, head, heads)
+        top2 = scores.topk(2, dim=-1).values
+        clear = (top2[:, 0] - top2[:, 1]) > 1e-4  # no near-tie for rounding to break
+        assert clear.sum() >= 35
+        assert best.shape == (40,) and (best[clear] == scores.argmax(-1)[clear]).all()
+        assert module.best_labels(dep[:0], head, heads[:0]).shape == (0,)
+
+
 def test_bad_arguments_name_the_value():
     bad = {**MODEL, "arc_width": 0}
     with pytest.raises(ValueError, match="BiaffineParser.v1: arc_width must be a positive "

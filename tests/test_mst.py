@@ -1,6 +1,7 @@
 """The tree decoder (spacy_elstm.heads.mst): the best tree with one root, by
 brute force on small sentences, and long adversarial sentences in bounded
-memory without recursion."""
+memory without recursion; the batch decoder gives the per-sentence decoder's
+heads, its greedy fast path included."""
 import itertools
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import numpy
 import pytest
 
 from spacy_elstm.heads import is_tree
-from spacy_elstm.heads.mst import mst_heads
+from spacy_elstm.heads.mst import batch_mst_heads, greedy_heads, mst_heads
 
 
 def _tree_score(scores, heads):
@@ -62,6 +63,7 @@ def test_mst_is_the_best_one_root_tree_by_brute_force(n):
         assert _is_one_root_tree(heads), (scores, heads)
         best = scores[numpy.arange(n), trees].sum(axis=1).max()
         assert _tree_score(scores, heads) == pytest.approx(best, abs=1e-9), scores
+        assert batch_mst_heads(scores.ravel(), [n]).tolist() == heads
 
 
 def test_mst_is_always_a_tree():
@@ -138,7 +140,7 @@ def test_long_adversarial_sentences_decode_within_1_gb():
         import resource, sys
         sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r})
         from test_mst import paired_cycles, nested_cycles, _is_one_root_tree
-        from spacy_elstm.heads.mst import mst_heads
+        from spacy_elstm.heads.mst import batch_mst_heads, greedy_heads, mst_heads
         size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
         resource.setrlimit(resource.RLIMIT_AS, (size + 2 ** 30, size + 2 ** 30))
         for scores in (paired_cycles(2000), nested_cycles(1100)):
@@ -148,3 +150,74 @@ def test_long_adversarial_sentences_decode_within_1_gb():
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0 and "ok" in result.stdout, result.stderr[-2000:]
+
+
+def _flat(sentences):
+    return numpy.concatenate([s.ravel() for s in sentences]) if sentences else numpy.zeros(0)
+
+
+def _random_sentence(rng, n, kind):
+    """float32 scores as the parser gives them, of several kinds: a planted
+    tree whose greedy heads are it (the fast path), noise (mostly cycles or
+    several roots), ties everywhere, and near-ties (a planted tree whose heads
+    beat another head by one float32 step)."""
+    if kind == "ties":
+        return rng.integers(0, 3, size=(n, n + 1)).astype("float32")
+    scores = rng.normal(size=(n, n + 1)).astype("float32")
+    if kind == "noise":
+        return scores
+    order = rng.permutation(n)  # a random tree: each word's head an earlier word in order
+    heads = numpy.zeros(n, dtype=int)
+    for k in range(1, n):
+        heads[order[k]] = order[rng.integers(0, k)] + 1
+    rows = numpy.arange(n)
+    if kind == "tree":
+        scores[rows, heads] += 5
+    elif kind == "near-tie":
+        scores[rows, heads] = scores.max(axis=1) + 1
+        rival = (heads + 1 + rng.integers(0, n, size=n)) % (n + 1)
+        ok = rival != rows + 1
+        scores[rows[ok], rival[ok]] = numpy.nextafter(scores[rows[ok], heads[ok]],
+                                                      numpy.float32(-numpy.inf))
+    return scores
+
+
+@pytest.mark.parametrize("kind", ["tree", "noise", "ties", "near-tie", "mixed"])
+def test_the_batch_decoder_gives_the_sentence_decoders_heads(kind):
+    rng = numpy.random.default_rng(["tree", "noise", "ties", "near-tie", "mixed"].index(kind))
+    kinds = ["tree", "noise", "ties", "near-tie"]
+    for trial in range(40):
+        lengths = rng.integers(0 if trial % 5 == 0 else 1, 30, size=int(rng.integers(1, 12)))
+        sentences = [_random_sentence(rng, int(n), kind if kind != "mixed" else kinds[k % 4])
+                     for k, n in enumerate(lengths)]
+        expected = [h for s in sentences if len(s) for h in mst_heads(s)]
+        assert batch_mst_heads(_flat(sentences), lengths).tolist() == expected
+
+
+def test_the_fast_path_takes_exactly_the_unique_greedy_trees():
+    # one ROOT arc, a tree: taken; then a tie, a cycle, two roots: left to mst_heads
+    tree = numpy.full((3, 4), -1.0, dtype="float32")
+    tree[[0, 1, 2], [2, 0, 2]] = 1.0  # word 0 <- word 1 <- ROOT, word 2 <- word 1
+    tie = tree.copy()
+    tie[0, 3] = 1.0  # word 0 may also take word 2
+    cycle = tree.copy()
+    cycle[1, 0], cycle[1, 1] = -1.0, 1.0  # words 0 and 1 head each other
+    two_roots = tree.copy()
+    two_roots[2, 2], two_roots[2, 0] = -1.0, 1.0
+    self_loop = tree.copy()
+    self_loop[0, 1] = 9.0  # a word's own column is never its head
+    sentences = [tree, tie, cycle, two_roots, self_loop]
+    heads, greedy = greedy_heads(_flat(sentences), numpy.array([3] * 5))
+    assert greedy.tolist() == [True, False, False, False, True]
+    assert heads[:3].tolist() == [2, 0, 2] and heads[12:].tolist() == [2, 0, 2]
+    assert heads[3:6].tolist() == [2, 0, 2]  # the lowest index among tied heads
+    assert batch_mst_heads(_flat(sentences), [3] * 5)[:3].tolist() == [2, 0, 2]
+
+
+def test_the_batch_decoder_refuses_bad_scores():
+    with pytest.raises(ValueError, match="flattened into one array of 6 numbers"):
+        batch_mst_heads(numpy.zeros(5), [2])
+    with pytest.raises(ValueError, match="finite"):
+        batch_mst_heads(numpy.array([0.0, numpy.nan]), [1])
+    assert batch_mst_heads(numpy.zeros(0), []).tolist() == []
+    assert batch_mst_heads(numpy.zeros(0), [0, 0]).tolist() == []

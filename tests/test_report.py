@@ -342,6 +342,26 @@ def test_paper_benchmark_is_tabulated_with_its_ratios_and_hours(tmp_path):
     assert "## Paper-settings speed" not in render(tmp_path)
 
 
+def test_the_biaffine_decoding_benchmark_is_tabulated(tmp_path):
+    result = {"docs": 10, "sentences": 100, "words": 2319, "greedy_share": 0.77,
+              "identical_heads": True, "labels_differing": 0,
+              "seconds": {"scores": 0.16, "decode_old": 0.12, "decode_new": 0.05,
+                          "labels_old": 0.29, "labels_new": 0.17, "predict_old": 0.62,
+                          "predict_new": 0.40},
+              "decode_speedup": 2.34, "labels_speedup": 1.69, "predict_speedup": 1.54,
+              "words_per_second_old": 3769, "words_per_second_new": 5821}
+    (tmp_path / "bench-biaffine-decoding.json").write_text(json.dumps(
+        {"model": "best-biaffine", "corpus": "dev.spacy", "batch_size": 256, "repeats": 3,
+         "environment": {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0"},
+         "results": {"sentences": result}}))
+    section = render(tmp_path).split("## Biaffine parser decoding")[1]
+    assert ("| one doc per sentence | 100 | 2,319 | 77.0 | 0.12 → 0.05 | 2.34 | 0.29 → 0.17 | "
+            "1.69 | 0.62 → 0.40 | 1.54 | 3,769 → 5,821 | 0 |") in section
+    assert "`best-biaffine`" in section and "median of 3 interleaved rounds" in section
+    (tmp_path / "bench-biaffine-decoding.json").unlink()
+    assert "## Biaffine parser decoding" not in render(tmp_path)
+
+
 def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     base = {"UPOS": 95.0, "XPOS": 94.0, "UFeats": 95.5, "UAS": 88.0, "LAS": 85.0,
             "CLAS": 81.0, "words": 25148, "repaired_roots": 0, "words_per_second": 9000.0}

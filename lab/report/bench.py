@@ -71,6 +71,41 @@ def _pipelines_table(path: Path, data: Dict[str, Any]) -> str:
                                    "× spaCy BiLSTM", "peak MiB"], rows)
 
 
+def biaffine_decoding_section(path: Path) -> Optional[str]:
+    """The biaffine parser's predict, old and new decoders (the file
+    ``lab/bench_biaffine_decoding.py`` writes); None without the file."""
+    return _section(path, _biaffine_decoding_table, None) if path.is_file() else None
+
+
+def _biaffine_decoding_table(path: Path, data: Dict[str, Any]) -> str:
+    setups = {"sentences": "one doc per sentence", "docs": "whole docs, no boundaries"}
+    rows = []
+    for setup, r in data["results"].items():
+        t = r["seconds"]
+        rows.append([setups.get(setup, setup), f"{r['sentences']:,}", f"{r['words']:,}",
+                     f"{100 * r['greedy_share']:.1f}",
+                     f"{t['decode_old']:.2f} → {t['decode_new']:.2f}", f"{r['decode_speedup']:.2f}",
+                     f"{t['labels_old']:.2f} → {t['labels_new']:.2f}", f"{r['labels_speedup']:.2f}",
+                     f"{t['predict_old']:.2f} → {t['predict_new']:.2f}",
+                     f"{r['predict_speedup']:.2f}",
+                     f"{r['words_per_second_old']:,} → {r['words_per_second_new']:,}",
+                     f"{r['labels_differing']}"])
+    env = data["environment"]
+    note = (f"`elstm_biaffine_parser.predict` of `{data['model']}` over the words of "
+            f"`{data['corpus']}`, batches of {data['batch_size']} docs, the components before "
+            f"it run beforehand: the sentence-by-sentence decoder against the batch one "
+            f"(greedy trees found with numpy, Chu-Liu/Edmonds for the rest; the heads "
+            f"identical, checked on every doc), the labels' argmax over all scores against "
+            f"the head-side `best_labels`; seconds for the whole split, median of "
+            f"{data['repeats']} interleaved rounds; {_hardware(env)}; torch {env['torch']}, "
+            f"{env['threads']} threads. *Greedy %*: sentences whose best heads already form "
+            f"a one-root tree. From `{path.as_posix()}` "
+            f"(`python -m lab.bench_biaffine_decoding`).")
+    return note + "\n\n" + table(["docs", "sentences", "words", "greedy %", "decode s",
+                                   "×", "labels s", "×", "predict s", "×", "words/s",
+                                   "labels differing"], rows)
+
+
 def default_first(metrics: Path, stem: str) -> List[Path]:
     """``stem.json`` (the default settings), then its variants ``stem-*.json``."""
     variants = sorted(metrics.glob(f"{stem}-*.json"))

@@ -88,6 +88,9 @@ def _speed(metrics: Path) -> List[str]:
     parts += ["## Pipeline speed", ""]
     for path in bench.default_first(metrics, "bench-pipelines"):
         parts += [text for text in [bench.pipelines_section(path)] if text is not None] + [""]
+    biaffine = bench.biaffine_decoding_section(metrics / "bench-biaffine-decoding.json")
+    if biaffine:
+        parts += ["## Biaffine parser decoding", "", biaffine, ""]
     lm_bench = [t for t in map(lm.lm_bench_section, bench.default_first(metrics, "bench-lm")) if t]
     if lm_bench:
         parts += ["## Language-model training speed", ""] + [p for t in lm_bench for p in (t, "")]

@@ -20,7 +20,11 @@ gives no label loss.
 
 Decoding: per sentence, the best tree with exactly one word attached to ROOT
 (maximum spanning arborescence, ``heads.mst``), then the best label of each
-word at its decoded head.
+word at its decoded head. The batch is decoded at once
+(``heads.mst.batch_mst_heads``): sentences whose best heads already form such
+a tree are found with numpy over all words, and only the others are searched;
+the labels' scores are computed from the head side, once per distinct head
+(``BiaffineParserScorer.best_labels``).
 The heads and relations are written with ``Doc.from_array`` as ``token.head``
 and ``token.dep_`` (the root's head is itself), as a transition parser's are.
 """
@@ -34,7 +38,7 @@ from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from ..heads.mst import mst_heads
+from ..heads.mst import batch_mst_heads
 from ..layers.biaffine import BiaffineScores, sentence_lengths, set_n_labels
 from .pipe_with_labels import PipeWithLabels
 
@@ -182,27 +186,23 @@ class ELSTMBiaffineParser(PipeWithLabels):
         """Per doc, (heads, label ids): each word's head as an index into the
         doc (a root its own index) and its relation's index in ``labels``."""
         docs = list(docs)
+        if not docs:
+            return []
         scores = self.model.predict(docs)
-        to_numpy = self.model.ops.to_numpy
-        sent_heads = [numpy.asarray(mst_heads(to_numpy(arcs)), dtype="int64")
-                      for arcs in scores.arcs]
-        all_heads = numpy.concatenate(sent_heads) if sent_heads else numpy.zeros(0, "int64")
-        all_labels = to_numpy(scores.labels(all_heads)).argmax(-1) if len(all_heads) else all_heads
-        parses = []
-        s = w = 0
-        for doc in docs:
-            heads = numpy.zeros(len(doc), dtype="int64")
-            start = 0
-            for n in sentence_lengths(doc):
-                # ROOT (0) becomes the word itself, j >= 1 word j - 1
-                words = numpy.arange(n)
-                heads[start:start + n] = start + numpy.where(sent_heads[s] == 0, words,
-                                                             sent_heads[s] - 1)
-                start += n
-                s += 1
-            parses.append((heads, all_labels[w:w + len(doc)].astype("int64")))
-            w += len(doc)
-        return parses
+        heads = decode_heads(self.model.ops, scores)
+        labels = (self.model.ops.to_numpy(scores.best_labels(heads)).astype("int64")
+                  if len(heads) else heads)
+        # 0 = ROOT becomes the word itself, j >= 1 word j - 1 of its sentence;
+        # then numbered within the doc (the batch's words are the docs' in order)
+        lengths = numpy.asarray(scores.lengths, dtype="int64")
+        sentence_starts = numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+        words = numpy.arange(len(heads))
+        in_batch = numpy.where(heads == 0, words, sentence_starts + heads - 1)
+        doc_lengths = [len(doc) for doc in docs]
+        doc_starts = numpy.repeat(numpy.cumsum(doc_lengths) - doc_lengths, doc_lengths)
+        in_doc = in_batch - doc_starts
+        bounds = numpy.cumsum(doc_lengths)[:-1]
+        return list(zip(numpy.split(in_doc, bounds), numpy.split(labels, bounds)))
 
     def set_annotations(self, docs: Iterable[Doc], parses) -> None:
         labels = self.labels
@@ -216,6 +216,16 @@ class ELSTMBiaffineParser(PipeWithLabels):
             # Doc.to_array gives them); each tree spans exactly its sentence, so
             # the sentence starts from_array derives are the ones the doc had
             doc.from_array([HEAD, DEP], numpy.stack([offsets, deps], axis=1))
+
+
+def decode_heads(ops, scores: BiaffineScores) -> numpy.ndarray:
+    """Each word's head in the best one-root tree of its sentence (0 = ROOT,
+    j = word j - 1), over the batch (``heads.mst.batch_mst_heads``): the arc
+    scores go to the host in one copy, not one per sentence."""
+    if not scores.arcs:
+        return numpy.zeros(0, dtype="int64")
+    flat = ops.to_numpy(ops.xp.concatenate([arcs.ravel() for arcs in scores.arcs]))
+    return batch_mst_heads(flat, scores.lengths)
 
 
 def _cross_entropy(xp, scores, gold: numpy.ndarray, d_scores) -> float:

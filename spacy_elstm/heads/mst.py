@@ -32,8 +32,22 @@ best such tree of the original scores (every tree pays M once).
 
 Ties go to the lowest head index at each choice; the result is one of the best
 trees.
+
+A batch (``batch_mst_heads``): most sentences of a trained parser need no
+search, since every word's best head already makes a tree with one ROOT arc.
+Where each word's best head (self-arcs excluded) is its only best one, and
+these heads form a tree with one ROOT arc, that tree scores strictly more than
+any other head assignment, so it is the one best one-root tree and the one
+``mst_heads`` returns. The batch finds those sentences with numpy over all
+words at once (row maxima by segment, the ROOT count per sentence, cycles by
+pointer doubling) and runs ``mst_heads`` only on the others. A word with tied
+best heads sends its sentence to ``mst_heads``, so ties are broken as there.
+"Strictly more" holds in exact arithmetic on the given (float32) scores;
+``mst_heads`` computes in float64, whose rounding, even after the ROOT penalty,
+stays far below the spacing of float32 scores, so both give the same heads
+(tests/test_mst.py checks this on random batches, ties and near-ties included).
 """
-from typing import List
+from typing import List, Sequence
 
 import numpy
 
@@ -145,3 +159,66 @@ def _expand(m: int, n_contracted: int, members, parent, enter_dep, enter_head) -
     heads = final_head[:m].copy()
     heads[0] = -1
     return heads
+
+
+def batch_mst_heads(flat, lengths: Sequence[int]) -> numpy.ndarray:
+    """The heads (0 = ROOT, j = word j - 1 of its sentence) of every word of a
+    batch of sentences, as ``mst_heads`` gives them sentence by sentence:
+    ``flat`` holds the sentences' (n, n + 1) score matrices one after another,
+    each row by row (``numpy.concatenate([s.ravel() for s in scores])``), and
+    ``lengths`` their word counts. Returns an int64 array over the words."""
+    flat = numpy.asarray(flat)
+    lengths = numpy.asarray(lengths, dtype="int64").reshape(-1)
+    sizes = lengths * (lengths + 1)
+    if flat.ndim != 1 or flat.shape[0] != int(sizes.sum()) or (lengths < 0).any():
+        raise ValueError(f"batch_mst_heads needs the sentences' (n, n + 1) scores flattened "
+                         f"into one array of {int(sizes.sum())} numbers for lengths "
+                         f"{lengths.tolist()[:10]}, got shape {flat.shape}.")
+    cell_starts = numpy.cumsum(sizes) - sizes
+    heads, greedy = greedy_heads(flat, lengths) if numpy.isfinite(flat).all() else (
+        numpy.zeros(int(lengths.sum()), dtype="int64"), numpy.zeros(len(lengths), dtype=bool))
+    word_starts = numpy.cumsum(lengths) - lengths
+    for s in numpy.flatnonzero(~greedy & (lengths > 0)):
+        n, cell = int(lengths[s]), int(cell_starts[s])
+        sentence = flat[cell:cell + n * (n + 1)].reshape(n, n + 1)
+        heads[word_starts[s]:word_starts[s] + n] = mst_heads(sentence)
+    return heads
+
+
+def greedy_heads(flat: numpy.ndarray, lengths: numpy.ndarray):
+    """Each word's best head other than itself (the lowest index among ties)
+    over a batch flattened as for ``batch_mst_heads`` (finite scores), and per
+    sentence whether these heads are its one best one-root tree: each word's
+    best head is unique and they form a tree with one ROOT arc."""
+    n_words = int(lengths.sum())
+    sentence = numpy.repeat(numpy.arange(len(lengths)), lengths)
+    if n_words == 0:
+        return numpy.zeros(0, dtype="int64"), lengths == 0
+    n = lengths[sentence]  # of each word's sentence
+    word_starts = numpy.cumsum(lengths) - lengths
+    position = numpy.arange(n_words) - word_starts[sentence]
+    sizes = lengths * (lengths + 1)
+    row_starts = (numpy.cumsum(sizes) - sizes)[sentence] + position * (n + 1)
+    scores = flat.copy()
+    scores[row_starts + position + 1] = -numpy.inf  # no word heads itself
+    best = numpy.maximum.reduceat(scores, row_starts)
+    row_lengths = n + 1
+    hits = numpy.flatnonzero(scores == numpy.repeat(best, row_lengths))
+    # every row has at least one hit (its maximum), and the hits come in row order
+    row_of_hit = numpy.repeat(numpy.arange(n_words), row_lengths)[hits]
+    first = numpy.ones(len(hits), dtype=bool)
+    first[1:] = row_of_hit[1:] != row_of_hit[:-1]
+    heads = (hits[first] - row_starts).astype("int64")
+    unique = numpy.bincount(row_of_hit, minlength=n_words) == 1
+    # pointer doubling over the batch's words, ROOT a sink at index n_words
+    parent = numpy.append(numpy.where(heads == 0, n_words,
+                                      word_starts[sentence] + heads - 1), n_words)
+    steps = 1
+    while steps < int(lengths.max()) + 1:
+        parent = parent[parent]
+        steps *= 2
+    reaches_root = parent[:n_words] == n_words
+    n_sents = len(lengths)
+    bad_words = numpy.bincount(sentence, weights=~(unique & reaches_root), minlength=n_sents)
+    roots = numpy.bincount(sentence, weights=heads == 0, minlength=n_sents)
+    return heads, (bad_words == 0) & (roots == 1)

@@ -15,7 +15,7 @@ only in ``initialize`` or from its saved cfg: ``set_n_labels`` sizes them then,
 before weights are trained or loaded.
 """
 from dataclasses import dataclass
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -35,16 +35,26 @@ class BiaffineScores:
         0 = ROOT, j >= 1 word j - 1 of the sentence.
     lengths: the sentences' word counts.
     label_scorer: heads -> label scores; use ``labels``.
+    label_chooser: heads -> best label ids, or None; use ``best_labels``.
     """
 
     arcs: List[Floats2d]
     lengths: List[int]
     label_scorer: Callable[[Ints1d], Floats2d]
+    label_chooser: Optional[Callable[[Ints1d], Ints1d]] = None
 
     def labels(self, heads: Ints1d) -> Floats2d:
         """The label scores (n_words, n_labels) of every word of the batch at
         its head in ``heads`` (n_words,), numbered as in ``arcs``."""
         return self.label_scorer(heads)
+
+    def best_labels(self, heads: Ints1d) -> Ints1d:
+        """The best label id of every word at its head in ``heads`` (as for
+        ``labels``), computed without the (n_words, n_labels) scores where the
+        model can (``BiaffineParserScorer.best_labels``)."""
+        if self.label_chooser is None:
+            return self.labels(heads).argmax(-1)
+        return self.label_chooser(heads)
 
 
 def sentence_lengths(doc: Doc) -> List[int]:
@@ -120,6 +130,12 @@ def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
         last[:] = [scores]
         return torch2xp(scores)
 
+    def best_labels(heads: Ints1d) -> Ints1d:
+        rows = model.ops.asarray1i(_candidate_rows(model.ops.to_numpy(heads), lengths))
+        with torch.no_grad():
+            best = module.best_labels(output.label_dep, output.label_head, xp2torch(rows).long())
+        return torch2xp(best)
+
     def backprop(d_scores) -> ArgsKwargs:
         d_arcs, d_labels = d_scores
         tensors, grads = list(output.arcs), [xp2torch(d) for d in d_arcs]
@@ -131,7 +147,7 @@ def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
         return ArgsKwargs(args=(tensors,), kwargs={"grad_tensors": grads})
 
     arcs = [torch2xp(a) for a in output.arcs]
-    return BiaffineScores(arcs, list(lengths), label_scores), backprop
+    return BiaffineScores(arcs, list(lengths), label_scores, best_labels), backprop
 
 
 def _candidate_rows(heads: numpy.ndarray, lengths: Sequence[int]) -> numpy.ndarray:

@@ -135,6 +135,54 @@ class BiaffineParserScorer(nn.Module):
             return label_dep.new_zeros(0, n_labels)
         return torch.cat(scores)
 
+    def best_labels(self, label_dep: Tensor, label_head: Tensor, heads: Tensor) -> Tensor:
+        """The best label of each word at one head (arguments as for
+        ``label_scores``), shape (n_words,). For prediction: the same scores
+        computed from the head side, W_l [q_j; 1] once per distinct head (a
+        third of the words in a treebank) rather than [p_i; 1]^T W_l once per
+        word, so the product costs a third; the scores differ from
+        ``label_scores``'s only by float rounding.
+
+        Each head's dependents are scored together, (k, width) @ (width,
+        n_labels) for a head with k of them, so no (word, label, width) array
+        is ever gathered: the heads are sorted by their number of dependents,
+        and those with up to 1, 2, 4, 8, ... dependents scored in one batched
+        product each, their dependents padded to that size (at most twice the
+        words). Heads go in blocks of at most ``cell_budget`` numbers of W_l q."""
+        n_words = label_dep.shape[0]
+        n_labels, width = self.n_labels, self.label_width + 1
+        if n_words == 0 or n_labels == 0:
+            return heads.new_zeros(n_words)
+        distinct, inverse, counts = torch.unique(heads, return_inverse=True, return_counts=True)
+        by_count = torch.argsort(counts, stable=True)  # the distinct heads, fewest dependents first
+        position = torch.empty_like(by_count)
+        position[by_count] = torch.arange(len(by_count), device=heads.device)
+        group = position[inverse]  # each word's head's place in that order
+        order = torch.argsort(group, stable=True)  # the words, grouped by head in that order
+        sizes = counts[by_count]
+        group_starts = torch.cumsum(sizes, 0) - sizes  # of each head's words in ``order``
+        rank = torch.arange(n_words, device=heads.device) - group_starts[group[order]]
+        # padded size of each head's dependents: the next power of two
+        padded = (2 ** torch.ceil(torch.log2(sizes.double()))).long()
+        # weight[q, l * width + p] = W_l[p, q]: W_l q for every l in one product
+        weight = self.label_weight.permute(2, 0, 1).reshape(width, n_labels * width)
+        block = max(1, self.cell_budget // max(1, n_labels * width))
+        best = heads.new_empty(n_words)
+        bounds = torch.cat([torch.nonzero(padded[1:] != padded[:-1]).flatten() + 1,
+                            torch.arange(0, len(sizes), block, device=heads.device),
+                            torch.tensor([len(sizes)], device=heads.device)]).unique().tolist()
+        for a, b in zip(bounds, bounds[1:]):  # heads a..b-1 (in order): one padded size
+            k = int(padded[a])
+            right = (label_head[distinct[by_count[a:b]]] @ weight).view(b - a, n_labels, width)
+            first, last = int(group_starts[a]), int(group_starts[b - 1] + sizes[b - 1])
+            words = order[first:last]
+            head_of, rank_of = group[words] - a, rank[first:last]
+            deps = label_dep.new_zeros(b - a, k, width)
+            deps[head_of, rank_of] = label_dep[words]
+            scores = torch.bmm(deps, right.transpose(1, 2))  # (heads, k, n_labels)
+            best[words] = scores[head_of, rank_of].argmax(-1)
+        return best
+
 
 def _with_one(x: Tensor) -> Tensor:
     return torch.cat([x, x.new_ones(x.shape[:-1] + (1,))], dim=-1)
