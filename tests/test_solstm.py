@@ -126,6 +126,18 @@ def test_the_temperature_anneals_per_training_pass_and_is_saved():
     assert other.mixer.temperature == rec.mixer.temperature
 
 
+def test_pass_p_runs_at_the_temperature_of_p():
+    """The first training pass mixes at tau_0, the next at tau_0 * anneal (anneal_every = 1)."""
+    rec = Recurrence(cell="solstm", input_width=3, hidden_width=2,
+                     second_order=SecondOrder(temperature=1.0, anneal=0.5, anneal_every=1))
+    x = torch.randn(4, 3)
+    logits = x @ rec.mixer.weight.detach().t()
+    for tau in (1.0, 0.5, 0.25):
+        with training_mode(True):
+            alpha = rec.project(x)[:, -2:]
+        torch.testing.assert_close(alpha, torch.softmax(logits / tau, -1))
+
+
 def test_only_the_reference_loop_runs_it():
     rec = Recurrence(cell="solstm", input_width=3, hidden_width=2)
     assert rec.kernel_for(torch.tensor([3, 2])).kernel == "reference"

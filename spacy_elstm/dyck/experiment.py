@@ -28,18 +28,6 @@ from .data import CLOSE_IDS, VOCAB, DyckData, closing_distances, encode
 
 CELLS = ("lstm", "elstm", "solstm")
 
-# The paper's Table 1 (test columns and validation), quoted for the results page:
-# {m: {model: (val ppl, test ppl, val WCPA, test WCPA, params)}}
-PAPER_TABLE_1 = {
-    4: {"Baseline LSTM": (2.391, 2.393, 1.0, 1.0, "2.1M"),
-        "Attention LSTM": (2.386, 2.387, 0.994, 0.999, "4.1M")},
-    6: {"Baseline LSTM": (2.534, 2.533, 0.98, 0.857, "3.5M"),
-        "Attention LSTM": (2.530, 2.530, 0.929, 0.875, "7M")},
-    8: {"Baseline LSTM": (2.618, 2.617, 0.0, 0.0, "5.3M"),
-        "Attention LSTM": (2.612, 2.611, 0.0, 0.667, "8.6M")},
-}
-
-
 @dataclass(frozen=True)
 class Settings:
     """A whole study. The defaults run on one CPU thread in minutes: smaller
@@ -87,6 +75,9 @@ class Settings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+        if self.test < 1 or self.train < 1:
+            raise ValueError(f"the train and test sizes must be >= 1 (a model is trained on one "
+                             f"and scored on the other), got {self.train} and {self.test}.")
         if not self.learn_rate > 0:
             raise ValueError(f"learn_rate must be > 0, got {self.learn_rate!r}.")
         SecondOrder(cells=self.solstm_cells, anneal=self.anneal).check()
@@ -149,11 +140,16 @@ def evaluate(model: DyckLM, strings: Sequence[List[str]], batch_size: int = 50) 
                         predictions.append((distance, float(p[row, t, true]),
                                             float(p[row, t, other])))
     by_distance = metrics.ldpa(predictions)
-    return {"ppl": math.exp(nll / count) if count else float("nan"),
-            "wcpa": metrics.wcpa(by_distance),
-            "wcpa_10": metrics.wcpa(by_distance, min_count=10),
-            "accuracy": metrics.accuracy(by_distance),
+    return {"ppl": _number(math.exp(nll / count) if count else math.nan),
+            "wcpa": _number(metrics.wcpa(by_distance)),
+            "wcpa_10": _number(metrics.wcpa(by_distance, min_count=10)),
+            "accuracy": _number(metrics.accuracy(by_distance)),
             "ldpa": {str(d): [round(a, 6), n] for d, (a, n) in by_distance.items()}}
+
+
+def _number(value: float) -> Optional[float]:
+    """JSON has no nan: None where there is nothing to score."""
+    return None if math.isnan(value) else value
 
 
 def train_one(settings: Settings, m: int, cell: str, seed: int,
@@ -175,6 +171,7 @@ def train_one(settings: Settings, m: int, cell: str, seed: int,
     started = time.perf_counter()
     for epoch in range(1, settings.epochs + 1):
         order = torch.randperm(len(splits["train"]), generator=shuffle).tolist()
+        temperature = model.rnn.mixer.temperature if cell == "solstm" else None
         total, tokens = 0.0, 0
         for _, inputs, targets, lengths in batches(splits["train"], settings.batch_size, order):
             with training_mode(True):
@@ -191,8 +188,8 @@ def train_one(settings: Settings, m: int, cell: str, seed: int,
         dev_ppl = evaluate(model, splits["dev"])["ppl"] if splits["dev"] else math.nan
         row = {"epoch": epoch, "train_ppl": math.exp(total / max(tokens, 1)), "dev_ppl": dev_ppl,
                "learn_rate": optimizer.param_groups[0]["lr"]}
-        if cell == "solstm":
-            row["temperature"] = model.rnn.mixer.temperature
+        if temperature is not None:
+            row["temperature"] = temperature  # the one this epoch trained at
         history.append(row)
         if dev_ppl < best:
             best, worse = dev_ppl, 0

@@ -81,13 +81,13 @@ class Mixer(nn.Module):
 
     @property
     def temperature(self) -> float:
-        """tau after the training passes so far."""
+        """tau of the next pass, after the training passes so far."""
         o = self.options
         steps = int(self.passes) // o.anneal_every
         return o.temperature * max(o.anneal ** steps, MIN_FACTOR) if o.anneal < 1 else o.temperature
 
     def forward(self, x: Tensor) -> Tensor:
+        tau = self.temperature  # pass p (from 0) runs at tau_0 * anneal ** (p // anneal_every)
         if is_training(self):
             self.passes += 1
-        tau = self.temperature
         return torch.softmax((x @ self.weight.t()) / tau, dim=-1)
