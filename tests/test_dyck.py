@@ -111,6 +111,13 @@ def test_the_command_fails_in_one_line_on_a_bad_value(tmp_path):
                                      "'elstm', 'solstm'.")
 
 
+def test_a_bad_name_is_named(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "spacy_elstm", "dyck", str(tmp_path),
+                             "--name", "../x"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1
+    assert result.stderr.strip() == "spacy-elstm dyck: --name must be a plain file name, got '../x'."
+
+
 def test_the_command_writes_json_and_a_plot(tmp_path):
     from typer.testing import CliRunner
 
@@ -118,8 +125,9 @@ def test_the_command_writes_json_and_a_plot(tmp_path):
 
     result = CliRunner().invoke(app, ["dyck", str(tmp_path), "--m", "2", "--cell", "solstm",
                                       "--train", "10", "--dev", "4", "--test", "4",
-                                      "--max-length", "6", "--epochs", "1", "--no-progress"])
+                                      "--max-length", "6", "--epochs", "1", "--no-progress",
+                                      "--name", "small"])
     assert result.exit_code == 0, result.output
-    data = json.loads((tmp_path / "dyck.json").read_text())
+    data = json.loads((tmp_path / "small.json").read_text())
     assert data["runs"][0]["cell"] == "solstm" and data["settings"]["train"] == 10
-    assert (tmp_path / "dyck-ldpa.png").stat().st_size > 0
+    assert (tmp_path / "small-ldpa.png").stat().st_size > 0

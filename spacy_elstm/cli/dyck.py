@@ -8,7 +8,7 @@ from .errors import fail
 
 
 def dyck(
-    output_dir: Path = typer.Argument(..., help="Write dyck.json and dyck-ldpa.png here."),
+    output_dir: Path = typer.Argument(..., help="Write NAME.json and NAME-ldpa.png here."),
     m: List[int] = typer.Option([4, 6, 8], "--m", help="The bound m (repeat for several)."),
     cell: List[str] = typer.Option(["lstm", "elstm", "solstm"], "--cell",
                                    help="lstm, elstm or solstm (repeat for several)."),
@@ -23,6 +23,8 @@ def dyck(
     epochs: Optional[int] = typer.Option(None, help="Most epochs (default 10)."),
     learn_rate: Optional[float] = typer.Option(None, help="Adam's learning rate (default 0.01)."),
     solstm_cells: Optional[int] = typer.Option(None, help="S, the cells of the second-order LSTM (default 2)."),
+    name: str = typer.Option("dyck", help="The output files' name: NAME.json, NAME-ldpa.png "
+                             "(another seed's run can sit beside the first)."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
 ) -> None:
     """Train next-symbol language models on m-bounded Dyck-2 strings (seeded) with the
@@ -41,20 +43,22 @@ def dyck(
                                     solstm_cells=solstm_cells).items() if v is not None}
     base = Settings.paper() if paper_size else Settings()
     try:
+        if not name or "/" in name or name.startswith("."):
+            raise ValueError(f"--name must be a plain file name, got {name!r}.")
         settings = replace(base, ms=tuple(m), cells=tuple(cell), seeds=tuple(seed),
                            **given).check()
         output_dir.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as err:
         fail("dyck", err)
-    path = output_dir / "dyck.json"
+    path, image = output_dir / f"{name}.json", output_dir / f"{name}-ldpa.png"
 
     def save(results) -> None:
         write_atomically(path, (json.dumps(results, indent=1) + "\n").encode("utf8"))
 
     results = run(settings, progress=progress, done=save)
-    plot(results, output_dir / "dyck-ldpa.png")
+    plot(results, image)
     for r in results["runs"]:
         typer.echo(f"m={r['m']} {r['cell']:6} seed {r['seed']}: test ppl {r['test']['ppl']:.3f}, "
                    f"WCPA {r['test']['wcpa']:.3f}, accuracy {r['test']['accuracy']:.3f} "
                    f"({r['epochs']} epochs, {r['train_seconds']:.0f} s)")
-    typer.echo(f"wrote {path} and {output_dir / 'dyck-ldpa.png'}")
+    typer.echo(f"wrote {path} and {image}")
