@@ -1,9 +1,6 @@
 """Bounded Dyck-2: the strings, the metrics on hand-made predictions, a tiny run."""
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -11,9 +8,6 @@ from spacy_elstm.dyck import metrics
 from spacy_elstm.dyck.data import DyckData, closing_distances, encode, is_well_formed
 from spacy_elstm.dyck.experiment import Settings, evaluate, run, DyckLM
 from spacy_elstm.pytorch.second_order import SecondOrder
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.mark.parametrize("m", [1, 4, 6, 8])
 def test_strings_are_well_formed_and_m_bounded(m):
@@ -103,19 +97,19 @@ def test_a_tiny_run_writes_every_model():
     json.dumps(results, allow_nan=False)
 
 
-def test_the_command_fails_in_one_line_on_a_bad_value(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "spacy_elstm", "dyck", str(tmp_path),
-                             "--cell", "gru"], capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 1
-    assert result.stderr.strip() == ("spacy-elstm dyck: Unknown cell 'gru': choose from 'lstm', "
-                                     "'elstm', 'solstm'.")
+@pytest.mark.parametrize("args,message", [
+    (["--cell", "gru"], "Unknown cell 'gru': choose from 'lstm', 'elstm', 'solstm'."),
+    (["--name", "../x"], "--name must be a plain file name, got '../x'."),
+    (["--m", "0"], "m must be an integer >= 1, got 0."),
+])
+def test_the_command_fails_in_one_line_on_a_bad_value(tmp_path, args, message):
+    from typer.testing import CliRunner
 
+    from spacy_elstm.cli.app import app
 
-def test_a_bad_name_is_named(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "spacy_elstm", "dyck", str(tmp_path),
-                             "--name", "../x"], capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 1
-    assert result.stderr.strip() == "spacy-elstm dyck: --name must be a plain file name, got '../x'."
+    result = CliRunner().invoke(app, ["dyck", str(tmp_path), *args])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"spacy-elstm dyck: {message}"
 
 
 def test_the_command_writes_json_and_a_plot(tmp_path):
