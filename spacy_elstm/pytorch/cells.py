@@ -161,7 +161,7 @@ def _second_order_step(cell: Cell, a: Tensor, h: Tensor, c: Tensor,
     a = a[:, :s * width]
     if weight_h is not None:
         a = torch.addmm(a, h, weight_h.t())
-    a = a.view(k, s, width)
+    a = a.reshape(k, s, width)
 
     def gate(name: str) -> Tensor:
         return a[:, :, cell.block(name, n)]
