@@ -11,7 +11,7 @@ def fast_kernels(cell: str, gates: str, float32: bool = False):
     """The kernels other than the reference that run ``cell`` with ``gates``."""
     from spacy_elstm.pytorch import TABLE
 
-    if not TABLE[cell].cell_state:
+    if not TABLE[cell].cell_state or TABLE[cell].second_order:
         return ()
     return (("cpp-onednn",) if float32 and gates == "recurrent" else ()) + FAST[gates]
 

@@ -13,7 +13,7 @@ from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.layers import set_teacher
-from spacy_elstm.pytorch import CELLS
+from spacy_elstm.pytorch.cells import FIRST_ORDER
 from spacy_elstm.pytorch.label_recurrence import (DECODING_ORDERS, VARIANTS,
                                                   LabelRecurrentLabeller)
 
@@ -67,7 +67,7 @@ def test_each_variant_and_direction_learns_the_training_set(variant, direction):
     assert nlp.evaluate(examples)["tag_acc"] == 1.0
 
 
-@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("cell", FIRST_ORDER)
 def test_every_cell_runs_and_trains(cell):
     nlp = _nlp(cell=cell, variant="i+e-rnn", direction="bidirectional")
     examples = _examples(nlp)

@@ -3,7 +3,7 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, lm, paper, ptb, ud
+from . import bench, dyck, lm, paper, ptb, ud
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -16,7 +16,7 @@ QUICKSTART_BLOCK = "quickstart"
 PAGE_BLOCK = "results"
 TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
-          "speed": "Results: speed"}
+          "speed": "Results: speed", dyck.PAGE: dyck.TITLE}
 TARGETS_NOTE = (
     "Each row reads the official test scores of the runs it names (the mean over the seeds "
     "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
@@ -77,6 +77,9 @@ def render(metrics: Path) -> Dict[str, Any]:
         if found:
             parts[study.page] += [f"## {study.title}", ""] + found
     parts["speed"] += _speed(metrics)
+    section = dyck.dyck_section(metrics / "dyck")  # a page of its own, only with results
+    if section is not None:
+        parts[dyck.PAGE], plots[dyck.PAGE] = [section[0]], section[1]
     return {"pages": {page: "\n".join(lines).strip() or "_No results yet._"
                       for page, lines in parts.items()}, "plots": plots}
 

@@ -14,6 +14,7 @@ from thinc.types import Floats2d
 
 from ..layers import with_torch_sequences
 from ..pytorch import DBRNN, RecurrentEncoder
+from ..pytorch.second_order import SecondOrder
 from .validation import check_encoder_args, config_error
 
 RECURRENT_ENCODER = "spacy-elstm.RecurrentEncoder.v1"
@@ -41,6 +42,10 @@ DIRECTIONS_ATTR = "spacy_elstm_directions"
 # v1: the wiring options off
 OPTIONS_OFF = dict(residual=False, layer_norm=False, projection=False, input_dropout=0.0,
                    word_dropout=0.0)
+# the second-order cell's defaults (S = 2 as the paper's Dyck models, tau from 1,
+# x 0.9 per 1,000 batches); v2 takes them as arguments, v1 (whose signature
+# stays as released) builds cell = "solstm" with them
+SOLSTM = SecondOrder()
 
 
 @registry.architectures(RECURRENT_ENCODER)
@@ -59,7 +64,8 @@ def build_recurrent_encoder(
 
     width (int): The output width; each direction of a bidirectional layer has width // 2 units.
     depth (int): The number of stacked recurrent layers.
-    cell (str): One of "elstm" (ELSTM-I), "elstm2" (ELSTM-II), "lstm", "gru", "srn".
+    cell (str): One of "elstm" (ELSTM-I), "elstm2" (ELSTM-II), "lstm", "gru", "srn", "solstm"
+        (the second-order LSTM, with RecurrentEncoder.v2's solstm_* defaults).
     bidirectional (bool): Run a backward direction too (a BRNN).
     period (int): Ts, the number of scaling vectors of an ELSTM cell, repeated with that period.
     gates (str): "recurrent" (gates read [X_t, h_(t-1)]) or "input" (gates read X_t only).
@@ -116,6 +122,10 @@ def build_recurrent_encoder_v2(
     input_dropout: float = DEFAULT_INPUT_DROPOUT,
     word_dropout: float = DEFAULT_WORD_DROPOUT,
     separate_directions: bool = False,
+    solstm_cells: int = SOLSTM.cells,
+    solstm_temperature: float = SOLSTM.temperature,
+    solstm_anneal: float = SOLSTM.anneal,
+    solstm_anneal_every: int = SOLSTM.anneal_every,
 ) -> Model[List[Floats2d], List[Floats2d]]:
     """RecurrentEncoder.v1's stacked recurrent network, with each layer wired as
     x_(l+1) = LN(x_l + dropout(layer(x_l))) (post-norm; each part as asked).
@@ -134,13 +144,22 @@ def build_recurrent_encoder_v2(
         (width // 2 wide) whose layers never read the other direction, output
         [forward, backward] (ELMo's arrangement): what spacy-elstm.PretrainNextWord.v1
         needs. Bidirectional only, without projection.
+    solstm_cells (int): With cell = "solstm": S, the LSTM cells mixed per step.
+    solstm_temperature (float): With cell = "solstm": the mixing softmax's temperature tau
+        at the start.
+    solstm_anneal (float): With cell = "solstm": the factor in (0, 1] that tau is
+        multiplied by every solstm_anneal_every training batches (1: no annealing).
+    solstm_anneal_every (int): With cell = "solstm": training batches between two annealing
+        steps (the batches of an epoch, to anneal per epoch as the paper does).
     """
     check_encoder_args(RECURRENT_ENCODER_V2, split_width=bidirectional, width=width,
                        depth=depth, cell=cell, bidirectional=bidirectional, period=period,
                        gates=gates, dropout=dropout, input_width=input_width,
                        residual=residual, layer_norm=layer_norm, projection=projection,
                        input_dropout=input_dropout, word_dropout=word_dropout,
-                       separate_directions=separate_directions)
+                       separate_directions=separate_directions, solstm_cells=solstm_cells,
+                       solstm_temperature=solstm_temperature, solstm_anneal=solstm_anneal,
+                       solstm_anneal_every=solstm_anneal_every)
     if separate_directions and (not bidirectional or projection):
         raise config_error(RECURRENT_ENCODER_V2, "separate_directions = true needs "
                            "bidirectional = true and projection = false, got bidirectional = "
@@ -150,7 +169,10 @@ def build_recurrent_encoder_v2(
         width, depth=depth, cell=cell, bidirectional=bidirectional, period=period,
         gates=gates, dropout=dropout, input_width=input_width, residual=residual,
         layer_norm=layer_norm, projection=projection, input_dropout=input_dropout,
-        word_dropout=word_dropout, separate_directions=separate_directions, suffix="_v2")
+        word_dropout=word_dropout, separate_directions=separate_directions,
+        second_order=SecondOrder(cells=solstm_cells, temperature=solstm_temperature,
+                                 anneal=solstm_anneal, anneal_every=solstm_anneal_every),
+        suffix="_v2")
     # what pretraining asks: do the halves of the output each read one direction only?
     model.attrs[DIRECTIONS_ATTR] = "separate" if separate_directions else "joint"
     return model

@@ -41,6 +41,10 @@ def _is_weight(value: Any) -> bool:
     return isinstance(value, Real) and not isinstance(value, bool) and value >= 0
 
 
+def _is_real(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
 _BOOL = (lambda v: isinstance(v, bool), "true or false")
 _PROBABILITY = (_is_probability, "a number in [0, 1)")
 _POSITIVE = (lambda v: _is_int(v) and v >= 1, "a positive integer")
@@ -77,6 +81,11 @@ ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "loss_pooled": _LOSS_WEIGHT,
     "loss_forward": _LOSS_WEIGHT,
     "loss_backward": _LOSS_WEIGHT,
+    # the second-order cell (pytorch/second_order.py, which checks them too)
+    "solstm_cells": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
+    "solstm_temperature": (lambda v: _is_real(v) and 0 < v < float("inf"), "a number > 0"),
+    "solstm_anneal": (lambda v: _is_real(v) and 0 < v <= 1, "a number in (0, 1]"),
+    "solstm_anneal_every": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
 }
 
 

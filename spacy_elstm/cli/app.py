@@ -7,6 +7,7 @@ from typing import Dict, List
 import typer
 
 from .benchmark import benchmark_app
+from .dyck import dyck
 from .errors import fail
 from .lm import lm_app
 from .parse import parse
@@ -18,6 +19,7 @@ app.add_typer(benchmark_app, name="benchmark")
 app.add_typer(ptb_app, name="ptb")
 app.add_typer(lm_app, name="lm")
 app.command("parse")(parse)
+app.command("dyck")(dyck)
 app.command("score", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(score)
 

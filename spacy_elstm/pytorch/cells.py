@@ -10,6 +10,8 @@ weights copy over one to one:
 - ``elstm2``: [i, g, o]   c = c + s_ts*i*g,          h = o*tanh(c + b)      (ELSTM-II)
 - ``gru``: [r, z, n]      n = tanh(a_n + r*(W_hn h + b_hn)), h = (1-z)*n + z*h
 - ``srn``: [h]            h = tanh(a + W_h h)                               (Elman)
+- ``solstm``: S x [i, f, g, o], then S mixing weights alpha (second-order LSTM paper, Sec. 3.2.2):
+  c^(s) = f^(s)*c + i^(s)*g^(s), h^(s) = o^(s)*tanh(c^(s)), h = sum_s alpha_s h^(s), c likewise
 
 The GRU follows PyTorch/cuDNN in applying the reset gate after the recurrent
 product (Eq. 14 of the paper applies it before); this is the form that every
@@ -35,7 +37,10 @@ class Cell:
     kernels run exactly these: c = f*c + s*i*g, h = o*tanh(c + b), with any of
     f, s, b absent). ``scaled``: it has the ELSTM's s (Ts x N) and b (N).
     ``input_gates``: it allows gates="input" (its recurrence survives without
-    h_(t-1) in the gates). ``forget_init``: the initial bias of its forget gate."""
+    h_(t-1) in the gates). ``forget_init``: the initial bias of its forget gate.
+    ``second_order``: S copies of ``gates`` side by side, mixed by weights alpha
+    that the projection carries in its last S columns (``second_order.Mixer``);
+    only the reference loop runs it."""
 
     name: str
     gates: Tuple[str, ...]
@@ -43,6 +48,7 @@ class Cell:
     scaled: bool = False
     input_gates: bool = False
     forget_init: Optional[float] = None
+    second_order: bool = False
 
     @property
     def n_gates(self) -> int:
@@ -70,6 +76,7 @@ TABLE: Dict[str, Cell] = {c.name: c for c in (
     Cell("lstm", ("i", "f", "g", "o"), cell_state=True, input_gates=True, forget_init=1.0),
     Cell("gru", ("r", "z", "n")),
     Cell("srn", ("h",)),
+    Cell("solstm", ("i", "f", "g", "o"), cell_state=True, forget_init=1.0, second_order=True),
 )}
 CELLS: Tuple[str, ...] = tuple(TABLE)
 GATE_MODES: Tuple[str, ...] = ("recurrent", "input")
@@ -78,6 +85,7 @@ N_GATES: Dict[str, int] = {name: c.n_gates for name, c in TABLE.items()}
 INPUT_GATED: Tuple[str, ...] = tuple(n for n, c in TABLE.items() if c.input_gates)
 SCALED: Tuple[str, ...] = tuple(n for n, c in TABLE.items() if c.scaled)
 HAS_CELL_STATE: Tuple[str, ...] = tuple(n for n, c in TABLE.items() if c.cell_state)
+FIRST_ORDER: Tuple[str, ...] = tuple(n for n, c in TABLE.items() if not c.second_order)
 
 
 def check_cell(cell: str, gates: str = "recurrent", period: int = 1) -> Cell:
@@ -110,7 +118,9 @@ def step(
     """One time step of ``cell`` for the k sequences still running: the
     reference the fused kernels are tested against.
 
-    a: input projection, shape (k, n_gates * N). h, c: previous states, (k, N).
+    a: input projection, shape (k, n_gates * N); for a second-order cell of S
+    cells (k, S * (n_gates * N + 1)): the S cells' gates, then alpha (k, S).
+    h, c: previous states, (k, N).
     weight_h: (n_gates * N, N), or None for gates="input". scale: s_ts, (N,).
     Returns the new (h, c); c is None for cells without a cell state.
     """
@@ -125,6 +135,8 @@ def step(
         z = torch.sigmoid(gate("z", a) + gate("z", ah))
         n_ = torch.tanh(gate("n", a) + r * (gate("n", ah) + bias_hn))
         return n_ + z * (h - n_), None
+    if cell.second_order:
+        return _second_order_step(cell, a, h, c, weight_h)
     if weight_h is not None:
         a = torch.addmm(a, h, weight_h.t())
     if cell.name == "srn":
@@ -136,3 +148,25 @@ def step(
     c = c + u if cell.index("f") < 0 else torch.sigmoid(gate("f", a)) * c + u
     o = torch.sigmoid(gate("o", a))
     return o * torch.tanh(c if state_bias is None else c + state_bias), c
+
+
+def _second_order_step(cell: Cell, a: Tensor, h: Tensor, c: Tensor,
+                       weight_h: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+    """S LSTM steps from the same (h, c), mixed by alpha (Eqs. c-e).
+    weight_h: (S * n_gates * N, N), the S cells' W_h stacked."""
+    k, n = h.shape
+    width = cell.n_gates * n
+    s = a.shape[1] // (width + 1)
+    alpha = a[:, s * width:].unsqueeze(-1)  # (k, S, 1)
+    a = a[:, :s * width]
+    if weight_h is not None:
+        a = torch.addmm(a, h, weight_h.t())
+    a = a.reshape(k, s, width)
+
+    def gate(name: str) -> Tensor:
+        return a[:, :, cell.block(name, n)]
+
+    u = torch.sigmoid(gate("i")) * torch.tanh(gate("g"))
+    cs = torch.sigmoid(gate("f")) * c.unsqueeze(1) + u
+    hs = torch.sigmoid(gate("o")) * torch.tanh(cs)
+    return (alpha * hs).sum(1), (alpha * cs).sum(1)

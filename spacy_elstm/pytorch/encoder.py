@@ -1,11 +1,12 @@
 """Stacked uni- or bidirectional recurrent encoders (RNN, BRNN, deep BRNN)."""
-from typing import Iterable, Iterator, List
+from typing import Iterable, Iterator, List, Optional
 
 import torch
 from torch import Tensor, nn
 
 from .packing import Packing
 from .recurrence import Recurrence
+from .second_order import SecondOrder
 from .saved_layouts import UpgradesSavedLayout
 from .sequence import SequenceModule
 from .wiring import Block, Wired
@@ -24,15 +25,17 @@ def half_width(width: int, arg: str = "width") -> int:
 class Layer(UpgradesSavedLayout, SequenceModule):
     """One recurrent layer: one RNN (running backwards with ``reverse``), or with
     ``bidirectional`` a forward and a backward RNN (``rnns``, in that order)
-    whose outputs are concatenated [forward, backward]."""
+    whose outputs are concatenated [forward, backward]. ``second_order``: the
+    options of a second-order cell (``Recurrence``)."""
 
     def __init__(self, *, cell: str, input_width: int, hidden_width: int, period: int,
-                 gates: str, bidirectional: bool, reverse: bool = False):
+                 gates: str, bidirectional: bool, reverse: bool = False,
+                 second_order: Optional[SecondOrder] = None):
         super().__init__()
         reverses = (False, True) if bidirectional else (reverse,)
         self.rnns = nn.ModuleList(
             Recurrence(cell=cell, input_width=input_width, hidden_width=hidden_width,
-                       period=period, gates=gates, reverse=reverse)
+                       period=period, gates=gates, reverse=reverse, second_order=second_order)
             for reverse in reverses
         )
 
@@ -53,7 +56,8 @@ BiLayer = Layer  # the name of releases up to 0.1
 
 
 def stacked_layers(*, cell: str, input_width: int, width: int, depth: int, bidirectional: bool,
-                   period: int, gates: str, reverse: bool = False) -> Iterator[Layer]:
+                   period: int, gates: str, reverse: bool = False,
+                   second_order: Optional[SecondOrder] = None) -> Iterator[Layer]:
     """``depth`` layers, the first reading ``input_width`` features and each
     writing ``width`` (a bidirectional layer gives each direction ``width // 2``;
     a unidirectional one runs backwards with ``reverse``).
@@ -63,7 +67,7 @@ def stacked_layers(*, cell: str, input_width: int, width: int, depth: int, bidir
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}.")
     return (Layer(cell=cell, input_width=n_in, hidden_width=hidden, period=period, gates=gates,
-                  bidirectional=bidirectional, reverse=reverse)
+                  bidirectional=bidirectional, reverse=reverse, second_order=second_order)
             for n_in in [input_width] + [width] * (depth - 1))
 
 
@@ -87,13 +91,17 @@ class RecurrentEncoder(UpgradesSavedLayout, Wired):
     Block, layer norm included, then sees one direction only. So the forward half at token t has read tokens <= t and the backward
     half tokens >= t, which next- and previous-word pretraining needs
     (``pretraining``). It cannot take a projection, which would mix the halves.
+
+    ``second_order``: the options of ``cell="solstm"`` (S, the temperature and
+    its annealing; see ``second_order``), None for their defaults.
     """
 
     def __init__(self, *, cell: str, input_width: int, width: int, depth: int = 1,
                  bidirectional: bool = True, period: int = 1, gates: str = "recurrent",
                  residual: bool = False, layer_norm: bool = False, projection: bool = False,
                  dropout: float = 0.0, input_dropout: float = 0.0, word_dropout: float = 0.0,
-                 separate_directions: bool = False):
+                 separate_directions: bool = False,
+                 second_order: Optional[SecondOrder] = None):
         super().__init__(input_width=input_width, width=width, projection=projection,
                          input_dropout=input_dropout, word_dropout=word_dropout)
         if separate_directions and (not bidirectional or projection):
@@ -107,7 +115,8 @@ class RecurrentEncoder(UpgradesSavedLayout, Wired):
                       layer_norm=layer_norm, dropout=dropout)
                 for layer in stacked_layers(cell=cell, input_width=input_width, width=width,
                                             depth=depth, bidirectional=bidirectional,
-                                            period=period, gates=gates, reverse=reverse))
+                                            period=period, gates=gates, reverse=reverse,
+                                            second_order=second_order))
 
         if separate_directions:
             half = half_width(width)

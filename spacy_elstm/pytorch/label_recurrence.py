@@ -90,6 +90,11 @@ class LabelRecurrentLabeller(_Labeller):
         _choose("variant", variant, VARIANTS)
         _choose("direction", direction, DECODING_ORDERS)
         cells.check_cell(cell, "recurrent", period)
+        if cells.TABLE[cell].second_order:
+            # its projection carries the mixing weights, which the label inputs added
+            # to the gates here (``_label_input``) know nothing of
+            raise ValueError(f"Cell {cell!r} cannot read previous labels: choose one of "
+                             f"{', '.join(map(repr, cells.FIRST_ORDER))}.")
         for arg, value, low in (("n_prev_labels", n_prev_labels, 1), ("window", window, 0),
                                 ("label_width", label_width, 1), ("width", width, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:

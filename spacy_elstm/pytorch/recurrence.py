@@ -9,6 +9,7 @@ from . import kernels
 from .cells import check_cell
 from .kernels import onednn
 from .packing import Packing
+from .second_order import Mixer, SecondOrder
 from .sequence import SequenceModule
 
 State = Tuple[Tensor, Optional[Tensor]]  # (h, c), each (batch, N); c None without a cell state
@@ -24,6 +25,11 @@ class Recurrence(SequenceModule):
     scaling index t_s counts from there. Which implementation of the
     recurrence runs is the registry's choice (``kernels.select``); ask it with
     ``kernel_for``.
+
+    A second-order cell (``solstm``) is S LSTM cells side by side: W_x, W_h
+    and the bias hold the S cells' blocks one after another (S * 4 * N rows),
+    and ``mixer`` holds V and the temperature (``second_order``); its options
+    come from ``second_order`` (None: ``SecondOrder()``'s defaults).
     """
 
     def __init__(
@@ -35,6 +41,7 @@ class Recurrence(SequenceModule):
         period: int = 1,
         gates: str = "recurrent",
         reverse: bool = False,
+        second_order: Optional[SecondOrder] = None,
     ):
         super().__init__()
         self.spec = check_cell(cell, gates, period)
@@ -44,6 +51,12 @@ class Recurrence(SequenceModule):
         self.input_width = input_width
         self.hidden_width = hidden_width
         n_gates = self.spec.n_gates
+        if self.spec.second_order:
+            self.mixer = Mixer(input_width=input_width,
+                               options=second_order or SecondOrder())
+            n_gates *= self.mixer.options.cells
+        else:
+            self.mixer = None
         self.weight_x = nn.Parameter(torch.empty(n_gates * hidden_width, input_width))
         self.weight_h = (
             nn.Parameter(torch.empty(n_gates * hidden_width, hidden_width))
@@ -76,8 +89,16 @@ class Recurrence(SequenceModule):
             if param is not None:
                 nn.init.uniform_(param, -bound, bound)
         if self.spec.forget_init is not None:
+            width = self.spec.n_gates * self.hidden_width
             with torch.no_grad():
-                self.bias[self.spec.block("f", self.hidden_width)].fill_(self.spec.forget_init)
+                for cell in self.bias.view(-1, width):  # each of a second-order cell's S
+                    cell[self.spec.block("f", self.hidden_width)].fill_(self.spec.forget_init)
+
+    @property
+    def projected_width(self) -> int:
+        """The width of ``project``'s rows: the gates' pre-activations, and for
+        a second-order cell its S mixing weights after them."""
+        return self.weight_x.shape[0] + (0 if self.mixer is None else self.mixer.weight.shape[0])
 
     def problem(self, x: Tensor, packing: Packing, stateful: bool = False) -> kernels.Problem:
         """What the registry is asked for input ``x`` packed by ``packing``."""
@@ -103,12 +124,16 @@ class Recurrence(SequenceModule):
         """The input projection x W_x^T + b of every row at once, (n, n_gates *
         hidden_width): what ``run_state(..., projected=True)`` reads instead of x.
         A decoder fed one of a few label embeddings projects the table of them
-        once and picks its rows, rather than projecting the same rows again."""
+        once and picks its rows, rather than projecting the same rows again.
+        A second-order cell's rows also carry its mixing weights alpha (n, S)
+        at the end, (n, ``projected_width``); in training this counts a pass
+        towards the temperature's annealing."""
         if x.shape[-1] != self.input_width:
             raise ValueError(
                 f"Recurrence expected input width {self.input_width}, got {x.shape[-1]}."
             )
-        return onednn.Linear.apply(x, self.weight_x, self.bias)
+        proj = onednn.Linear.apply(x, self.weight_x, self.bias)
+        return proj if self.mixer is None else torch.cat([proj, self.mixer(x)], dim=-1)
 
     def run_state(self, x: Tensor, packing: Packing, state: Optional[State] = None,
                   start: int = 0, projected: bool = False) -> Tuple[Tensor, State]:
@@ -146,9 +171,9 @@ class Recurrence(SequenceModule):
 
     def _run(self, x: Tensor, packing: Packing, state: Optional[State], start: int = 0,
              projected: bool = False):
-        if projected and x.shape[-1] != self.weight_x.shape[0]:
+        if projected and x.shape[-1] != self.projected_width:
             raise ValueError(f"Recurrence expected a projected input of width "
-                             f"{self.weight_x.shape[0]}, got {x.shape[-1]}.")
+                             f"{self.projected_width}, got {x.shape[-1]}.")
         choice = kernels.select(self.problem(x, packing, stateful=state is not None))
         if self.reverse:
             x = packing.reverse(x)

@@ -24,7 +24,7 @@ Kernels, best first:
   (gates="recurrent"). Any device.
 - ``scan``: PyTorch ops with a parallel scan over time (gates="input"). Any device.
 - ``reference``: ``cells.step`` under autograd. Every cell; the only one for
-  cells without a cell state (gru, srn).
+  cells without a cell state (gru, srn) and for the second-order cell (solstm).
 
 A kernel can be forced by name, for tests and for debugging: ``with use("cpp"):``
 or the environment variable SPACY_ELSTM_KERNEL; a forced kernel that cannot run
@@ -118,6 +118,8 @@ def register(kernel: Kernel) -> None:
 def _needs_cell_state(problem: Problem) -> Optional[str]:
     if not problem.cell.cell_state:
         return f"cell {problem.cell.name!r} has no cell state"
+    if problem.cell.second_order:
+        return f"cell {problem.cell.name!r} mixes several cells (the fused kernels run one)"
     return None
 
 

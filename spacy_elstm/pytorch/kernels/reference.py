@@ -21,7 +21,9 @@ def loop(cell: Cell, proj: Tensor, packing: Packing, weight_h: Optional[Tensor],
     order, or None for zeros. Returns h: (n_tokens, N), packed, and each
     sequence's last h and c (packed order; c is None without a cell state)."""
     sizes, offsets = packing.sizes, packing.offsets
-    n = proj.shape[1] // cell.n_gates
+    # the hidden width: W_h's columns (a second-order cell's projection is wider
+    # than n_gates * N), else the projection's blocks (gates="input")
+    n = weight_h.shape[1] if weight_h is not None else proj.shape[1] // cell.n_gates
     h = proj.new_zeros(sizes[0], n) if h0 is None else h0
     c = (proj.new_zeros(sizes[0], n) if c0 is None else c0) if cell.cell_state else None
     outputs, states = [], []
