@@ -130,6 +130,8 @@ SETTINGS = {
         "bia-b2-noavg": {B2: 0.9, AVG: False},
         "bia-b2-lw05": {B2: 0.9, "components.parser.loss_weight": 0.5},
         "bia-b2-lw2": {B2: 0.9, "components.parser.loss_weight": 2.0},
+        "bia-lr2": {LR: 0.002},
+        "bia-lw2": {"components.parser.loss_weight": 2.0},
     }.items()},
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
