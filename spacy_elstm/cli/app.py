@@ -9,6 +9,7 @@ import typer
 from .benchmark import benchmark_app
 from .errors import fail
 from .lm import lm_app
+from .memory import memory_app
 from .parse import parse
 from .ptb import ptb_app
 from .score import score
@@ -17,6 +18,7 @@ app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_ar
 app.add_typer(benchmark_app, name="benchmark")
 app.add_typer(ptb_app, name="ptb")
 app.add_typer(lm_app, name="lm")
+app.add_typer(memory_app, name="memory")
 app.command("parse")(parse)
 app.command("score", context_settings={"allow_extra_args": True,
                                        "ignore_unknown_options": True})(score)
