@@ -143,11 +143,11 @@ def invoke(*args):
 def test_tiny_among_bs_run_writes_json_and_plots(tmp_path):
     out = tmp_path / "run"
     result = invoke("among-bs", "--cells", "lstm,elstm", "--lengths", "3", "--seeds", "2",
-                    "--max-epochs", "3", "--no-progress", "--output", out)
+                    "--max-updates", "3", "--no-progress", "--output", out)
     assert result.exit_code == 0, result.output
     data = json.loads((out / "among-bs.json").read_text())
     assert len(data["runs"]) == 4 and {r["cell"] for r in data["summary"]} == {"lstm", "elstm"}
-    assert all(r["epochs"] <= 3 and len(r["losses"]) == r["epochs"] for r in data["runs"])
+    assert all(r["updates"] == 3 and len(r["losses"]) == r["epochs"] for r in data["runs"])
     assert (out / "loss.png").stat().st_size > 0
     # the detectors it saved answer `memory response`
     response = invoke("response", out / "models" / "elstm-T3.pt", "BAB",

@@ -91,15 +91,15 @@ def among_bs_command(
     cells: str = typer.Option("lstm,gru,elstm,elstm2", help="Cells, separated by commas."),
     lengths: str = typer.Option("10,20,40,60,80,100", help="Sequence lengths T, by commas."),
     seeds: int = typer.Option(3, help="Seeds per cell and T (0, 1, ...)."),
-    max_epochs: int = typer.Option(500, help="Epochs at most per run."),
-    patience: int = typer.Option(100, help="Stop after this many epochs without a relative "
-                                          "improvement of --min-improvement in the loss."),
+    max_updates: int = typer.Option(3000, help="Updates (batches) at most per run."),
+    patience: int = typer.Option(600, help="Stop after this many updates without a relative "
+                                           "improvement of --min-improvement in the loss."),
     min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
     solved_loss: float = typer.Option(0.01, help="Stop, solved, below this training loss."),
     learn_rate: float = typer.Option(0.05, help="Adam's learning rate."),
     output: Path = typer.Option(Path("memory-among-bs"), "--output",
-                                help="Folder for among-bs.json, the PNGs and models/."),
-    progress: bool = typer.Option(True, help="Show a progress bar (epochs)."),
+                                help="Folder for among-bs.json, the PNGs, runs.jsonl and models/."),
+    progress: bool = typer.Option(True, help="Show a progress bar (updates)."),
 ) -> None:
     """The 'A among Bs' experiment (ELSTM paper Sec. 3.1, Table 2): for each T,
     T sequences with one A at positions 1..T and one of Bs only; one layer of
@@ -117,18 +117,26 @@ def among_bs_command(
         torch.set_num_threads(1)
         settings = Settings(
             cells=tuple(c.strip() for c in cells.split(",") if c.strip()),
-            lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_epochs=max_epochs,
+            lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_updates=max_updates,
             patience=patience, min_improvement=min_improvement, solved_loss=solved_loss,
             learn_rate=learn_rate).check()
 
         def bar(total):
             from tqdm import tqdm
 
-            pbar = tqdm(total=total, desc="among-bs", unit="epoch", disable=not progress,
+            pbar = tqdm(total=total, desc="among-bs", unit="update", disable=not progress,
                         dynamic_ncols=True)
-            return lambda: pbar.update(1)
+            return pbar.update
 
-        result = sweep(settings, bar, models=output / "models")
+        output.mkdir(parents=True, exist_ok=True)
+        log = output / "runs.jsonl"  # each run as it ends, for a sweep cut short
+        log.write_text("")
+
+        def on_run(record):
+            with log.open("a", encoding="utf8") as handle:
+                handle.write(json.dumps({k: v for k, v in record.items() if k != "losses"}) + "\n")
+
+        result = sweep(settings, bar, models=output / "models", on_run=on_run)
         _write_json(output / "among-bs.json", result)
         written = [output / "among-bs.json", loss_plot(result["summary"], output / "loss.png")]
         for length, position in settings.samples:

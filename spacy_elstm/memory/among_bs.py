@@ -12,10 +12,12 @@ binary cross-entropy (mean over the batch), Adam and the package's own
 initialisation (forget bias +1, scaling factors 1). The ELSTMs get one scaling
 factor per position (period Ts = T).
 
-A run stops when the loss over the whole training set falls below
-``solved_loss`` (solved), when its best value has not improved by a relative
-``min_improvement`` for ``patience`` epochs (plateau), or after
-``max_epochs``. A model that says "A" whatever it reads has the loss
+A run stops when the loss over the whole training set (computed after each
+epoch) falls below ``solved_loss`` (solved), when its best value has not
+improved by a relative ``min_improvement`` for ``patience`` updates (plateau),
+or once it has made ``max_updates`` updates. Budgets count updates, not epochs:
+an epoch holds ceil((T + 1) / 5) updates, so an epoch budget would give T = 10
+a tenth of the updates of T = 100. A model that says "A" whatever it reads has the loss
 H(1 / (T + 1)) (``constant_loss``): the plateau a cell that forgets the A
 reaches.
 """
@@ -48,8 +50,8 @@ class Settings:
     cells: Tuple[str, ...] = DEFAULT_CELLS
     lengths: Tuple[int, ...] = DEFAULT_LENGTHS
     seeds: int = 3
-    max_epochs: int = 500
-    patience: int = 100
+    max_updates: int = 3000
+    patience: int = 600
     min_improvement: float = 0.01
     solved_loss: float = 0.01
     learn_rate: float = 0.05
@@ -61,7 +63,7 @@ class Settings:
     def check(self) -> "Settings":
         for cell in self.cells:
             check_cell(cell)
-        for name in ("seeds", "max_epochs", "patience", "batch_size", "embedding_width",
+        for name in ("seeds", "max_updates", "patience", "batch_size", "embedding_width",
                      "hidden_width"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -128,7 +130,7 @@ def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float
 
 
 def train(cell: str, length: int, seed: int, settings: Settings,
-          tick: Optional[Callable[[], None]] = None) -> Tuple[Detector, Dict]:
+          tick: Optional[Callable[[int], None]] = None) -> Tuple[Detector, Dict]:
     """Train one detector; returns it and its record (losses every epoch,
     why it stopped, its final loss and accuracy on the training set)."""
     torch.manual_seed(seed)
@@ -138,9 +140,10 @@ def train(cell: str, length: int, seed: int, settings: Settings,
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.learn_rate)
     order = torch.Generator().manual_seed(seed)
     losses: List[float] = []
-    best, best_epoch, stop, updates = math.inf, 0, "max_epochs", 0
+    best, best_at, stop, updates = math.inf, 0, "max_updates", 0
     start = time.perf_counter()
-    for epoch in range(1, settings.max_epochs + 1):
+    while updates < settings.max_updates:
+        before = updates
         for batch in torch.randperm(length + 1, generator=order).split(settings.batch_size):
             loss = F.binary_cross_entropy_with_logits(model(tokens[batch]), labels[batch])
             optimizer.zero_grad()
@@ -150,16 +153,16 @@ def train(cell: str, length: int, seed: int, settings: Settings,
         loss_value, _ = _loss(model, tokens, labels)
         losses.append(loss_value)
         if tick is not None:
-            tick()
+            tick(updates - before)
         if loss_value < best * (1 - settings.min_improvement):
-            best, best_epoch = loss_value, epoch
+            best, best_at = loss_value, updates
         if not math.isfinite(loss_value):
             stop = "not_finite"
             break
         if loss_value < settings.solved_loss:
             stop = "solved"
             break
-        if epoch - best_epoch >= settings.patience:
+        if updates - best_at >= settings.patience:
             stop = "plateau"
             break
     final, accuracy = _loss(model, tokens, labels)
@@ -187,25 +190,28 @@ def sample_response(model: Detector, length: int, position: int) -> Dict:
 
 
 def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], None]]] = None,
-          models: Optional[Path] = None) -> Dict:
+          models: Optional[Path] = None, on_run: Optional[Callable[[Dict], None]] = None
+          ) -> Dict:
     """Every cell, length and seed of ``settings``; the memory responses of seed
     0's detectors to the figure samples whose T is in the sweep. ``progress``
-    is given the total number of epochs at most and returns a callable ticked
-    once per epoch trained (epochs a run skips by stopping early are ticked
-    when it stops). ``models``: a folder to save seed 0's detectors in, as
-    ``<cell>-T<T>.pt``, for `spacy-elstm memory response`."""
+    is given the total number of updates at most and returns a callable
+    given the updates of each epoch trained (those a run leaves by stopping
+    early are given when it stops). ``models``: a folder to save seed 0's detectors in, as
+    ``<cell>-T<T>.pt``, for `spacy-elstm memory response`. ``on_run``: given
+    each run's record as it ends."""
     settings.check()
-    total = len(settings.cells) * len(settings.lengths) * settings.seeds * settings.max_epochs
+    total = len(settings.cells) * len(settings.lengths) * settings.seeds * settings.max_updates
     tick = progress(total) if progress is not None else None
     runs, responses = [], []
     for length in settings.lengths:
         for cell in settings.cells:
             for seed in range(settings.seeds):
                 model, record = train(cell, length, seed, settings, tick)
-                if tick is not None:
-                    for _ in range(settings.max_epochs - record["epochs"]):
-                        tick()
+                if tick is not None and record["updates"] < settings.max_updates:
+                    tick(settings.max_updates - record["updates"])
                 runs.append(record)
+                if on_run is not None:
+                    on_run(record)
                 if seed == 0 and models is not None:
                     models.mkdir(parents=True, exist_ok=True)
                     save_detector(model, models / f"{cell}-T{length}.pt", cell, length, settings)
