@@ -40,9 +40,12 @@ def response_command(
     output: Path = typer.Option(Path("memory-response"), "--output",
                                 help="Folder for response.json and response.png."),
 ) -> None:
-    """The memory response of every position k of TEXT to the layer's last
-    output (Eqs. 26-27 of the ELSTM paper, the products of the actual gate
-    values), the scaling factors s_k at each position, and the Jacobian norms."""
+    """The memory response of each position of TEXT to a layer's last output.
+
+    Eqs. 26-27 of the ELSTM paper (and the GRU's and SRN's forms), the products
+    of the gate values of a forward pass; the scaling factors s_k at each
+    position; the Jacobian norms |dh_T / dx_k|. Writes response.json and
+    response.png."""
     from .errors import fail
 
     try:
@@ -92,7 +95,7 @@ def among_bs_command(
     lengths: str = typer.Option("10,20,40,60,80,100", help="Sequence lengths T, by commas."),
     seeds: int = typer.Option(3, help="Seeds per cell and T (0, 1, ...)."),
     max_updates: int = typer.Option(3000, help="Updates (batches) at most per run."),
-    patience: int = typer.Option(600, help="Stop after this many updates without a relative "
+    patience: int = typer.Option(1500, help="Stop after this many updates without a relative "
                                            "improvement of --min-improvement in the loss."),
     min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
     solved_loss: float = typer.Option(0.01, help="Stop, solved, below this training loss."),
@@ -101,11 +104,13 @@ def among_bs_command(
                                 help="Folder for among-bs.json, the PNGs, runs.jsonl and models/."),
     progress: bool = typer.Option(True, help="Show a progress bar (updates)."),
 ) -> None:
-    """The 'A among Bs' experiment (ELSTM paper Sec. 3.1, Table 2): for each T,
-    T sequences with one A at positions 1..T and one of Bs only; one layer of
-    one unit, embeddings of size 2, batches of 5. Reports per cell and T whether
-    the training loss reaches --solved-loss, over seeds, and the memory
-    responses of Fig. 5 (T = 10 with A at 9, T = 60 with A at 30)."""
+    """The 'A among Bs' experiment of the ELSTM paper (Sec. 3.1, Table 2).
+
+    For each T: T sequences with one A at positions 1..T and one of Bs only;
+    one layer of one unit, embeddings of size 2, batches of 5. Reports per cell
+    and T whether the training loss reaches --solved-loss, over seeds, and the
+    memory responses of Fig. 5 (T = 10 with A at 9, T = 60 with A at 30).
+    Writes among-bs.json, loss.png, response-T<T>.png, runs.jsonl and models/."""
     from .errors import fail
 
     try:

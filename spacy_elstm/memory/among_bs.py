@@ -51,7 +51,7 @@ class Settings:
     lengths: Tuple[int, ...] = DEFAULT_LENGTHS
     seeds: int = 3
     max_updates: int = 3000
-    patience: int = 600
+    patience: int = 1500
     min_improvement: float = 0.01
     solved_loss: float = 0.01
     learn_rate: float = 0.05
