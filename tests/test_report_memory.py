@@ -47,3 +47,16 @@ def test_among_bs_table_verdict_and_plots(tmp_path):
 
 def test_no_sweep_no_section(tmp_path):
     assert memory_section(tmp_path) is None
+
+
+def test_the_verdict_says_when_the_elstm_remembers_longer(tmp_path):
+    folder = _sweep(tmp_path)
+    data = json.loads((folder / "among-bs.json").read_text())
+    for run in data["runs"]:
+        if run["cell"] == "lstm" and run["T"] == 60:
+            run.update(final_loss=0.08, solved=False)
+    data["summary"] = summarise(data["runs"])
+    (folder / "among-bs.json").write_text(json.dumps(data))
+    text, _ = memory_section(folder)
+    assert ("Against the paper, this sweep agrees with the paper in direction: the longest T "
+            "that some seed solved is 60 for the ELSTM and 10 for the LSTM.") in text
