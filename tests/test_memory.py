@@ -207,3 +207,25 @@ def test_response_on_a_folder_that_is_no_pipeline(tmp_path):
     assert result.exit_code == 1
     assert result.output.strip() == (f"spacy-elstm memory response: {tmp_path / 'missing'}: "
                                      "no such pipeline folder.")
+
+
+@pytest.mark.parametrize("cell,gates", [("lstm", "recurrent"), ("elstm", "recurrent"),
+                                        ("elstm", "input"), ("elstm2", "recurrent"),
+                                        ("gru", "recurrent"), ("srn", "recurrent")])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_trace_is_the_layers_own_forward_pass(cell, gates, reverse):
+    torch.manual_seed(2)
+    rnn = Recurrence(cell=cell, input_width=3, hidden_width=4, period=3, gates=gates,
+                     reverse=reverse).double()
+    if rnn.scale is not None:
+        with torch.no_grad():
+            rnn.scale.uniform_(0.5, 2.0)
+    x = torch.randn(7, 3, dtype=torch.float64)
+    with torch.no_grad():
+        tr = trace(rnn, x)
+        y = rnn(x, torch.tensor([7]), flat=True)
+        mr = memory_response(rnn, tr)
+    assert torch.allclose(tr.h.flip(0) if reverse else tr.h, y)
+    if cell != "srn":  # the responses are the terms of the last state
+        state = tr.c[-1] if tr.c is not None else tr.h[-1]
+        assert torch.allclose(mr.sum(0), state)
