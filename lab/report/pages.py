@@ -3,7 +3,7 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, dyck, lm, paper, ptb, ud
+from . import bench, dyck, lm, memory, paper, ptb, ud
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -16,7 +16,7 @@ QUICKSTART_BLOCK = "quickstart"
 PAGE_BLOCK = "results"
 TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
-          "speed": "Results: speed", dyck.PAGE: dyck.TITLE}
+          "speed": "Results: speed", "memory": "Results: memory", dyck.PAGE: dyck.TITLE}
 TARGETS_NOTE = (
     "Each row reads the official test scores of the runs it names (the mean over the seeds "
     "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
@@ -31,6 +31,8 @@ def _folder_section(folder: Path, name: str):
         return _no_plots(ptb.ptb_section(folder, note or None))
     if study.kind == "lm":
         return lm.lm_section(folder)
+    if study.kind == "memory":
+        return memory.memory_section(folder)
     if study.kind == "paper":
         return _no_plots(paper.paper_section(folder, note or None))
     if not ud.has_scores(folder):

@@ -10,6 +10,7 @@ from .benchmark import benchmark_app
 from .dyck import dyck
 from .errors import fail
 from .lm import lm_app
+from .memory import memory_app
 from .parse import parse
 from .ptb import ptb_app
 from .score import score
@@ -18,6 +19,7 @@ app = typer.Typer(help="spacy-elstm: ELSTM and DBRNN encoders for spaCy.", no_ar
 app.add_typer(benchmark_app, name="benchmark")
 app.add_typer(ptb_app, name="ptb")
 app.add_typer(lm_app, name="lm")
+app.add_typer(memory_app, name="memory")
 app.command("parse")(parse)
 app.command("dyck")(dyck)
 app.command("score", context_settings={"allow_extra_args": True,

@@ -1,0 +1,275 @@
+"""The "A among Bs" experiment of the ELSTM paper (Sec. 3.1, Table 2).
+
+For a length T the training set holds T + 1 sequences over the symbols A and B:
+T positives, the i-th with its single A at position i (i = 1..T) and Bs
+elsewhere, and one negative of T Bs. One recurrent layer of one unit reads the
+sequence through a trainable embedding of size 2; its output at step T goes
+through a trainable affine map to the logit of "an A is present". The paper
+gives the layer, embedding, cell count and batch size (Table 2) and says that
+both cells trained for equal numbers of epochs until the training loss stopped
+changing; it names no loss, optimiser or initialisation, so here they are
+binary cross-entropy (mean over the batch), Adam and the package's own
+initialisation (forget bias +1, scaling factors 1). The ELSTMs get one scaling
+factor per position (period Ts = T).
+
+A run stops when the loss over the whole training set (computed after each
+epoch) falls below ``solved_loss`` (solved), when its best value has not
+improved by a relative ``min_improvement`` for ``patience`` updates (plateau),
+or once it has made ``max_updates`` updates. Budgets count updates, not epochs:
+an epoch holds ceil((T + 1) / 5) updates, so an epoch budget would give T = 10
+a tenth of the updates of T = 100. A model that says "A" whatever it reads has the loss
+H(1 / (T + 1)) (``constant_loss``): the plateau a cell that forgets the A
+reaches.
+"""
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import torch
+from torch import Tensor, nn
+from torch.nn import functional as F
+
+from ..pytorch.cells import check_cell
+from ..pytorch.packing import Packing
+from ..pytorch.recurrence import Recurrence
+from .response import analyse
+
+A, B = 0, 1
+DEFAULT_CELLS = ("lstm", "gru", "elstm", "elstm2")
+DEFAULT_LENGTHS = (10, 20, 40, 60, 80, 100)
+# the samples of the paper's Fig. 5: (T, position of the A, 1-based)
+FIGURE_SAMPLES = ((10, 9), (60, 30))
+
+
+@dataclass
+class Settings:
+    """What a sweep runs; see the module docstring for the stopping rule."""
+
+    cells: Tuple[str, ...] = DEFAULT_CELLS
+    lengths: Tuple[int, ...] = DEFAULT_LENGTHS
+    seeds: int = 3
+    max_updates: int = 3000
+    patience: int = 1500
+    min_improvement: float = 0.01
+    solved_loss: float = 0.01
+    learn_rate: float = 0.05
+    batch_size: int = 5
+    embedding_width: int = 2
+    hidden_width: int = 1
+    samples: Tuple[Tuple[int, int], ...] = field(default=FIGURE_SAMPLES)
+
+    def check(self) -> "Settings":
+        for cell in self.cells:
+            check_cell(cell)
+        for name in ("seeds", "max_updates", "patience", "batch_size", "embedding_width",
+                     "hidden_width"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+        if not self.cells or not self.lengths:
+            raise ValueError("Give at least one cell and one length T.")
+        for length in self.lengths:
+            if not isinstance(length, int) or length < 2:
+                raise ValueError(f"Every length T must be an integer >= 2, got {length!r}.")
+        for length, position in self.samples:
+            if not 1 <= position <= length:
+                raise ValueError(f"A sample's A must lie in 1..T: got position {position} "
+                                 f"for T = {length}.")
+        if not self.learn_rate > 0 or not self.solved_loss > 0:
+            raise ValueError("learn_rate and solved_loss must be > 0.")
+        return self
+
+
+def dataset(length: int) -> Tuple[Tensor, Tensor]:
+    """The training set for T = ``length``: tokens (T + 1, T) of A = 0 and B = 1,
+    row i < T with its one A at position i + 1, the last row all Bs; and labels
+    (T + 1,), 1.0 for the positives and 0.0 for the negative."""
+    tokens = torch.full((length + 1, length), B, dtype=torch.long)
+    tokens[torch.arange(length), torch.arange(length)] = A
+    labels = torch.ones(length + 1)
+    labels[-1] = 0.0
+    return tokens, labels
+
+
+def constant_loss(length: int) -> float:
+    """The cross-entropy of the best constant guess, H(1 / (T + 1))."""
+    p = 1.0 / (length + 1)
+    return -(p * math.log(p) + (1 - p) * math.log(1 - p))
+
+
+class Detector(nn.Module):
+    """Embedding -> one recurrent layer -> affine map of its last output to a logit."""
+
+    def __init__(self, *, cell: str, length: int, embedding_width: int = 2, hidden_width: int = 1):
+        super().__init__()
+        self.embed = nn.Embedding(2, embedding_width)
+        self.rnn = Recurrence(cell=cell, input_width=embedding_width, hidden_width=hidden_width,
+                              period=length)
+        self.read = nn.Linear(hidden_width, 1)
+        self._packings: Dict[Tuple[int, int], Packing] = {}
+
+    def forward(self, tokens: Tensor) -> Tensor:
+        """tokens: (batch, T) -> logits (batch,)."""
+        batch, length = tokens.shape
+        key = (batch, length)
+        if key not in self._packings:  # every sequence is T long: the layout is time-major
+            self._packings[key] = Packing(torch.full((batch,), length), torch.device("cpu"))
+        x = self.embed(tokens.t()).reshape(length * batch, -1)
+        h = self.rnn.run(x, self._packings[key]).reshape(length, batch, -1)[-1]
+        return self.read(h).squeeze(1)
+
+
+def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float]:
+    with torch.no_grad():
+        logits = model(tokens)
+        loss = float(F.binary_cross_entropy_with_logits(logits, labels))
+        accuracy = float(((logits > 0).float() == labels).float().mean())
+    return loss, accuracy
+
+
+def train(cell: str, length: int, seed: int, settings: Settings,
+          tick: Optional[Callable[[int], None]] = None) -> Tuple[Detector, Dict]:
+    """Train one detector; returns it and its record (losses every epoch,
+    why it stopped, its final loss and accuracy on the training set)."""
+    torch.manual_seed(seed)
+    model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
+                     hidden_width=settings.hidden_width)
+    tokens, labels = dataset(length)
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.learn_rate)
+    order = torch.Generator().manual_seed(seed)
+    losses: List[float] = []
+    best, best_at, stop, updates = math.inf, 0, "max_updates", 0
+    start = time.perf_counter()
+    while updates < settings.max_updates:
+        before = updates
+        for batch in torch.randperm(length + 1, generator=order).split(settings.batch_size):
+            loss = F.binary_cross_entropy_with_logits(model(tokens[batch]), labels[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            updates += 1
+        loss_value, _ = _loss(model, tokens, labels)
+        losses.append(loss_value)
+        if tick is not None:
+            tick(updates - before)
+        if loss_value < best * (1 - settings.min_improvement):
+            best, best_at = loss_value, updates
+        if not math.isfinite(loss_value):
+            stop = "not_finite"
+            break
+        if loss_value < settings.solved_loss:
+            stop = "solved"
+            break
+        if updates - best_at >= settings.patience:
+            stop = "plateau"
+            break
+    final, accuracy = _loss(model, tokens, labels)
+    record = {"cell": cell, "T": length, "seed": seed, "epochs": len(losses), "updates": updates,
+              "stop": stop, "final_loss": final, "best_loss": min(losses),
+              "accuracy": accuracy, "solved": final < settings.solved_loss,
+              "constant_loss": constant_loss(length),
+              "seconds": round(time.perf_counter() - start, 2),
+              "losses": [round(v, 6) for v in losses]}
+    return model, record
+
+
+def sample_response(model: Detector, length: int, position: int) -> Dict:
+    """The memory response of a trained detector to the sample of length T
+    with its A at ``position`` (1-based), and its probability of "A"."""
+    tokens = torch.full((1, length), B, dtype=torch.long)
+    tokens[0, position - 1] = A
+    with torch.no_grad():
+        x = model.embed(tokens[0])
+        probability = float(torch.sigmoid(model(tokens))[0])
+    result = analyse(model.rnn, x)
+    result.update({"T": length, "position": position, "probability": probability,
+                   "read_weight": model.read.weight.detach().flatten().tolist()})
+    return result
+
+
+def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], None]]] = None,
+          models: Optional[Path] = None, on_run: Optional[Callable[[Dict], None]] = None
+          ) -> Dict:
+    """Every cell, length and seed of ``settings``; the memory responses of seed
+    0's detectors to the figure samples whose T is in the sweep. ``progress``
+    is given the total number of updates at most and returns a callable
+    given the updates of each epoch trained (those a run leaves by stopping
+    early are given when it stops). ``models``: a folder to save seed 0's detectors in, as
+    ``<cell>-T<T>.pt``, for `spacy-elstm memory response`. ``on_run``: given
+    each run's record as it ends."""
+    settings.check()
+    total = len(settings.cells) * len(settings.lengths) * settings.seeds * settings.max_updates
+    tick = progress(total) if progress is not None else None
+    runs, responses = [], []
+    for length in settings.lengths:
+        for cell in settings.cells:
+            for seed in range(settings.seeds):
+                model, record = train(cell, length, seed, settings, tick)
+                if tick is not None and record["updates"] < settings.max_updates:
+                    tick(settings.max_updates - record["updates"])
+                runs.append(record)
+                if on_run is not None:
+                    on_run(record)
+                if seed == 0 and models is not None:
+                    models.mkdir(parents=True, exist_ok=True)
+                    save_detector(model, models / f"{cell}-T{length}.pt", cell, length, settings)
+                if seed == 0:
+                    for sample_length, position in settings.samples:
+                        if sample_length == length:
+                            response = sample_response(model, length, position)
+                            response["seed"] = seed
+                            responses.append(response)
+    return {"experiment": "among-bs", "settings": asdict(settings), "runs": runs,
+            "summary": summarise(runs), "responses": responses,
+            "torch": torch.__version__, "threads": torch.get_num_threads()}
+
+
+def summarise(runs: Sequence[Dict]) -> List[Dict]:
+    """Per cell and T: how many seeds solved it, and the final losses over seeds."""
+    groups: Dict[Tuple[str, int], List[Dict]] = {}
+    for run in runs:
+        groups.setdefault((run["cell"], run["T"]), []).append(run)
+    rows = []
+    for (cell, length), found in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        losses = [r["final_loss"] for r in found]
+        mean = sum(losses) / len(losses)
+        sd = (sum((v - mean) ** 2 for v in losses) / (len(losses) - 1)) ** 0.5 if len(losses) > 1 else 0.0
+        rows.append({"cell": cell, "T": length, "seeds": len(found),
+                     "solved": sum(r["solved"] for r in found), "loss_mean": mean, "loss_sd": sd,
+                     "loss_min": min(losses), "loss_max": max(losses),
+                     "accuracy_mean": sum(r["accuracy"] for r in found) / len(found),
+                     "epochs_mean": sum(r["epochs"] for r in found) / len(found),
+                     "constant_loss": found[0]["constant_loss"]})
+    return rows
+
+
+def save_detector(model: Detector, path, cell: str, length: int, settings: Settings) -> None:
+    """Write a trained detector, with what rebuilds it, for `memory response`."""
+    torch.save({"cell": cell, "T": length, "embedding_width": settings.embedding_width,
+                "hidden_width": settings.hidden_width, "state": model.state_dict()}, path)
+
+
+def load_detector(path) -> Detector:
+    """A detector written by ``save_detector``; a ValueError if the file is not one."""
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        model = Detector(cell=saved["cell"], length=saved["T"],
+                         embedding_width=saved["embedding_width"],
+                         hidden_width=saved["hidden_width"])
+        model.load_state_dict(saved["state"])
+    except (OSError, RuntimeError, KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{path}: not a detector written by `spacy-elstm memory among-bs` "
+                         f"({str(err).splitlines()[0] if str(err) else type(err).__name__}).")
+    return model
+
+
+def encode(text: str) -> Tensor:
+    """A string of As and Bs (case and spaces ignored) as tokens (T,)."""
+    letters = text.replace(" ", "").upper()
+    bad = sorted(set(letters) - {"A", "B"})
+    if not letters or bad:
+        raise ValueError(f"an among-Bs model reads a string of A and B, got {text!r}"
+                         + (f" (bad letters: {', '.join(bad)})" if bad else "") + ".")
+    return torch.tensor([A if ch == "A" else B for ch in letters])

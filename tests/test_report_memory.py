@@ -1,0 +1,62 @@
+"""The memory results page tabulates what `spacy-elstm memory among-bs` wrote."""
+import json
+from dataclasses import asdict
+
+from lab.report.memory import memory_section
+from spacy_elstm.memory.among_bs import Settings, constant_loss, summarise
+
+
+def _run(cell, length, seed, loss):
+    return {"cell": cell, "T": length, "seed": seed, "epochs": 10, "updates": 30,
+            "stop": "solved" if loss < 0.01 else "plateau", "final_loss": loss,
+            "best_loss": loss, "accuracy": 1.0, "solved": loss < 0.01,
+            "constant_loss": constant_loss(length), "seconds": 30.0, "losses": [loss]}
+
+
+def _sweep(tmp_path):
+    # the LSTM solves T = 10 with both seeds and T = 60 with one; the ELSTM both
+    runs = [_run("lstm", 10, 0, 0.005), _run("lstm", 10, 1, 0.007),
+            _run("lstm", 60, 0, 0.005), _run("lstm", 60, 1, 0.08),
+            _run("elstm", 10, 0, 0.004), _run("elstm", 10, 1, 0.006),
+            _run("elstm", 60, 0, 0.003), _run("elstm", 60, 1, 0.009)]
+    response = {"cell": "elstm", "T": 10, "position": 9, "probability": 0.99,
+                "response": [[0.1]] * 10, "scale": [[1.0]] * 10}
+    settings = asdict(Settings(cells=("lstm", "elstm"), lengths=(10, 60), seeds=2))
+    data = {"settings": settings, "runs": runs, "summary": summarise(runs),
+            "responses": [response], "torch": "2.x", "threads": 1}
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "among-bs.json").write_text(json.dumps(data))
+    return folder
+
+
+def test_among_bs_table_verdict_and_plots(tmp_path):
+    text, plots = memory_section(_sweep(tmp_path))
+    rows = [line for line in text.splitlines() if line.startswith("| 60 |")]
+    # solved counts per cell, then the loss mean ± sd [lowest, highest]
+    assert rows == ["| 60 | 0.0836 | 1/2 | 2/2 | 0.043 ± 0.053 [0.005, 0.080] | "
+                    "0.006 ± 0.004 [0.003, 0.009] |"]
+    assert "- `lstm`: every seed solved every T up to 10; every T was solved by some seed." in text
+    assert "- `elstm`: every seed solved every T up to 60;" in text
+    assert "At T = 60, the paper's threshold: the LSTM solved 1 of 2 seeds, the ELSTM 2 of 2." in text
+    assert ("Against the paper, this sweep does not reproduce the paper's gap: the longest T "
+            "that some seed solved is the same for the ELSTM and the LSTM (60).") in text
+    assert set(plots) == {"memory-loss.png", "memory-response-T10.png", "memory-scale-T10.png"}
+    assert set(plots["memory-loss.png"][0]) == {"lstm", "elstm", "constant guess"}
+
+
+def test_no_sweep_no_section(tmp_path):
+    assert memory_section(tmp_path) is None
+
+
+def test_the_verdict_says_when_the_elstm_remembers_longer(tmp_path):
+    folder = _sweep(tmp_path)
+    data = json.loads((folder / "among-bs.json").read_text())
+    for run in data["runs"]:
+        if run["cell"] == "lstm" and run["T"] == 60:
+            run.update(final_loss=0.08, solved=False)
+    data["summary"] = summarise(data["runs"])
+    (folder / "among-bs.json").write_text(json.dumps(data))
+    text, _ = memory_section(folder)
+    assert ("Against the paper, this sweep agrees with the paper in direction: the longest T "
+            "that some seed solved is 60 for the ELSTM and 10 for the LSTM.") in text
