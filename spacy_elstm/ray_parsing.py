@@ -126,7 +126,7 @@ def _run(ray, tasks: List[Task], model: str, n_process: int, summary: Summary,
               in inspect.signature(ray.data.from_items).parameters else "parallelism")
     dataset = ray.data.from_items(rows, **{blocks: len(rows)}).map_batches(
         ShardParser, fn_constructor_kwargs=dict(model=model, **options), batch_size=1,
-        compute=ActorPoolStrategy(size=n_process), num_cpus=1, batch_format="numpy")
+        compute=ActorPoolStrategy(size=min(n_process, len(rows))), num_cpus=1, batch_format="numpy")
     peaks: Dict[int, int] = {}
     try:
         for row in dataset.iter_rows():
