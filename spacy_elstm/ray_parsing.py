@@ -9,6 +9,7 @@ the same rows run on one machine or on many that share the files.
 Ray is imported here only, when the backend runs (it is the optional extra
 `spacy-elstm[cluster]`)."""
 import inspect
+import logging
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
@@ -121,6 +122,7 @@ def _run(ray, tasks: List[Task], model: str, n_process: int, summary: Summary,
     from ray.data import ActorPoolStrategy, DataContext
 
     DataContext.get_current().enable_progress_bars = False  # ours counts docs
+    logging.getLogger("ray.data").setLevel(logging.WARNING)  # no execution plans on stderr
     rows = [task.to_dict() for task in tasks]
     blocks = ("override_num_blocks" if "override_num_blocks"
               in inspect.signature(ray.data.from_items).parameters else "parallelism")
