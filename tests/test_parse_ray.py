@@ -83,3 +83,34 @@ def test_ray_on_two_workers_equals_one_local_process_and_resumes(cluster, nlp, t
                            progress=False)
     assert (summary.docs, summary.written, summary.skipped) == (0, 0, 5)
     assert not list(out.glob(".*.tmp"))
+
+
+def test_benchmark_parse_writes_the_three_settings_and_the_ratios(tmp_path):
+    """`spacy-elstm benchmark parse` (each setting in a fresh process, its own
+    cluster for Ray) on a small CoNLL-U file, parsed as its sentences' text."""
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    blocks = []
+    for i, text in enumerate(TEXTS[:60]):
+        words = text[:-1].split() + ["."]
+        blocks.append("\n".join(
+            f"{k + 1}\t{w}\t_\tX\t_\t_\t{0 if k == 0 else 1}\t{'root' if k == 0 else 'dep'}\t_\t"
+            + ("SpaceAfter=No" if k == len(words) - 2 else "_") for k, w in enumerate(words)))
+    source = tmp_path / "small.conllu"
+    source.write_text("\n\n".join(blocks) + "\n", encoding="utf8")
+    output = tmp_path / "bench-parse.json"
+    result = CliRunner().invoke(app, ["benchmark", "parse", str(MODEL), str(source),
+                                      "--output", str(output), "--shard-size", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(output.read_text())
+    rows = data["rows"]
+    assert [(r["backend"], r["n_process"]) for r in rows] == [("local", 1), ("local", 2),
+                                                              ("ray", 2)]
+    assert len({r["words"] for r in rows}) == 1 and rows[0]["docs"] == 60
+    assert [r["shards"] for r in rows] == [3, 3, 3]
+    assert [len(r["worker_peak_rss_bytes"]) for r in rows][:2] == [1, 1]
+    assert set(data["ratios"]) == {"n_process_vs_one", "ray_vs_n_process"}
+    assert data["ray_overhead"]["cluster_start_seconds"] > 0
+    assert "target >= 0.8" in result.output
