@@ -32,12 +32,15 @@ def settings(n_process: int) -> List[Dict[str, Any]]:
 
 
 def _one(model: str, source: str, output: str, backend: str, n_process: int,
-         options: Dict[str, Any]) -> Dict[str, Any]:
+         options: Dict[str, Any], start_method: str) -> Dict[str, Any]:
     """One setting, in this (fresh) process."""
     import torch
 
     from ..corpus_parsing import parse_corpus
 
+    # a spawned process would hand its own start method to nlp.pipe's workers;
+    # they start as they would from the command line (fork on Linux)
+    multiprocessing.set_start_method(start_method, force=True)
     torch.set_num_threads(1)
     row: Dict[str, Any] = {"backend": backend, "n_process": n_process}
     if backend == "ray":
@@ -109,7 +112,8 @@ def run_parse_benchmark(model: str, source: Path, *, n_process: int = 2, shard_s
         with tempfile.TemporaryDirectory(prefix="bench-parse-") as folder:
             row = _in_fresh_process(model=str(model), source=str(source),
                                     output=str(Path(folder) / "out"), backend=setting["backend"],
-                                    n_process=setting["n_process"], options=options)
+                                    n_process=setting["n_process"], options=options,
+                                    start_method=multiprocessing.get_start_method())
         rows.append({"name": setting["name"], **row})
         if progress:
             progress(f"  {row['words']:,} words in {row['seconds']:.1f} s: "
