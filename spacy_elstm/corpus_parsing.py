@@ -91,7 +91,8 @@ class Summary:
         rate = self.words / self.seconds if self.seconds > 0 else 0.0
         return (f"{self.docs} docs, {self.words} words in {self.seconds:.1f} s "
                 f"({rate:.0f} words/s); {self.failures} failures; "
-                f"{self.written} shards written, {self.skipped} skipped")
+                f"{self.written} shards written, {self.skipped} skipped"
+                + (f"; {self.startup:.1f} s to start or join the cluster" if self.startup else ""))
 
 
 def input_files(source: Union[str, Path]) -> List[Path]:

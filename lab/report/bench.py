@@ -108,8 +108,10 @@ def _parse_table(path: Path, data: Dict[str, Any]) -> str:
                f"(target ≥ 0.8). Ray's overhead: {overhead['cluster_start_seconds']:.1f} s to "
                f"start the local cluster, and {overhead['extra_parse_seconds']:+.1f} s of "
                f"parse time against --n-process {n}. *Parse s* counts reading, parsing, "
-               f"writing and starting the workers (they load the pipeline); *start s* is "
-               f"the driver's pipeline load, or the cluster's start, outside it.")
+               f"writing and starting the workers (Ray's actors load the pipeline, "
+               f"nlp.pipe's are forked with it); *start s* is the driver's pipeline load, "
+               f"or the cluster's start, outside it. Peak memory of --n-process: its "
+               f"largest worker.")
     return note + "\n\n" + table(["setting", "words", "words/s", "× 1 process",
                                    "words/s per worker", "parse s", "start s",
                                    "peak MiB per worker"], lines) + "\n\n" + summary
