@@ -23,7 +23,7 @@ def parse(
     n_process: int = typer.Option(1, min=1, help="Processes for nlp.pipe; with --backend "
                                   "ray, the workers (Ray actors, one CPU each)."),
     backend: str = typer.Option("local", help="local (nlp.pipe on this machine) or ray "
-                                "(Ray Data actors; the extra spacy-elstm[cluster])."),
+                                "(Ray Data actors; needs the package's cluster extra)."),
     address: Optional[str] = typer.Option(None, help="With --backend ray: the cluster to join "
                                           "(auto: the one `ray start` began here; default: "
                                           "start a local one with --n-process CPUs)."),
