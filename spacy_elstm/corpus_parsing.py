@@ -8,16 +8,23 @@ skipped unless `force`, so a killed run restarted redoes only what is missing.
 Bad input (an undecodable line, invalid JSON, a record without `text`, a line
 over `max_length` characters, an invalid CoNLL-U sentence) names the file and
 line; it is skipped and listed in `errors.jsonl`, or stops the run.
+
+Both backends share this module: `plan_chunks` (chunking, shard names, the
+resume rule, bad input), `read_records` (a whole file, or one chunk's bytes
+again in a worker), `write_shard` and `parse_task` (one chunk parsed and
+written by a worker that has the pipeline). `parse_corpus` is the local
+backend (`nlp.pipe`, `--n-process`); spacy_elstm/ray_parsing.py is Ray's.
 """
 import glob
 import hashlib
 import json
+import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, DocBin
 
@@ -26,6 +33,8 @@ from .files import write_atomically
 INPUT_FORMATS = {".txt": "text", ".jsonl": "jsonl", ".conllu": "conllu"}
 OUTPUT_SUFFIXES = {"spacy": ".spacy", "conllu": ".conllu", "jsonl": ".jsonl"}
 ERRORS_FILE = "errors.jsonl"
+BACKENDS = ("local", "ray")
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class CorpusInputError(ValueError):
@@ -36,12 +45,32 @@ class CorpusInputError(ValueError):
         self.line = line
 
 
+class BackendError(RuntimeError):
+    """The backend cannot run: its extra is not installed, the cluster cannot
+    be reached, a worker failed, or an input file changed during the run."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where some of a file's docs are: bytes [start, end) (end None: to the
+    end of the file), whose first byte starts line `line`."""
+
+    start: int = 0
+    end: Optional[int] = None
+    line: int = 1
+
+    @property
+    def whole(self) -> bool:
+        return self.start == 0 and self.end is None
+
+
 @dataclass
 class Record:
     """One input doc: its text (or pre-tokenized Doc for CoNLL-U), extra
-    fields, and the 1-based line it starts on."""
+    fields, and the 1-based lines it starts and ends on."""
 
     line: int
+    last: int
     text: Optional[str] = None
     doc: Optional[Doc] = None
     extra: Dict[str, Any] = field(default_factory=dict)
@@ -55,12 +84,15 @@ class Summary:
     failures: int = 0
     written: int = 0
     skipped: int = 0
+    startup: float = 0.0  # starting or joining a cluster, not in `seconds`
+    peak_rss: List[int] = field(default_factory=list)  # bytes, one per worker process
 
     def line(self) -> str:
         rate = self.words / self.seconds if self.seconds > 0 else 0.0
         return (f"{self.docs} docs, {self.words} words in {self.seconds:.1f} s "
                 f"({rate:.0f} words/s); {self.failures} failures; "
-                f"{self.written} shards written, {self.skipped} skipped")
+                f"{self.written} shards written, {self.skipped} skipped"
+                + (f"; {self.startup:.1f} s to start or join the cluster" if self.startup else ""))
 
 
 def input_files(source: Union[str, Path]) -> List[Path]:
@@ -92,17 +124,17 @@ def input_format(path: Path, override: Optional[str] = None) -> str:
                                ".conllu, or give --input-format).") from None
 
 
-def read_records(path: Path, fmt: str, vocab, max_length: int = 0
+def read_records(path: Path, fmt: str, vocab, max_length: int = 0, span: Span = Span()
                  ) -> Iterator[Union[Record, CorpusInputError]]:
-    """The docs of one input file, in order; bad input comes as an error in
-    place (the caller skips it or stops)."""
+    """The docs of one input file (or of its `span`), in order; bad input
+    comes as an error in place (the caller skips it or stops)."""
     if fmt == "conllu":
-        yield from _conllu_records(path, vocab)
+        yield from _conllu_records(path, vocab, span)
         return
-    data = path.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    data = _read(path, span)
+    if span.start == 0 and data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+    for number, raw in enumerate(data.split(b"\n"), start=span.line):
         raw = raw.rstrip(b"\r")
         if not raw.strip():
             continue
@@ -130,18 +162,25 @@ def read_records(path: Path, fmt: str, vocab, max_length: int = 0
             yield CorpusInputError(f"{path}, line {number}: {len(line)} characters, more than "
                                    f"--max-length {max_length}.", number)
             continue
-        yield Record(number, text=line, extra=extra)
+        yield Record(number, number, text=line, extra=extra)
 
 
-def _conllu_records(path: Path, vocab) -> Iterator[Union[Record, CorpusInputError]]:
-    from .treebanks.conllu import CorpusFormatError, _blocks, _to_doc
+def _read(path: Path, span: Span) -> bytes:
+    with path.open("rb") as file:
+        file.seek(span.start)
+        return file.read() if span.end is None else file.read(span.end - span.start)
 
-    try:
-        blocks = list(_blocks(path))
-    except CorpusFormatError as err:  # not UTF-8: the whole file
+
+def _conllu_records(path: Path, vocab, span: Span) -> Iterator[Union[Record, CorpusInputError]]:
+    from .treebanks.conllu import CorpusFormatError, _text, _text_blocks, _to_doc
+
+    try:  # a whole file is checked by the treebank reader: not UTF-8 fails it whole
+        text = _text(path) if span.whole else \
+            _read(path, span).decode("utf-8-sig" if span.start == 0 else "utf-8")
+    except CorpusFormatError as err:
         yield CorpusInputError(str(err), _line_of(str(err)))
         return
-    for block in blocks:
+    for block in _text_blocks(text, span.line):
         try:
             gold = _to_doc(path, block, vocab)
         except CorpusFormatError as err:
@@ -150,8 +189,8 @@ def _conllu_records(path: Path, vocab) -> Iterator[Union[Record, CorpusInputErro
         words = [t.text for t in gold]
         spaces = [bool(t.whitespace_) for t in gold]
         starts = [True] + [False] * (len(words) - 1)
-        yield Record(block.numbers[0], doc=Doc(vocab, words=words, spaces=spaces,
-                                               sent_starts=starts))
+        yield Record(block.numbers[0], block.numbers[-1],
+                     doc=Doc(vocab, words=words, spaces=spaces, sent_starts=starts))
 
 
 def _line_of(message: str) -> Optional[int]:
@@ -170,7 +209,7 @@ def shard_name(path: Path, root: Path, index: int, out_format: str) -> str:
 
 
 def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
-                  on_error: str = "skip", shard_size: int = 1000) -> None:
+                  on_error: str = "skip", shard_size: int = 1000, backend: str = "local") -> None:
     """Raise CorpusInputError for an option out of its choices (checked before
     the pipeline is loaded)."""
     if out_format not in OUTPUT_SUFFIXES:
@@ -182,95 +221,271 @@ def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
         raise CorpusInputError(f"--on-error must be skip or fail, got {on_error!r}.")
     if shard_size < 1:
         raise CorpusInputError(f"--shard-size must be at least 1, got {shard_size}.")
+    if backend not in BACKENDS:
+        raise CorpusInputError(f"--backend must be local or ray, got {backend!r}.")
 
 
-def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
-                 out_format: str = "spacy", in_format: Optional[str] = None,
-                 shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,
-                 max_length: int = 0, on_error: str = "skip", force: bool = False,
-                 progress: bool = True) -> Summary:
-    """Parse every input file into shards in `output_dir` (see the module's
-    docstring). Raises CorpusInputError on bad input when on_error='fail',
-    after the shards before it are written whole."""
-    check_options(out_format=out_format, in_format=in_format, on_error=on_error,
-                  shard_size=shard_size)
+# -- the plan: chunks, shard names, the resume rule, bad input (both backends) ------------------
+
+
+@dataclass
+class Chunk:
+    """`shard_size` docs (fewer at a file's end) of one file, to be written as `shard`."""
+
+    path: Path
+    fmt: str
+    shard: Path
+    records: List[Record]
+
+
+def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *,
+                in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
+                on_error: str, force: bool, summary: "Summary",
+                errors: List[Dict[str, Any]]) -> Iterator[Chunk]:
+    """The chunks still to parse, in input order, each read when it is asked
+    for. A chunk whose shard exists is counted in `summary.skipped` and not
+    given (unless `force`); bad input is added to `errors` (and
+    `summary.failures`), or raised with on_error='fail'. The input files and
+    their formats are found now, and `output_dir` made."""
     files = input_files(source)
     root = Path(source) if Path(source).is_dir() else Path(".")
     formats = {path: input_format(path, in_format) for path in files}
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
-    summary = Summary()
-    errors: List[Dict[str, str]] = []
-    pending: List[Tuple[Path, List[Record]]] = []
 
-    def chunks() -> Iterator[Tuple[Path, List[Record]]]:
+    def chunks() -> Iterator[Chunk]:
         for path in files:
-            chunk: List[Record] = []
+            records: List[Record] = []
             index = 0
-            for item in read_records(path, formats[path], nlp.vocab, max_length):
+            for item in read_records(path, formats[path], vocab, max_length):
                 if isinstance(item, CorpusInputError):
                     if on_error == "fail":
                         raise item
                     errors.append({"file": str(path), "line": item.line, "error": str(item)})
                     summary.failures += 1
                     continue
-                chunk.append(item)
-                if len(chunk) == shard_size:
-                    yield output_dir / shard_name(path, root, index, out_format), chunk
-                    chunk, index = [], index + 1
-            if chunk:
-                yield output_dir / shard_name(path, root, index, out_format), chunk
+                records.append(item)
+                if len(records) == shard_size:
+                    yield Chunk(path, formats[path], output_dir / shard_name(
+                        path, root, index, out_format), records)
+                    records, index = [], index + 1
+            if records:
+                yield Chunk(path, formats[path], output_dir / shard_name(
+                    path, root, index, out_format), records)
+
+    for chunk in chunks():
+        if chunk.shard.exists() and not force:
+            summary.skipped += 1
+            continue
+        yield chunk
+
+
+def write_errors(output_dir: Union[str, Path], errors: List[Dict[str, Any]], on_error: str) -> None:
+    """`errors.jsonl` lists this run's bad input; a clean run removes an old one
+    (with on_error='fail', a run stopped early keeps it)."""
+    errors_path = Path(output_dir) / ERRORS_FILE
+    if errors:
+        write_atomically(errors_path, "".join(json.dumps(e, ensure_ascii=False) + "\n"
+                                              for e in errors).encode("utf8"))
+    elif errors_path.exists() and on_error == "skip":
+        errors_path.unlink()
+
+
+def pipe_input(record: Record) -> Union[str, Doc]:
+    return record.doc if record.doc is not None else record.text
+
+
+def annotated(doc: Doc, record: Record) -> Doc:
+    """The parsed doc with its record's extra input fields in `user_data`."""
+    doc.user_data.update(record.extra)
+    return doc
+
+
+def write_shard(shard: Path, docs: List[Doc], out_format: str) -> None:
+    write_atomically(shard, _serialize(docs, out_format))
+
+
+# -- tasks: a chunk as a file's byte range, parsed again by a worker --------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker needs to read one chunk again and write its shard: plain
+    values (a path, a byte range, its first line, the docs expected), so a
+    task passes between processes and machines as a few bytes."""
+
+    path: str
+    fmt: str
+    shard: str
+    docs: int
+    start: int
+    end: int
+    line: int
+
+    @property
+    def span(self) -> Span:
+        return Span(self.start, self.end, self.line)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def chunk_tasks(chunks: Iterable[Chunk]) -> Iterator[Task]:
+    """The chunks as Tasks, their records dropped: the line range of each
+    file's chunks becomes a byte range in one pass over the file. With
+    on_error='fail', the tasks before the bad input come out, then its error."""
+    ranges: List[Tuple[Path, str, Path, int, int, int]] = []
+
+    def tasks() -> Iterator[Task]:
+        if not ranges:
+            return
+        starts = _line_starts(ranges[0][0].read_bytes(),
+                              [n for r in ranges for n in (r[3], r[4] + 1)])
+        for path, fmt, shard, first, last, docs in ranges:
+            yield Task(str(path.resolve()), fmt, str(shard.resolve()), docs, starts[first],
+                       starts[last + 1], first)
+        ranges.clear()
+
+    try:
+        for chunk in chunks:
+            if ranges and ranges[0][0] != chunk.path:
+                yield from tasks()
+            ranges.append((chunk.path, chunk.fmt, chunk.shard, chunk.records[0].line,
+                           chunk.records[-1].last, len(chunk.records)))
+    except CorpusInputError:
+        yield from tasks()
+        raise
+    yield from tasks()
+
+
+def _line_starts(data: bytes, lines: Iterable[int]) -> Dict[int, int]:
+    """{line: the offset of its first byte} for the 1-based `lines` (the size
+    of `data` for a line past its end)."""
+    found: Dict[int, int] = {}
+    line, offset = 1, 0
+    for wanted in sorted(set(lines)):
+        while line < wanted and offset < len(data):
+            newline = data.find(b"\n", offset)
+            offset = len(data) if newline < 0 else newline + 1
+            line += 1
+        found[wanted] = offset if line == wanted else len(data)
+    return found
+
+
+def parse_task(nlp, task: Task, *, out_format: str, batch_size: int,
+               max_length: int) -> Dict[str, Any]:
+    """Read the task's chunk again, parse it and write its shard; a small
+    summary back (docs, words, seconds, this process's id and peak RSS). Bad
+    input inside the range is skipped: the plan has listed it already."""
+    start = time.perf_counter()
+    records = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, max_length,
+                                       task.span) if isinstance(r, Record)]
+    if len(records) != task.docs:
+        raise BackendError(f"{task.path}, line {task.line}: {len(records)} docs where the plan "
+                           f"found {task.docs} (did the file change during the run?).")
+    docs = [annotated(doc, record) for doc, record in nlp.pipe(
+        ((pipe_input(r), r) for r in records), as_tuples=True, batch_size=batch_size)]
+    write_shard(Path(task.shard), docs, out_format)
+    return {"shard": Path(task.shard).name, "docs": len(docs), "words": sum(map(len, docs)),
+            "seconds": time.perf_counter() - start, "pid": os.getpid(),
+            "peak_rss": peak_rss_bytes()}
+
+
+def peak_rss_bytes(children: bool = False) -> int:
+    """This process's peak resident memory (or its largest waited-for child's)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF)
+    return usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+
+
+# -- the local backend ----------------------------------------------------------------------
+
+
+def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
+                 out_format: str = "spacy", in_format: Optional[str] = None,
+                 shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,
+                 max_length: int = 0, on_error: str = "skip", force: bool = False,
+                 progress: bool = True, backend: str = "local",
+                 address: Optional[str] = None) -> Summary:
+    """Parse every input file into shards in `output_dir` (see the module's
+    docstring). `nlp` is a loaded pipeline or its name or folder (which the
+    Ray backend needs: each worker loads it). With backend='ray', `n_process`
+    workers run on the cluster at `address` (None: a running one this process
+    is connected to, else a local one started and stopped here). Raises
+    CorpusInputError on bad input when on_error='fail', after the shards
+    before it are written whole."""
+    check_options(out_format=out_format, in_format=in_format, on_error=on_error,
+                  shard_size=shard_size, backend=backend)
+    options = dict(out_format=out_format, in_format=in_format, shard_size=shard_size,
+                   batch_size=batch_size, n_process=n_process, max_length=max_length,
+                   on_error=on_error, force=force, progress=progress)
+    if backend == "ray":
+        from .ray_parsing import parse_with_ray
+
+        return parse_with_ray(nlp, source, output_dir, address=address, **options)
+    if isinstance(nlp, (str, Path)):
+        import spacy
+
+        nlp = spacy.load(nlp)
+    summary = Summary()
+    errors: List[Dict[str, Any]] = []
+    chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
+                         out_format=out_format, shard_size=shard_size, max_length=max_length,
+                         on_error=on_error, force=force, summary=summary, errors=errors)
+    pending: List[Optional[Chunk]] = []
 
     def todo() -> Iterator[Tuple[Union[str, Doc], Tuple[int, int]]]:
-        for shard, records in chunks():
-            if shard.exists() and not force:
-                summary.skipped += 1
-                continue
-            pending.append((shard, records))
-            number = len(pending) - 1
-            for i, record in enumerate(records):
-                yield (record.doc if record.doc is not None else record.text), (number, i)
+        for chunk in chunks:
+            pending.append(chunk)
+            for i, record in enumerate(chunk.records):
+                yield pipe_input(record), (len(pending) - 1, i)
 
-    bar = _progress(progress)
-    start = time.perf_counter()
+    bar = ProgressBar(progress)
     parsed: List[Doc] = []
     try:
         for doc, (number, i) in nlp.pipe(todo(), as_tuples=True, batch_size=batch_size,
                                          n_process=n_process):
-            shard, records = pending[number]
-            doc.user_data.update(records[i].extra)
-            parsed.append(doc)
+            chunk = pending[number]
+            parsed.append(annotated(doc, chunk.records[i]))
             summary.docs += 1
             summary.words += len(doc)
-            if i == len(records) - 1:
-                write_atomically(shard, _serialize(parsed, out_format))
+            if i == len(chunk.records) - 1:
+                write_shard(chunk.shard, parsed, out_format)
                 summary.written += 1
-                pending[number] = (shard, [])  # free the records
+                pending[number] = None  # free the records
                 parsed = []
-            if bar is not None:
-                bar.update(1)
-                elapsed = max(time.perf_counter() - start, 1e-9)
-                bar.set_postfix_str(f"{summary.docs / elapsed:.0f} docs/s, "
-                                    f"{summary.words / elapsed:.0f} words/s", refresh=False)
+            bar.update(summary, 1)
     finally:
-        if bar is not None:
-            bar.close()
-        summary.seconds = time.perf_counter() - start
-        errors_path = output_dir / ERRORS_FILE
-        if errors:
-            write_atomically(errors_path, "".join(json.dumps(e, ensure_ascii=False) + "\n"
-                                                  for e in errors).encode("utf8"))
-        elif errors_path.exists() and on_error == "skip":
-            errors_path.unlink()
+        bar.close(summary)
+        write_errors(output_dir, errors, on_error)
+    summary.peak_rss = [peak_rss_bytes(children=n_process > 1)]
     return summary
 
 
-def _progress(enabled: bool):
-    if not enabled:
-        return None
-    from tqdm import tqdm
+class ProgressBar:
+    """Docs done, with docs/s and words/s, on stderr (nothing if not enabled);
+    it also times the run into `summary.seconds`."""
 
-    return tqdm(unit=" docs", file=sys.stderr, dynamic_ncols=True)
+    def __init__(self, enabled: bool):
+        self.start = time.perf_counter()
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(unit=" docs", file=sys.stderr, dynamic_ncols=True)
+
+    def update(self, summary: Summary, docs: int) -> None:
+        if self.bar is not None:
+            self.bar.update(docs)
+            elapsed = max(time.perf_counter() - self.start, 1e-9)
+            self.bar.set_postfix_str(f"{summary.docs / elapsed:.0f} docs/s, "
+                                     f"{summary.words / elapsed:.0f} words/s", refresh=False)
+
+    def close(self, summary: Summary) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        summary.seconds = time.perf_counter() - self.start
 
 
 def _serialize(docs: List[Doc], out_format: str) -> bytes:

@@ -39,7 +39,7 @@ def test_command_line_with_the_project_extra():
 def test_test_extra_includes_the_project_and_lab_extras():
     tomllib = pytest.importorskip("tomllib")
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    assert set(extras["project"]) | set(extras["lab"]) <= set(extras["test"])
+    assert set(extras["project"]) | set(extras["lab"]) | set(extras["cluster"]) <= set(extras["test"])
     runtime = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert not {d.split(">")[0] for d in runtime} & {d.split(">")[0] for d in extras["project"]}
 

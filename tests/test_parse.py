@@ -1,6 +1,9 @@
 """`spacy-elstm parse`: the three input formats, the three shard formats, resume,
-bad input with line numbers, --max-length, and n_process=2 equal to one process."""
+bad input with line numbers, --max-length, n_process=2 equal to one process, the
+tasks a Ray worker reads, --backend ray without Ray, and the CoNLL-U output
+under the official scorer. The Ray backend itself: tests/test_parse_ray.py."""
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
 from spacy_elstm.corpus_parsing import CorpusInputError, parse_corpus
+from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV
 from spacy_elstm.treebanks.conllu import read_conllu
 
 MODEL = Path(__file__).parent / "fixtures" / "compat_models" / "biaffine_dbrnn"
@@ -181,3 +185,106 @@ def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp,
     whole, out = shards(tmp_path / "whole", ".spacy"), shards(tmp_path / "out", ".spacy")
     assert [f.name for f in whole] == [f.name for f in out]
     assert [f.read_bytes() for f in whole] == [f.read_bytes() for f in out]
+
+
+# -- tasks: a chunk read again from its byte range, as a Ray worker reads it ------------------
+
+
+def test_tasks_read_again_give_the_plan_s_chunks(nlp, tmp_path):
+    """BOM, CRLF, blank and bad lines inside a chunk, several files and a
+    CoNLL-U file: each task's byte range reads back exactly its chunk's docs."""
+    from spacy_elstm.corpus_parsing import (Record, Summary, chunk_tasks, plan_chunks,
+                                            read_records)
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    lines = [json.dumps({"text": t, "n": i}) for i, t in enumerate(TEXTS[:30])]
+    lines[4], lines[11] = "not json", ""
+    (folder / "a.jsonl").write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode("utf8"))
+    (folder / "b.txt").write_text("\n".join(TEXTS[:7]), encoding="utf8")  # no final newline
+    blocks = ["# text = A b\n1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t1\tdep\t_\t_",
+              "1\tC\t_\tX\t_\t_\t1\troot\t_\t_"] * 5  # every other sentence is bad
+    (folder / "c.conllu").write_text("\n\n".join(blocks) + "\n", encoding="utf8")
+    summary, errors = Summary(), []
+    chunks = list(plan_chunks(folder, tmp_path / "out", nlp.vocab, in_format=None,
+                              out_format="spacy", shard_size=4, max_length=0, on_error="skip",
+                              force=False, summary=summary, errors=errors))
+    tasks = list(chunk_tasks(iter(chunks)))
+    assert summary.failures == 6 and len(tasks) == len(chunks) == 7 + 2 + 2
+    for chunk, task in zip(chunks, tasks):
+        assert Path(task.shard) == chunk.shard.resolve() and task.docs == len(chunk.records)
+        again = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, 0, task.span)
+                 if isinstance(r, Record)]
+        assert [(r.line, r.text, r.extra, r.doc and [t.text for t in r.doc]) for r in again] == \
+            [(r.line, r.text, r.extra, r.doc and [t.text for t in r.doc]) for r in chunk.records]
+
+
+def test_parse_task_writes_the_local_backend_s_shard(nlp, tmp_path):
+    from spacy_elstm.corpus_parsing import (Summary, chunk_tasks, parse_task, plan_chunks)
+
+    source = tmp_path / "corpus.jsonl"
+    source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n"
+                              for i, t in enumerate(TEXTS[:45])), encoding="utf8")
+    run(nlp, source, tmp_path / "local", shard_size=20, out_format="jsonl")
+    chunks = plan_chunks(source, tmp_path / "tasks", nlp.vocab, in_format=None,
+                         out_format="jsonl", shard_size=20, max_length=0, on_error="skip",
+                         force=False, summary=Summary(), errors=[])
+    results = [parse_task(nlp, task, out_format="jsonl", batch_size=8, max_length=0)
+               for task in chunk_tasks(chunks)]
+    assert [r["docs"] for r in results] == [20, 20, 5] and all(r["peak_rss"] > 0 for r in results)
+    local, tasks = shards(tmp_path / "local", ".jsonl"), shards(tmp_path / "tasks", ".jsonl")
+    assert [f.name for f in local] == [f.name for f in tasks] == [r["shard"] for r in results]
+    assert [f.read_bytes() for f in local] == [f.read_bytes() for f in tasks]
+
+
+def test_backend_ray_without_ray_names_the_extra(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    source = tmp_path / "corpus.txt"
+    source.write_text("one line\n", encoding="utf8")
+    result = CliRunner().invoke(app, ["parse", str(MODEL), str(source), str(tmp_path / "out"),
+                                      "--backend", "ray", "--no-progress"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        'spacy-elstm parse: --backend ray needs Ray Data, not installed: '
+        'pip install "spacy-elstm[cluster]"']
+    assert not (tmp_path / "out").exists()
+
+
+def test_backend_and_address_are_checked_before_loading(tmp_path):
+    source = tmp_path / "corpus.txt"
+    source.write_text("one line\n", encoding="utf8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["parse", str(MODEL), str(source), str(tmp_path / "out"),
+                                 "--backend", "spark"])
+    assert result.exit_code == 1 and "--backend must be local or ray, got 'spark'" in result.output
+    result = runner.invoke(app, ["parse", str(MODEL), str(source), str(tmp_path / "out"),
+                                 "--address", "auto"])
+    assert result.exit_code == 1 and "--address goes with --backend ray" in result.output
+
+
+# -- the CoNLL-U output and the official scorer ----------------------------------------------
+
+SCORER = Path(os.environ.get(SCORER_ENV) or Path(__file__).resolve().parent.parent / SCORER_ASSET)
+DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
+
+
+@pytest.mark.skipif(not SCORER.is_file(), reason=f"no CoNLL 2018 scorer at {SCORER}: run "
+                    f"`spacy project assets` or set {SCORER_ENV} to a copy of conll18_ud_eval.py")
+def test_conllu_output_scores_100_against_itself_with_the_official_script(nlp, tmp_path):
+    from spacy_elstm.scoring import load_scorer, official_scores
+
+    gold = tmp_path / "dev.conllu"
+    gold.write_text("\n\n".join(DEV.read_text(encoding="utf8").split("\n\n")[:40]) + "\n\n",
+                    encoding="utf8")
+    run(nlp, gold, tmp_path / "out", out_format="conllu", shard_size=15)
+    system = tmp_path / "parsed.conllu"
+    system.write_bytes(b"".join(f.read_bytes() for f in shards(tmp_path / "out", ".conllu")))
+    scorer = load_scorer(SCORER)
+    itself = official_scores(scorer, system, system)
+    assert {m: itself[m].f1 for m in ("UPOS", "UAS", "LAS")} == {"UPOS": 1.0, "UAS": 1.0,
+                                                                   "LAS": 1.0}
+    against_gold = official_scores(scorer, gold, system)  # the gold words and sentences kept
+    assert {m: against_gold[m].f1 for m in ("Words", "Sentences")} == {"Words": 1.0,
+                                                                        "Sentences": 1.0}

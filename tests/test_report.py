@@ -511,3 +511,30 @@ def test_report_rewrites_no_block_when_one_is_missing(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"lab.report: {readme} has no quickstart markers")
     assert readme.read_text() == text
+
+
+def test_parse_benchmark_is_tabulated_with_per_worker_rates_and_the_targets(tmp_path):
+    env = {"cpu": "Some CPU", "threads": 1, "torch": "2.13.0", "cpus": 2,
+           "load_average_before": [3.0, 2.0, 1.0], "load_average_after": [4.0, 2.0, 1.0]}
+    rows = [{"name": "1 process", "backend": "local", "n_process": 1, "load_seconds": 1.5,
+             "words": 200000, "seconds": 100.0, "words_per_second": 2000.0,
+             "worker_peak_rss_bytes": [500 * 2**20]},
+            {"name": "--n-process 2", "backend": "local", "n_process": 2, "load_seconds": 1.5,
+             "words": 200000, "seconds": 62.5, "words_per_second": 3200.0,
+             "worker_peak_rss_bytes": [450 * 2**20]},
+            {"name": "Ray, 2 workers", "backend": "ray", "n_process": 2,
+             "cluster_start_seconds": 9.0, "words": 200000, "seconds": 66.0,
+             "words_per_second": 3030.0, "worker_peak_rss_bytes": [600 * 2**20, 610 * 2**20]}]
+    (tmp_path / "bench-parse.json").write_text(json.dumps(
+        {"benchmark": "parse", "model": "training/m/model-best", "data": "train.conllu",
+         "n_process": 2, "shard_size": 1000, "batch_size": 64, "environment": env,
+         "rows": rows, "ratios": {"n_process_vs_one": 1.6, "ray_vs_n_process": 0.947},
+         "ray_overhead": {"cluster_start_seconds": 9.0, "extra_parse_seconds": 3.5}}))
+    section = render(tmp_path).split("## Corpus parsing speed")[1]
+    assert "| 1 process | 200,000 | 2,000 | 1.00 | 2,000 | 100.0 | 1.5 (load) | 500 |" in section
+    assert "| Ray, 2 workers | 200,000 | 3,030 | 1.51 | 1,515 | 66.0 | 9.0 (cluster) | 600, 610 |" \
+        in section
+    assert "**1.60** (target ≥ 1.6)" in section and "**0.95** (target ≥ 0.8)" in section
+    assert "load average 3.0, 4.0 before and after" in section
+    (tmp_path / "bench-parse.json").unlink()
+    assert "## Corpus parsing speed" not in render(tmp_path)

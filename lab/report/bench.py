@@ -110,3 +110,43 @@ def default_first(metrics: Path, stem: str) -> List[Path]:
     """``stem.json`` (the default settings), then its variants ``stem-*.json``."""
     variants = sorted(metrics.glob(f"{stem}-*.json"))
     return [metrics / f"{stem}.json"] + variants
+
+
+def parse_section(path: Path) -> Optional[str]:
+    """The corpus parsing benchmark table of `path` (`spacy-elstm benchmark
+    parse`); None without the file, or (with a warning) if it is unreadable."""
+    return _section(path, _parse_table, None)
+
+
+def _parse_table(path: Path, data: Dict[str, Any]) -> str:
+    rows = data["rows"]
+    base = rows[0]["words_per_second"]
+    lines = [[r["name"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
+              f"{r['words_per_second'] / base:.2f}",
+              f"{r['words_per_second'] / r['n_process']:,.0f}", f"{r['seconds']:.1f}",
+              f"{r['cluster_start_seconds']:.1f} (cluster)" if "cluster_start_seconds" in r
+              else f"{r['load_seconds']:.1f} (load)",
+              ", ".join(f"{b / 2**20:.0f}" for b in r["worker_peak_rss_bytes"])]
+             for r in rows]
+    env, ratios, overhead = data["environment"], data["ratios"], data["ray_overhead"]
+    n = data["n_process"]
+    load = ", ".join(f"{x:.1f}" for x in env.get("load_average_before", [])[:1]
+                     + env.get("load_average_after", [])[:1])
+    note = (f"`spacy-elstm parse` of `{data['model']}` over the text of `{data['data']}`, "
+            f"{data['shard_size']} docs a shard, batches of {data['batch_size']}; each setting "
+            f"in a fresh process into a fresh folder, one torch thread per worker; "
+            f"{_hardware(env)}, {env.get('cpus', '?')} CPUs"
+            + (f" (1-minute load average {load} before and after: other jobs shared them)"
+               if load else "") + f". From `{path.as_posix()}`.")
+    summary = (f"--n-process {n} ÷ 1 process: **{ratios['n_process_vs_one']:.2f}** "
+               f"(target ≥ 1.6); Ray ÷ --n-process {n}: **{ratios['ray_vs_n_process']:.2f}** "
+               f"(target ≥ 0.8). Ray's overhead: {overhead['cluster_start_seconds']:.1f} s to "
+               f"start the local cluster, and {overhead['extra_parse_seconds']:+.1f} s of "
+               f"parse time against --n-process {n}. *Parse s* counts reading, parsing, "
+               f"writing and starting the workers (Ray's actors load the pipeline, "
+               f"nlp.pipe's are forked with it); *start s* is the driver's pipeline load, "
+               f"or the cluster's start, outside it. Peak memory of --n-process: its "
+               f"largest worker.")
+    return note + "\n\n" + table(["setting", "words", "words/s", "× 1 process",
+                                   "words/s per worker", "parse s", "start s",
+                                   "peak MiB per worker"], lines) + "\n\n" + summary

@@ -103,6 +103,9 @@ def _speed(metrics: Path) -> List[str]:
                                   bench.default_first(metrics, "bench-paper")) if t]
     if paper_bench:
         parts += ["## Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
+    corpus = bench.parse_section(metrics / "bench-parse.json")
+    if corpus:
+        parts += ["## Corpus parsing speed", "", corpus, ""]
     return parts
 
 

@@ -1,5 +1,6 @@
-"""`spacy-elstm benchmark layers|pipelines|configs|paper|lm`: tables on stdout, JSON on disk."""
+"""`spacy-elstm benchmark layers|pipelines|configs|paper|lm|parse`: tables on stdout, JSON on disk."""
 import json
+import os
 import platform
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -325,3 +326,76 @@ def lm(
                         f"{r[f'vs_{REFERENCE}']:.2f}"] for r in rows]))
     _write(output, {"benchmark": "lm", "environment": _environment(device), "repeats": repeats,
                     "rows": rows})
+
+
+@benchmark_app.command("parse")
+def parse(
+    model: str = typer.Argument(..., help="A pipeline: a package name or a folder."),
+    input_path: Path = typer.Argument(..., metavar="INPUT", exists=True, dir_okay=False,
+                                      help="A .txt or .jsonl file, or a .conllu file whose "
+                                      "sentences' text is parsed (one a line)."),
+    output: Optional[Path] = typer.Option(Path("metrics/bench-parse.json"),
+                                          help="Write the results as JSON here."),
+    n_process: int = typer.Option(2, min=2, help="Processes of the local run and Ray workers."),
+    shard_size: int = typer.Option(1000, min=1, help="Docs per shard (one task each for Ray)."),
+    batch_size: int = typer.Option(64, min=1, help="Docs per nlp.pipe batch."),
+) -> None:
+    """Words/second of `spacy-elstm parse` on INPUT with one process, --n-process
+    N and the Ray backend with N workers, in one run (each in a fresh process,
+    one torch thread per worker), with the Ray backend's overhead against local
+    multiprocessing and each worker's peak RSS."""
+    import tempfile
+
+    from ..benchmarks.parse import run_parse_benchmark, text_of_conllu
+    from ..corpus_parsing import BackendError, CorpusInputError, input_format
+    from ..ray_parsing import import_ray
+    from ..treebanks.conllu import CorpusFormatError
+
+    check_output(output)
+    load_before = os.getloadavg()
+    try:
+        import_ray()
+        fmt = input_format(input_path)
+    except (BackendError, CorpusInputError) as err:
+        raise typer.BadParameter(str(err), param_hint="INPUT or the cluster extra") from None
+    with tempfile.TemporaryDirectory(prefix="bench-parse-input-") as folder:
+        source = input_path
+        if fmt == "conllu":
+            try:
+                source = text_of_conllu(input_path, Path(folder) / f"{input_path.stem}.txt")
+            except CorpusFormatError as err:
+                raise typer.BadParameter(str(err), param_hint="INPUT") from None
+        result = run_parse_benchmark(model, source, n_process=n_process, shard_size=shard_size,
+                                     batch_size=batch_size,
+                                     progress=lambda msg: typer.echo(msg, err=True))
+    rows = result["rows"]
+    typer.echo(_table(["setting", "words", "words/s", "x 1 process", "parse s", "start s",
+                       "peak MiB per worker"],
+                      [[r["name"], f"{r['words']:,}", f"{r['words_per_second']:,.0f}",
+                        f"{r['words_per_second'] / rows[0]['words_per_second']:.2f}",
+                        f"{r['seconds']:.1f}",
+                        f"{r.get('cluster_start_seconds', r.get('load_seconds', 0)):.1f}",
+                        ", ".join(_mib(b) for b in r["worker_peak_rss_bytes"])] for r in rows]))
+    ratios = result["ratios"]
+    typer.echo(f"--n-process {n_process} / 1 process: {ratios['n_process_vs_one']:.2f} "
+               f"(target >= 1.6); Ray / --n-process {n_process}: "
+               f"{ratios['ray_vs_n_process']:.2f} (target >= 0.8)")
+    _write(output, {"benchmark": "parse", "model": _shown(model),
+                    "data": input_path.name, "input_format": fmt, "n_process": n_process,
+                    "shard_size": shard_size, "batch_size": batch_size,
+                    "environment": {**_environment("cpu"), "cpus": os.cpu_count(),
+                                    "load_average_before": load_before,
+                                    "load_average_after": os.getloadavg()},
+                    **result})
+
+
+def _shown(model: str) -> str:
+    """A pipeline as the metrics file names it: its path below the current
+    folder, else its last three parts (no machine's own folders)."""
+    path = Path(model)
+    if not path.exists():
+        return model  # a package name
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return "/".join(path.resolve().parts[-3:])

@@ -20,7 +20,13 @@ def parse(
                                                help="text, jsonl or conllu (default: extension)."),
     shard_size: int = typer.Option(1000, min=1, help="Docs per output shard."),
     batch_size: int = typer.Option(64, min=1, help="Docs per nlp.pipe batch."),
-    n_process: int = typer.Option(1, min=1, help="Processes for nlp.pipe."),
+    n_process: int = typer.Option(1, min=1, help="Processes for nlp.pipe; with --backend "
+                                  "ray, the workers (Ray actors, one CPU each)."),
+    backend: str = typer.Option("local", help="local (nlp.pipe on this machine) or ray "
+                                "(Ray Data actors; needs the package's cluster extra)."),
+    address: Optional[str] = typer.Option(None, help="With --backend ray: the cluster to join "
+                                          "(auto: the one `ray start` began here; default: "
+                                          "start a local one with --n-process CPUs)."),
     gpu_id: int = typer.Option(-1, help="GPU to use; -1 for the CPU."),
     max_length: int = typer.Option(100_000, min=0,
                                    help="Longest input doc in characters (0: no limit)."),
@@ -30,27 +36,50 @@ def parse(
 ) -> None:
     """Parse a corpus with a pipeline into shards in OUTPUT_DIR: one shard per
     --shard-size docs of each input file, written whole; shards that exist are
-    skipped (--force redoes them), so a killed run can be restarted."""
+    skipped (--force redoes them), so a killed run can be restarted. With
+    --backend ray, each shard is a task for Ray actors that load the pipeline
+    once each (docs/parsing.md)."""
     check_gpu_or_fail("parse", gpu_id)
     import spacy
 
-    from ..corpus_parsing import CorpusInputError, check_options, input_files, parse_corpus
+    from ..corpus_parsing import (BackendError, CorpusInputError, check_options, input_files,
+                                  parse_corpus)
 
     try:
         check_options(out_format=out_format, in_format=input_format, on_error=on_error,
-                      shard_size=shard_size)
+                      shard_size=shard_size, backend=backend)
+        if backend == "ray":
+            _check_ray_options(model, gpu_id)
+        elif address is not None:
+            raise CorpusInputError("--address goes with --backend ray.")
         input_files(input_path)
-    except CorpusInputError as err:
+    except (CorpusInputError, BackendError) as err:
         fail("parse", err)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     try:
-        nlp = spacy.load(model)
+        nlp = spacy.load(model) if backend == "local" else model  # Ray's workers load it
         summary = parse_corpus(nlp, input_path, output_dir, out_format=out_format,
                                in_format=input_format, shard_size=shard_size,
                                batch_size=batch_size, n_process=n_process,
                                max_length=max_length, on_error=on_error, force=force,
-                               progress=progress)
-    except (CorpusInputError, OSError) as err:
+                               progress=progress, backend=backend, address=address)
+    except (CorpusInputError, BackendError, OSError) as err:
         fail("parse", err)
     typer.echo(summary.line())
+
+
+def _check_ray_options(model: str, gpu_id: int) -> None:
+    """Ray installed, a pipeline the workers can load, and the CPU."""
+    import spacy
+
+    from ..corpus_parsing import CorpusInputError
+    from ..ray_parsing import import_ray
+
+    import_ray()
+    if gpu_id >= 0:
+        raise CorpusInputError(f"--gpu-id {gpu_id}: --backend ray runs on CPUs; use "
+                               "--backend local for a GPU.")
+    if not Path(model).exists() and not spacy.util.is_package(model):
+        raise CorpusInputError(f"{model}: no such pipeline folder or package (each Ray worker "
+                               "loads it by this name).")

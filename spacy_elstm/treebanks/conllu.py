@@ -88,8 +88,13 @@ def _text(path: Path) -> str:
 
 def _blocks(path: Path) -> Iterator[Block]:
     """Sentence blocks: runs of non-blank lines, with their line numbers."""
+    return _text_blocks(_text(path))
+
+
+def _text_blocks(text: str, first: int = 1) -> Iterator[Block]:
+    """The sentence blocks of `text`, whose first line is line `first` of its file."""
     block = Block([], [])
-    for number, line in enumerate(_text(path).split("\n"), start=1):
+    for number, line in enumerate(text.split("\n"), start=first):
         line = line.rstrip("\r")
         if line.strip():
             block.lines.append(line)
