@@ -127,7 +127,7 @@ def test_spacy_prints_a_bad_value_without_a_traceback(tmp_path, command):
     assert "Traceback" not in output
     assert "Config validation error" in output
     assert (f"components.tok2vec.model.encode -> cell\t{RECURRENT_ENCODER}: Unknown cell "
-            "'lstn': choose one of 'elstm', 'elstm2', 'lstm', 'gru', 'srn'.") in output
+            "'lstn': choose one of 'elstm', 'elstm2', 'lstm', 'gru', 'srn', 'solstm'.") in output
 
 
 @pytest.mark.parametrize("arg", ["residual", "layer_norm", "projection"])
