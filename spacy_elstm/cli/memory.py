@@ -100,6 +100,12 @@ def among_bs_command(
     min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
     solved_loss: float = typer.Option(0.01, help="Stop, solved, below this training loss."),
     learn_rate: float = typer.Option(0.05, help="Adam's learning rate."),
+    hidden: int = typer.Option(1, "--hidden", help="The cell's hidden width (units). The "
+                               "paper's Table 2 ('Number of RNN cells 1') is read as one unit; "
+                               "it may also mean one cell (layer) of a width the paper does not "
+                               "give, so wider cells can be tried here."),
+    loss_every: int = typer.Option(1, help="Keep the training loss of every N-th epoch in the "
+                                           "JSON (and the last epoch's): a smaller file."),
     output: Path = typer.Option(Path("memory-among-bs"), "--output",
                                 help="Folder for among-bs.json, the PNGs, runs.jsonl and models/."),
     progress: bool = typer.Option(True, help="Show a progress bar (updates)."),
@@ -107,7 +113,8 @@ def among_bs_command(
     """The 'A among Bs' experiment of the ELSTM paper (Sec. 3.1, Table 2).
 
     For each T: T sequences with one A at positions 1..T and one of Bs only;
-    one layer of one unit, embeddings of size 2, batches of 5. Reports per cell
+    one layer of --hidden units (default one), embeddings of size 2, batches of 5.
+    Reports per cell
     and T whether the training loss reaches --solved-loss, over seeds, and the
     memory responses of Fig. 5 (T = 10 with A at 9, T = 60 with A at 30).
     Writes among-bs.json, loss.png, response-T<T>.png, runs.jsonl and models/."""
@@ -124,7 +131,7 @@ def among_bs_command(
             cells=tuple(c.strip() for c in cells.split(",") if c.strip()),
             lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_updates=max_updates,
             patience=patience, min_improvement=min_improvement, solved_loss=solved_loss,
-            learn_rate=learn_rate).check()
+            learn_rate=learn_rate, hidden_width=hidden, loss_every=loss_every).check()
 
         def bar(total):
             from tqdm import tqdm

@@ -58,13 +58,14 @@ class Settings:
     batch_size: int = 5
     embedding_width: int = 2
     hidden_width: int = 1
+    loss_every: int = 1
     samples: Tuple[Tuple[int, int], ...] = field(default=FIGURE_SAMPLES)
 
     def check(self) -> "Settings":
         for cell in self.cells:
             check_cell(cell)
         for name in ("seeds", "max_updates", "patience", "batch_size", "embedding_width",
-                     "hidden_width"):
+                     "hidden_width", "loss_every"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
@@ -132,7 +133,10 @@ def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float
 def train(cell: str, length: int, seed: int, settings: Settings,
           tick: Optional[Callable[[int], None]] = None) -> Tuple[Detector, Dict]:
     """Train one detector; returns it and its record (losses every epoch,
-    why it stopped, its final loss and accuracy on the training set)."""
+    why it stopped, its final loss and accuracy on the training set). The
+    per-epoch losses are kept every ``settings.loss_every`` epochs (epochs 1,
+    1 + loss_every, ...), and the last epoch's always, in ``losses`` with their
+    epoch numbers in ``loss_epochs``."""
     torch.manual_seed(seed)
     model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
                      hidden_width=settings.hidden_width)
@@ -166,12 +170,15 @@ def train(cell: str, length: int, seed: int, settings: Settings,
             stop = "plateau"
             break
     final, accuracy = _loss(model, tokens, labels)
+    kept = list(range(1, len(losses) + 1, settings.loss_every))
+    if kept and kept[-1] != len(losses):
+        kept.append(len(losses))
     record = {"cell": cell, "T": length, "seed": seed, "epochs": len(losses), "updates": updates,
               "stop": stop, "final_loss": final, "best_loss": min(losses),
               "accuracy": accuracy, "solved": final < settings.solved_loss,
               "constant_loss": constant_loss(length),
               "seconds": round(time.perf_counter() - start, 2),
-              "losses": [round(v, 6) for v in losses]}
+              "losses": [round(losses[e - 1], 6) for e in kept], "loss_epochs": kept}
     return model, record
 
 
