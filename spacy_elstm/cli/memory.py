@@ -127,6 +127,9 @@ def among_bs_command(
         from ..memory.plots import loss_plot, sample_plot
 
         torch.set_num_threads(1)
+        for option, value in (("--hidden", hidden), ("--loss-every", loss_every)):
+            if value < 1:
+                raise ValueError(f"{option} must be an integer >= 1, got {value}.")
         settings = Settings(
             cells=tuple(c.strip() for c in cells.split(",") if c.strip()),
             lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_updates=max_updates,
