@@ -2,7 +2,8 @@
 
 For a length T the training set holds T + 1 sequences over the symbols A and B:
 T positives, the i-th with its single A at position i (i = 1..T) and Bs
-elsewhere, and one negative of T Bs. One recurrent layer of one unit reads the
+elsewhere, and one negative of T Bs. One recurrent layer of one unit (by
+default: Table 2's "one RNN cell" read as one unit; ``hidden_width`` sets it) reads the
 sequence through a trainable embedding of size 2; its output at step T goes
 through a trainable affine map to the logit of "an A is present". The paper
 gives the layer, embedding, cell count and batch size (Table 2) and says that
