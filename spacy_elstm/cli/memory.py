@@ -1,5 +1,6 @@
 """`spacy-elstm memory`: the ELSTM paper's memory analysis (Sec. 2, 3.1)."""
 import json
+import re
 from pathlib import Path
 from typing import List
 
@@ -19,11 +20,19 @@ def _ints(option: str, text: str) -> List[int]:
     return values
 
 
-def _write_json(path: Path, data) -> None:
+_NUMBERS = re.compile(r"\[[-+0-9.eE,\s]*\]")  # a list of numbers only, over lines
+
+
+def _write_json(path: Path, data, compact: bool = False) -> None:
+    """``data`` indented; with ``compact``, each list of numbers on one line
+    (for data with no strings that hold brackets)."""
     from ..files import write_atomically
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, (json.dumps(data, indent=1) + "\n").encode("utf8"))
+    text = json.dumps(data, indent=1)
+    if compact:
+        text = _NUMBERS.sub(lambda m: "[" + " ".join(m.group(0)[1:-1].split()) + "]", text)
+    write_atomically(path, (text + "\n").encode("utf8"))
 
 
 @memory_app.command("response")
@@ -152,7 +161,7 @@ def among_bs_command(
                 handle.write(json.dumps({k: v for k, v in record.items() if k != "losses"}) + "\n")
 
         result = sweep(settings, bar, models=output / "models", on_run=on_run)
-        _write_json(output / "among-bs.json", result)
+        _write_json(output / "among-bs.json", result, compact=True)
         written = [output / "among-bs.json", loss_plot(result["summary"], output / "loss.png")]
         for length, position in settings.samples:
             found = [r for r in result["responses"] if r["T"] == length and r["position"] == position]

@@ -183,9 +183,21 @@ def train(cell: str, length: int, seed: int, settings: Settings,
     return model, record
 
 
+def _rounded(value, digits: int = 6):
+    """``value`` with every float in it rounded to ``digits`` significant digits."""
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}")
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    return value
+
+
 def sample_response(model: Detector, length: int, position: int) -> Dict:
     """The memory response of a trained detector to the sample of length T
-    with its A at ``position`` (1-based), and its probability of "A"."""
+    with its A at ``position`` (1-based), and its probability of "A"; every
+    float to 6 significant digits (the JSON of a sweep keeps them all)."""
     tokens = torch.full((1, length), B, dtype=torch.long)
     tokens[0, position - 1] = A
     with torch.no_grad():
@@ -194,7 +206,7 @@ def sample_response(model: Detector, length: int, position: int) -> Dict:
     result = analyse(model.rnn, x)
     result.update({"T": length, "position": position, "probability": probability,
                    "read_weight": model.read.weight.detach().flatten().tolist()})
-    return result
+    return _rounded(result)
 
 
 def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], None]]] = None,
