@@ -109,7 +109,8 @@ def _sweep_section(path: Path, prefix: str) -> Optional[Tuple[str, Dict[str, Any
     parts = [
         f"### A among Bs (Sec. 3.1, Table 2), hidden width {width}", "",
         f"From `{path.as_posix()}`, written by `spacy-elstm memory among-bs"
-        + (f" --hidden {width}" if width != 1 else "") + "`. "
+        + (f" --hidden {width}" if width != 1 else "")
+        + (f" --loss-every {s['loss_every']}" if s.get("loss_every", 1) != 1 else "") + "`. "
         f"Each T: T + 1 training sequences (one A at each position 1..T, and one of Bs only); "
         f"one layer of {units}, embeddings of size {s['embedding_width']}, "
         f"batches of {s['batch_size']}, binary cross-entropy, Adam at {s['learn_rate']:g}; the "
