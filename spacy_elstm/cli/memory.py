@@ -124,7 +124,8 @@ def among_bs_command(
     For each T: T sequences with one A at positions 1..T and one of Bs only;
     one layer of --hidden units (default one), embeddings of size 2, batches
     of 5. Reports per cell and T whether the training loss reaches
-    --solved-loss, over seeds, and the memory responses of Fig. 5 (T = 10 with A at 9, T = 60 with A at 30).
+    --solved-loss, over seeds, and the memory responses of Fig. 5 (T = 10
+    with A at 9, T = 60 with A at 30).
     Writes among-bs.json, loss.png, response-T<T>.png, runs.jsonl and models/."""
     from .errors import fail
 
