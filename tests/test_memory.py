@@ -158,6 +158,39 @@ def test_tiny_among_bs_run_writes_json_and_plots(tmp_path):
     assert (tmp_path / "resp" / "response.png").is_file()
 
 
+def test_a_wider_among_bs_run_has_responses_per_unit(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("among-bs", "--cells", "lstm,elstm", "--lengths", "10", "--seeds", "1",
+                    "--max-updates", "7", "--hidden", "3", "--loss-every", "2", "--no-progress",
+                    "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs.json").read_text())
+    assert data["settings"]["hidden_width"] == 3 and data["settings"]["loss_every"] == 2
+    for run in data["runs"]:  # 3 updates an epoch: 3 epochs, losses kept at epochs 1 and 3
+        assert run["epochs"] == 3 and run["loss_epochs"] == [1, 3] and len(run["losses"]) == 2
+    # the Fig. 5 sample of T = 10 (A at 9): a response per position and unit, its norm per position
+    responses = {r["cell"]: r for r in data["responses"]}
+    assert set(responses) == {"lstm", "elstm"}
+    for r in responses.values():
+        assert r["T"] == 10 and r["position"] == 9 and r["hidden_width"] == 3
+        assert len(r["response"]) == 10 and all(len(row) == 3 for row in r["response"])
+        assert r["response_norm"] == pytest.approx(
+            [math.sqrt(sum(v * v for v in row)) for row in r["response"]], rel=1e-5)  # 6 digits
+        assert len(r["read_weight"]) == 3
+    assert all(len(f"{v:.6g}") >= len(repr(v)) for v in responses["lstm"]["response_norm"])
+    assert len(responses["elstm"]["scale"]) == 10 and len(responses["elstm"]["scale"][0]) == 3
+    assert (out / "response-T10.png").stat().st_size > 0 and (out / "loss.png").is_file()
+    saved = torch.load(out / "models" / "elstm-T10.pt", weights_only=True)
+    assert saved["hidden_width"] == 3
+
+
+def test_among_bs_bad_hidden_is_one_line():
+    result = invoke("among-bs", "--hidden", "0")
+    assert result.exit_code == 1
+    assert result.output.strip() == ("spacy-elstm memory among-bs: --hidden must be an "
+                                     "integer >= 1, got 0.")
+
+
 def test_among_bs_bad_lengths_are_one_line():
     result = invoke("among-bs", "--lengths", "10,x")
     assert result.exit_code == 1

@@ -2,6 +2,8 @@
 import json
 from dataclasses import asdict
 
+import pytest
+
 from lab.report.memory import memory_section
 from spacy_elstm.memory.among_bs import Settings, constant_loss, summarise
 
@@ -60,3 +62,37 @@ def test_the_verdict_says_when_the_elstm_remembers_longer(tmp_path):
     text, _ = memory_section(folder)
     assert ("Against the paper, this sweep agrees with the paper in direction: the longest T "
             "that some seed solved is 60 for the ELSTM and 10 for the LSTM.") in text
+
+
+def test_a_wider_sweep_gets_its_own_table_verdict_and_plots(tmp_path):
+    folder = _sweep(tmp_path)  # the paper's one unit, in metrics/memory/among-bs.json
+    data = json.loads((folder / "among-bs.json").read_text())
+    data["settings"]["hidden_width"] = 8
+    for run in data["runs"]:  # eight units: the LSTM fails at T = 60, the ELSTM does not
+        if run["cell"] == "lstm" and run["T"] == 60:
+            run.update(final_loss=0.08, solved=False)
+    data["summary"] = summarise(data["runs"])
+    data["responses"] = [{"cell": "elstm", "T": 10, "position": 9, "probability": 0.99,
+                          "hidden_width": 8, "response": [[0.1] * 8] * 10,
+                          "response_norm": [0.8] * 10, "scale": [[1.0] * 7 + [2.0]] * 10}]
+    (folder / "hidden8").mkdir()
+    (folder / "hidden8" / "among-bs.json").write_text(json.dumps(data))
+    text, plots = memory_section(folder)
+    one, eight = text.split("### A among Bs (Sec. 3.1, Table 2), hidden width 8")
+    assert "### A among Bs (Sec. 3.1, Table 2), hidden width 1" in one
+    assert "one layer of 1 unit," in one and "one layer of 8 units," in eight
+    assert "written by `spacy-elstm memory among-bs --hidden 8`" in eight
+    assert "| 60 | 0.0836 | 1/2 | 2/2 |" in one and "| 60 | 0.0836 | 0/2 | 2/2 |" in eight
+    assert "does not reproduce the paper's gap" in one
+    assert ("With 8 units:\n\n- `lstm`: every seed solved every T up to 10; the shortest T "
+            "that no seed solved: 60.") in eight
+    assert "agrees with the paper in direction: the longest T that some seed solved is 60 for " \
+           "the ELSTM and 10 for the LSTM." in eight
+    assert set(plots) == {"memory-loss.png", "memory-response-T10.png", "memory-scale-T10.png",
+                          "memory-hidden8-loss.png", "memory-hidden8-response-T10.png",
+                          "memory-hidden8-scale-T10.png"}
+    assert "](memory-hidden8-response-T10.png)" in eight
+    # a wider layer's response is drawn as its norm, its scaling factors as their mean
+    lines, _, ylabel, _ = plots["memory-hidden8-response-T10.png"]
+    assert list(lines.values())[0][1] == [0.8] * 10 and "norm" in ylabel
+    assert plots["memory-hidden8-scale-T10.png"][0]["elstm"][1] == [pytest.approx(9 / 8)] * 10

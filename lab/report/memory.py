@@ -1,5 +1,8 @@
 """The memory page: the "A among Bs" sweep of the ELSTM paper (Sec. 3.1), from
-``metrics/memory/among-bs.json``, which `spacy-elstm memory among-bs` writes."""
+``metrics/memory/among-bs.json``, which `spacy-elstm memory among-bs` writes
+(the paper's one unit), and from ``metrics/memory/<name>/among-bs.json``, the
+sweeps of other settings (e.g. ``hidden8``, written with ``--hidden 8``): one
+table each, headed by its hidden width, with its own verdict and plots."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -63,12 +66,34 @@ def _verdict(rows: List[Dict[str, Any]], cells: List[str]) -> List[str]:
 
 
 def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
-    """(Markdown, plots) of the sweep in ``folder``; None without one."""
-    path = folder / FILE
+    """(Markdown, plots) of the sweeps in ``folder``: its own ``among-bs.json``
+    first, then those of its subfolders by name; None without any."""
+    found = [(folder / FILE, "memory-")] + [
+        (path, f"memory-{path.parent.name}-") for path in sorted(folder.glob(f"*/{FILE}"))]
+    texts: List[str] = []
+    plots: Dict[str, Any] = {}
+    for path, prefix in found:
+        section = _sweep_section(path, prefix)
+        if section is not None:
+            texts.append(section[0])
+            plots.update(section[1])
+    if not texts:
+        return None
+    return "\n".join(texts), plots
+
+
+def _width(r: Dict[str, Any]) -> int:
+    return r.get("hidden_width", len(r["response"][0]))
+
+
+def _sweep_section(path: Path, prefix: str) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """(Markdown, plots) of one sweep's JSON; its plots' names start with ``prefix``."""
     data = read_json(path)
     if data is None or "summary" not in data:
         return None
     s, rows = data["settings"], data["summary"]
+    width = s["hidden_width"]
+    units = f"{width} unit{'s' if width != 1 else ''}"
     cells = list(s["cells"])
     lengths = sorted({r["T"] for r in rows})
     by = {(r["cell"], r["T"]): r for r in rows}
@@ -82,10 +107,12 @@ def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
                     + [f"{r['solved']}/{r['seeds']}" if r else "-" for r in found]
                     + [_loss(r) for r in found])
     parts = [
-        "### A among Bs (Sec. 3.1, Table 2)", "",
-        f"From `{path.as_posix()}`, written by `spacy-elstm memory among-bs`. "
+        f"### A among Bs (Sec. 3.1, Table 2), hidden width {width}", "",
+        f"From `{path.as_posix()}`, written by `spacy-elstm memory among-bs"
+        + (f" --hidden {width}" if width != 1 else "")
+        + (f" --loss-every {s['loss_every']}" if s.get("loss_every", 1) != 1 else "") + "`. "
         f"Each T: T + 1 training sequences (one A at each position 1..T, and one of Bs only); "
-        f"one layer, {s['hidden_width']} unit(s) wide, embeddings of size {s['embedding_width']}, "
+        f"one layer of {units}, embeddings of size {s['embedding_width']}, "
         f"batches of {s['batch_size']}, binary cross-entropy, Adam at {s['learn_rate']:g}; the "
         f"ELSTMs with one scaling factor per position. Each run trains until its training loss "
         f"(over the whole training set, after each epoch) falls below {s['solved_loss']:g} "
@@ -98,10 +125,11 @@ def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
         f"{len(data['runs'])} runs, {seconds / 60:.0f} minutes in all on "
         f"{data['threads']} CPU thread(s), torch {data['torch']}.", "",
         table(header, body), "",
+        f"With {units}:", "",
         *_verdict(rows, cells), "",
         PAPER, "",
-        "![final training loss against T](memory-loss.png)", ""]
-    plots: Dict[str, Any] = {"memory-loss.png": (
+        f"![final training loss against T, {units}]({prefix}loss.png)", ""]
+    plots: Dict[str, Any] = {f"{prefix}loss.png": (
         {**{c: ([r["T"] for r in rows if r["cell"] == c],
                 [r["loss_mean"] for r in rows if r["cell"] == c]) for c in cells},
          "constant guess": (lengths, [by[(cells[0], t)]["constant_loss"] for t in lengths])},
@@ -111,21 +139,31 @@ def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
         if not found:
             continue
         xs = list(range(1, length + 1))
-        name = f"memory-response-T{length}.png"
+        one_unit = all(_width(r) == 1 for r in found)
+        name = f"{prefix}response-T{length}.png"
         plots[name] = ({f"{r['cell']} (P(A) = {r['probability']:.2f})":
-                        (xs, [v[0] for v in r["response"]]) for r in found},
-                       f"position k (the A at {position})", "memory response mr_k", False)
-        parts += [f"Memory responses of seed 0's models to the sequence of T = {length} with "
-                  f"its A at position {position} (Eqs. 26-27 and their GRU and ELSTM-II forms; "
-                  "P(A) is the model's probability that an A is present):", "",
-                  f"![memory responses, T = {length}]({name})", ""]
+                        (xs, [v[0] for v in r["response"]] if one_unit else r["response_norm"])
+                        for r in found},
+                       f"position k (the A at {position})",
+                       "memory response mr_k" if one_unit else "|mr_k| (norm over the units)",
+                       False)
+        parts += [f"Memory responses of seed 0's models ({units}) to the sequence of T = "
+                  f"{length} with its A at position {position} (Eqs. 26-27 and their GRU and "
+                  "ELSTM-II forms"
+                  + ("" if one_unit else "; the norm of mr_k over the units") +
+                  "; P(A) is the model's probability that an A is present):", "",
+                  f"![memory responses, T = {length}, {units}]({name})", ""]
         scaled = [r for r in found if "scale" in r]
         if scaled:
-            name = f"memory-scale-T{length}.png"
-            plots[name] = ({r["cell"]: (xs, [v[0] for v in r["scale"]]) for r in scaled},
-                           "position k", "learned scaling factor s_k", False)
-            parts += [f"The ELSTMs' learned scaling factors at T = {length} (initialised to 1):",
-                      "", f"![scaling factors, T = {length}]({name})", ""]
+            name = f"{prefix}scale-T{length}.png"
+            plots[name] = ({r["cell"]: (xs, [sum(v) / len(v) for v in r["scale"]])
+                            for r in scaled}, "position k",
+                           "learned scaling factor s_k" if one_unit
+                           else "learned s_k (mean over the units)", False)
+            parts += [f"The ELSTMs' learned scaling factors at T = {length} ({units}; "
+                      + ("" if one_unit else "the mean over the units; ")
+                      + "initialised to 1):", "",
+                      f"![scaling factors, T = {length}, {units}]({name})", ""]
     return "\n".join(parts), plots
 
 

@@ -1,5 +1,6 @@
 """`spacy-elstm memory`: the ELSTM paper's memory analysis (Sec. 2, 3.1)."""
 import json
+import re
 from pathlib import Path
 from typing import List
 
@@ -19,11 +20,19 @@ def _ints(option: str, text: str) -> List[int]:
     return values
 
 
-def _write_json(path: Path, data) -> None:
+_NUMBERS = re.compile(r"\[[-+0-9.eE,\s]*\]")  # a list of numbers only, over lines
+
+
+def _write_json(path: Path, data, compact: bool = False) -> None:
+    """``data`` indented; with ``compact``, each list of numbers on one line
+    (for data with no strings that hold brackets)."""
     from ..files import write_atomically
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, (json.dumps(data, indent=1) + "\n").encode("utf8"))
+    text = json.dumps(data, indent=1)
+    if compact:
+        text = _NUMBERS.sub(lambda m: "[" + " ".join(m.group(0)[1:-1].split()) + "]", text)
+    write_atomically(path, (text + "\n").encode("utf8"))
 
 
 @memory_app.command("response")
@@ -100,6 +109,12 @@ def among_bs_command(
     min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
     solved_loss: float = typer.Option(0.01, help="Stop, solved, below this training loss."),
     learn_rate: float = typer.Option(0.05, help="Adam's learning rate."),
+    hidden: int = typer.Option(1, "--hidden", help="The cell's hidden width (units). The "
+                               "paper's Table 2 ('Number of RNN cells 1') is read as one unit; "
+                               "it may also mean one cell (layer) of a width the paper does not "
+                               "give, so wider cells can be tried here."),
+    loss_every: int = typer.Option(1, help="Keep the training loss of every N-th epoch in the "
+                                           "JSON (and the last epoch's): a smaller file."),
     output: Path = typer.Option(Path("memory-among-bs"), "--output",
                                 help="Folder for among-bs.json, the PNGs, runs.jsonl and models/."),
     progress: bool = typer.Option(True, help="Show a progress bar (updates)."),
@@ -107,9 +122,10 @@ def among_bs_command(
     """The 'A among Bs' experiment of the ELSTM paper (Sec. 3.1, Table 2).
 
     For each T: T sequences with one A at positions 1..T and one of Bs only;
-    one layer of one unit, embeddings of size 2, batches of 5. Reports per cell
-    and T whether the training loss reaches --solved-loss, over seeds, and the
-    memory responses of Fig. 5 (T = 10 with A at 9, T = 60 with A at 30).
+    one layer of --hidden units (default one), embeddings of size 2, batches
+    of 5. Reports per cell and T whether the training loss reaches
+    --solved-loss, over seeds, and the memory responses of Fig. 5 (T = 10
+    with A at 9, T = 60 with A at 30).
     Writes among-bs.json, loss.png, response-T<T>.png, runs.jsonl and models/."""
     from .errors import fail
 
@@ -120,11 +136,14 @@ def among_bs_command(
         from ..memory.plots import loss_plot, sample_plot
 
         torch.set_num_threads(1)
+        for option, value in (("--hidden", hidden), ("--loss-every", loss_every)):
+            if value < 1:
+                raise ValueError(f"{option} must be an integer >= 1, got {value}.")
         settings = Settings(
             cells=tuple(c.strip() for c in cells.split(",") if c.strip()),
             lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_updates=max_updates,
             patience=patience, min_improvement=min_improvement, solved_loss=solved_loss,
-            learn_rate=learn_rate).check()
+            learn_rate=learn_rate, hidden_width=hidden, loss_every=loss_every).check()
 
         def bar(total):
             from tqdm import tqdm
@@ -142,7 +161,7 @@ def among_bs_command(
                 handle.write(json.dumps({k: v for k, v in record.items() if k != "losses"}) + "\n")
 
         result = sweep(settings, bar, models=output / "models", on_run=on_run)
-        _write_json(output / "among-bs.json", result)
+        _write_json(output / "among-bs.json", result, compact=True)
         written = [output / "among-bs.json", loss_plot(result["summary"], output / "loss.png")]
         for length, position in settings.samples:
             found = [r for r in result["responses"] if r["T"] == length and r["position"] == position]

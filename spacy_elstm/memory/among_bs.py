@@ -2,7 +2,8 @@
 
 For a length T the training set holds T + 1 sequences over the symbols A and B:
 T positives, the i-th with its single A at position i (i = 1..T) and Bs
-elsewhere, and one negative of T Bs. One recurrent layer of one unit reads the
+elsewhere, and one negative of T Bs. One recurrent layer of one unit (by
+default: Table 2's "one RNN cell" read as one unit; ``hidden_width`` sets it) reads the
 sequence through a trainable embedding of size 2; its output at step T goes
 through a trainable affine map to the logit of "an A is present". The paper
 gives the layer, embedding, cell count and batch size (Table 2) and says that
@@ -58,13 +59,14 @@ class Settings:
     batch_size: int = 5
     embedding_width: int = 2
     hidden_width: int = 1
+    loss_every: int = 1
     samples: Tuple[Tuple[int, int], ...] = field(default=FIGURE_SAMPLES)
 
     def check(self) -> "Settings":
         for cell in self.cells:
             check_cell(cell)
         for name in ("seeds", "max_updates", "patience", "batch_size", "embedding_width",
-                     "hidden_width"):
+                     "hidden_width", "loss_every"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
@@ -132,7 +134,10 @@ def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float
 def train(cell: str, length: int, seed: int, settings: Settings,
           tick: Optional[Callable[[int], None]] = None) -> Tuple[Detector, Dict]:
     """Train one detector; returns it and its record (losses every epoch,
-    why it stopped, its final loss and accuracy on the training set)."""
+    why it stopped, its final loss and accuracy on the training set). The
+    per-epoch losses are kept every ``settings.loss_every`` epochs (epochs 1,
+    1 + loss_every, ...), and the last epoch's always, in ``losses`` with their
+    epoch numbers in ``loss_epochs``."""
     torch.manual_seed(seed)
     model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
                      hidden_width=settings.hidden_width)
@@ -166,18 +171,33 @@ def train(cell: str, length: int, seed: int, settings: Settings,
             stop = "plateau"
             break
     final, accuracy = _loss(model, tokens, labels)
+    kept = list(range(1, len(losses) + 1, settings.loss_every))
+    if kept and kept[-1] != len(losses):
+        kept.append(len(losses))
     record = {"cell": cell, "T": length, "seed": seed, "epochs": len(losses), "updates": updates,
               "stop": stop, "final_loss": final, "best_loss": min(losses),
               "accuracy": accuracy, "solved": final < settings.solved_loss,
               "constant_loss": constant_loss(length),
               "seconds": round(time.perf_counter() - start, 2),
-              "losses": [round(v, 6) for v in losses]}
+              "losses": [round(losses[e - 1], 6) for e in kept], "loss_epochs": kept}
     return model, record
+
+
+def _rounded(value, digits: int = 6):
+    """``value`` with every float in it rounded to ``digits`` significant digits."""
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}")
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    return value
 
 
 def sample_response(model: Detector, length: int, position: int) -> Dict:
     """The memory response of a trained detector to the sample of length T
-    with its A at ``position`` (1-based), and its probability of "A"."""
+    with its A at ``position`` (1-based), and its probability of "A"; every
+    float to 6 significant digits (the JSON of a sweep keeps them all)."""
     tokens = torch.full((1, length), B, dtype=torch.long)
     tokens[0, position - 1] = A
     with torch.no_grad():
@@ -186,7 +206,7 @@ def sample_response(model: Detector, length: int, position: int) -> Dict:
     result = analyse(model.rnn, x)
     result.update({"T": length, "position": position, "probability": probability,
                    "read_weight": model.read.weight.detach().flatten().tolist()})
-    return result
+    return _rounded(result)
 
 
 def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], None]]] = None,

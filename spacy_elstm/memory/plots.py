@@ -84,22 +84,28 @@ def loss_plot(summary: List[Dict], path: Path) -> Path:
 
 def sample_plot(responses: List[Dict], path: Path) -> Path:
     """Fig. 5 of the paper for one sample: each cell's memory response by
-    position (top) and the ELSTMs' scaling factors (bottom)."""
+    position (top) and the ELSTMs' scaling factors (bottom). For a layer of one
+    unit these are mr_k and s_k themselves; for several units, the norm |mr_k|
+    over the units and the mean of s_k over the units."""
     plt = _pyplot()
     first = responses[0]
+    one_unit = all(r.get("hidden_width", 1) == 1 for r in responses)
     fig, axes = plt.subplots(2, 1, figsize=(8, 5), sharex=True)
     xs = list(range(1, first["T"] + 1))
     for r in responses:
-        axes[0].plot(xs, [row[0] for row in r["response"]], marker=".",
-                     label=f"{r['cell']} (p = {r['probability']:.2f})")
+        response = [row[0] for row in r["response"]] if one_unit else r["response_norm"]
+        axes[0].plot(xs, response, marker=".", label=f"{r['cell']} (p = {r['probability']:.2f})")
         if "scale" in r:
-            axes[1].plot(xs, [row[0] for row in r["scale"]], marker=".", label=r["cell"])
+            scale = [row[0] if one_unit else sum(row) / len(row) for row in r["scale"]]
+            axes[1].plot(xs, scale, marker=".", label=r["cell"])
     for ax in axes:
         ax.axvline(first["position"], color="red", lw=0.8, ls=":")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    axes[0].set_ylabel("memory response mr_k")
-    axes[0].set_title(f"T = {first['T']}, A at position {first['position']} (seed 0)")
-    axes[1].set_ylabel("scaling factor s_k")
+    width = first.get("hidden_width", 1)
+    axes[0].set_ylabel("memory response mr_k" if one_unit else "|mr_k| (norm over units)")
+    axes[0].set_title(f"T = {first['T']}, A at position {first['position']} (seed 0), "
+                      f"{width} unit{'s' if width > 1 else ''}")
+    axes[1].set_ylabel("scaling factor s_k" if one_unit else "s_k (mean over units)")
     axes[1].set_xlabel("position k")
     return _save(fig, path)
