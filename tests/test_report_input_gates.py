@@ -1,0 +1,78 @@
+"""The input-gate study's page (lab/report/input_gates.py) on tiny made-up metrics files."""
+import json
+
+import pytest
+
+from lab.report.input_gates import input_gates_page, loss_curve, read_runs
+from lab.report.pages import render, write
+
+
+def _run(folder, cell, gates, seed, losses, las=70.0, finished=True):
+    """A training log whose stretches of 100 steps have mean loss `losses`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"dep_brnn-{cell}-{gates}-seed{seed}"
+    records = [{"epoch": 0, "step": 0, "words": 10, "seconds": 1, "score": 0.0,
+                "losses": {"elstm_seq_parser": 7.0}}]
+    for i, loss in enumerate(losses, start=1):
+        records.append({"epoch": 0, "step": 100 * i, "words": 10 * i, "seconds": 60 * i,
+                        "score": 0.5, "losses": {"elstm_seq_parser": 100 * loss}})
+    (folder / f"train-{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    if finished:
+        (folder / f"{name}-dev.official.json").write_text(json.dumps({"LAS": las, "UAS": las + 5}))
+
+
+def test_loss_curve_divides_each_logged_sum_by_its_steps():
+    records = [{"step": 0, "losses": {"x": 7.0}}, {"step": 100, "losses": {"x": 250.0}},
+               {"step": 150, "losses": {"x": 50.0}}]
+    assert loss_curve(records) == ([0, 100, 150], [7.0, 2.5, 1.0])
+
+
+def _study(folder):
+    for seed, shift in ((0, 0.0), (1, 0.02)):
+        _run(folder, "elstm", "recurrent", seed, [3.0, 2.0, 1.00 + shift], las=75 + seed)
+        _run(folder, "elstm", "input", seed, [3.0, 2.0, 1.01 + shift], las=75 + seed)
+        _run(folder, "lstm", "recurrent", seed, [3.0, 2.0, 1.0 + shift], las=74)
+        _run(folder, "lstm", "input", seed, [3.0, 2.5, 1.5 + shift], las=70)
+
+
+def test_the_table_gives_mean_and_sd_over_seeds_and_the_claim(tmp_path):
+    _study(tmp_path / "input-gates-2epochs")
+    text, plots = input_gates_page(tmp_path)
+    assert "2 epochs (the paper trains 11)" in text
+    assert "| dep_brnn | lstm | input | 0, 1 | 300 | 3 ± 0 | 1.510 ± 0.014 |" in text
+    assert "| dep_brnn | elstm | recurrent | 0, 1 | 300 | 3 ± 0 | 1.010 ± 0.014 |" in text
+    assert "75.50 ± 0.71" in text  # the ELSTM's dev LAS over its two seeds
+    assert "dep_brnn lstm: the final training loss with input gates is +0.500" in text
+    assert "**they differ**" in text and "**alike** at this budget" in text
+    assert "the paper's claim" in text and "**holds** here" in text
+    assert list(plots) == ["input-gates-2epochs.png"]
+
+
+def test_unfinished_and_missing_runs_are_left_out_and_named(tmp_path, capsys):
+    folder = tmp_path / "input-gates"
+    _run(folder, "elstm", "recurrent", 0, [3.0, 1.0])
+    _run(folder, "elstm", "input", 0, [3.0, 1.2], finished=False)  # still training
+    assert set(read_runs(folder)) == {("dep_brnn", "elstm", "recurrent")}
+    assert "still training" in capsys.readouterr().err
+    text, _ = input_gates_page(tmp_path)
+    assert "11 epochs, the paper's schedule" in text
+    assert "| dep_brnn | elstm | input | 0 | - | - | no runs |" in text
+    assert "the paper's claim" not in text  # nothing to compare yet
+
+
+def test_no_folder_no_results_and_the_ud_page_leaves_the_folder_alone(tmp_path):
+    assert input_gates_page(tmp_path) == ("_No results yet._", {})
+    _study(tmp_path / "input-gates")
+    rendered = render(tmp_path)
+    assert "dep_brnn-lstm-input" not in rendered["pages"]["ud"]
+    assert "**holds** here" in rendered["pages"]["input-gates"]
+
+
+def test_the_report_writes_the_page_and_its_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    _study(tmp_path / "metrics" / "input-gates")
+    write(tmp_path / "metrics", None, tmp_path / "docs")
+    page = (tmp_path / "docs" / "results" / "input-gates.md").read_text()
+    assert page.startswith("# Results: the input-gate study")
+    assert "![training loss against steps](input-gates.png)" in page
+    assert (tmp_path / "docs" / "results" / "input-gates.png").stat().st_size > 1000
