@@ -203,7 +203,7 @@ def folder_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
         return None
     match = _EPOCHS.match(folder.name)
     epochs = match["epochs"] if match and match["epochs"] else None
-    budget = (f"{epochs} epochs (the paper trains 11)" if epochs
+    budget = (f"{epochs} epoch{'' if epochs == '1' else 's'} (the paper trains 11)" if epochs
               else "11 epochs, the paper's schedule")
     image = f"{folder.name}.png"
     lines = [f"### `metrics/{folder.name}/`: {budget}", "",

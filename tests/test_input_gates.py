@@ -1,10 +1,58 @@
-"""The input-gate study's page (lab/report/input_gates.py) on tiny made-up metrics files."""
+"""The input-gate study: scripts/input_gates.sh's runs (with a stand-in python that
+prints what it is asked to run) and its page (lab/report/input_gates.py) on tiny
+made-up metrics files."""
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import pytest
 
 from lab.report.input_gates import input_gates_page, loss_curve, read_runs
 from lab.report.pages import render, write
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(env, tmp_path):
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "python").write_text('#!/bin/sh\necho "$@"\n')
+    (fake / "python").chmod(0o755)
+    return subprocess.run(["bash", str(ROOT / "scripts" / "input_gates.sh")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", **env})
+
+
+def test_the_study_runs_each_cell_and_gate_input_seed_by_seed(tmp_path):
+    result = _script({"SEEDS": "0 1", "EPOCHS": "2"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    runs = result.stdout.splitlines()
+    names = [line.split()[1].split("=")[0] for line in runs]
+    assert names == [f"dep_brnn-{cell}-{gates}-seed{seed}" for seed in (0, 1)
+                     for cell in ("lstm", "elstm") for gates in ("recurrent", "input")]
+    assert all(line.split()[0] == "scripts/train_and_score.py" for line in runs)
+    assert "--metrics metrics/input-gates-2epochs " in runs[0]
+    assert "--splits dev --model-last --gold-lemmas" in runs[0]
+    assert ("--components.elstm_seq_parser.model.cell lstm "
+            "--components.elstm_seq_parser.model.gates input --system.seed 0 "
+            "--training.max_epochs 2 --training.eval_frequency 157") in runs[1]
+    paper = _script({"SEEDS": "3", "CELLS": "elstm", "GATES": "input"}, tmp_path).stdout
+    assert "--metrics metrics/input-gates " in paper and "--training.max_epochs 11" in paper
+
+
+@pytest.mark.parametrize("env,message", [
+    ({"CELLS": "gru"}, "CELLS: 'gru' has no gates=\"input\" variant"),
+    ({"GATES": "both"}, "GATES: 'both' is neither recurrent nor input"),
+    ({"SEEDS": "0 x"}, "SEEDS: 'x' is not a whole number >= 0"),
+    ({"EPOCHS": "0"}, "EPOCHS must be a whole number >= 1, got '0'"),
+    ({"MODELS": "dep_nothing"}, "no config configs/paper/dep_nothing.cfg"),
+])
+def test_the_study_refuses_bad_settings_before_training(env, message, tmp_path):
+    result = _script(env, tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stdout == ""
 
 
 def _run(folder, cell, gates, seed, losses, las=70.0, finished=True):
