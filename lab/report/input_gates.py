@@ -27,11 +27,15 @@ _EPOCHS = re.compile(r"^input-gates(?:-(?P<epochs>\d+)epochs)?$")
 HOW = ("`bash scripts/input_gates.sh` (`EPOCHS=n` for fewer than the paper's 11 epochs; "
        "see [paper-settings.md](../paper-settings.md#the-input-gate-study)) trains each "
        "setting of `configs/paper/<model>.cfg` with `gates = \"recurrent\"` (the configs': "
-       "each gate reads x_t and h_(t-1)) and `gates = \"input\"` (each gate reads x_t only, "
-       "the paper's I_t = X_t), one seed after another, on UD English-EWT train with gold "
-       "lemmas as input; dev is EWT dev. The loss is the training cross-entropy per "
-       "labelled token, averaged over each logged stretch of steps (final: the last stretch; exp(loss) is the "
-       "perplexity Fig. 11 plots); LAS is the official CoNLL 2018 dev score of model-last.")
+       "each gate reads x_t and h_(t-1)) and `gates = \"input\"` (the gates and the cell "
+       "input read x_t only, the paper's I_t = X_t: h_(t-1) is read nowhere and the "
+       "recurrence runs through the cell state c_t alone), one seed after another, on UD "
+       "English-EWT train with gold lemmas as input; dev is EWT dev. The loss is the "
+       "training cross-entropy per labelled token, averaged over each logged stretch of "
+       "steps (final: the last stretch; exp(loss) is the perplexity Fig. 11 plots); LAS is "
+       "the official CoNLL 2018 dev score of model-last. Two settings *differ* here when "
+       "every seed of one ends its training loss above every seed of the other, and are "
+       "*alike* when the seeds' ranges overlap.")
 
 
 class Run(NamedTuple):
