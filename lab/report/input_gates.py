@@ -32,8 +32,9 @@ HOW = ("`bash scripts/input_gates.sh` (`EPOCHS=n` for fewer than the paper's 11 
        "recurrence runs through the cell state c_t alone), one seed after another, on UD "
        "English-EWT train with gold lemmas as input; dev is EWT dev. The loss is the "
        "training cross-entropy per labelled token, averaged over each logged stretch of "
-       "steps (final: the last stretch; exp(loss) is the perplexity Fig. 11 plots); LAS is "
-       "the official CoNLL 2018 dev score of model-last. Two settings *differ* here when "
+       "steps (final: the last stretch; exp(loss) is the perplexity Fig. 11 plots); a run "
+       "trains on to the end of its last epoch (628 steps an epoch) after its last log, "
+       "and LAS is the official CoNLL 2018 dev score of model-last, after those steps. Two settings *differ* here when "
        "every seed of one ends its training loss above every seed of the other, and are "
        "*alike* when the seeds' ranges overlap.")
 
@@ -95,7 +96,7 @@ def _settings(runs) -> List[Tuple[str, str]]:
 
 
 def summary_table(runs) -> str:
-    header = ["model", "cell", "gates", "seeds", "steps", "minutes", "final loss",
+    header = ["model", "cell", "gates", "seeds", "last logged step", "minutes to it", "final loss",
               "final perplexity", "min loss", "dev LAS"]
     rows = []
     for model, cell in _settings(runs):
