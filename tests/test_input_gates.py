@@ -90,7 +90,7 @@ def test_the_table_gives_mean_and_sd_over_seeds_and_the_claim(tmp_path):
     assert "| dep_brnn | lstm | input | 0, 1 | 300 | 3 ± 0 | 1.510 ± 0.014 |" in text
     assert "| dep_brnn | elstm | recurrent | 0, 1 | 300 | 3 ± 0 | 1.010 ± 0.014 |" in text
     assert "75.50 ± 0.71" in text  # the ELSTM's dev LAS over its two seeds
-    assert "dep_brnn lstm: the final training loss with input gates is +0.500" in text
+    assert "dep_brnn lstm: the final training loss with input gates is +0.500 from the recurrent gates' (+49.5%); the seeds of one setting end up to 0.020 apart" in text
     assert "**they differ**" in text and "**alike** at this budget" in text
     assert "the paper's claim" in text and "**holds** here" in text
     assert list(plots) == ["input-gates-2epochs.png"]
@@ -106,6 +106,10 @@ def test_unfinished_and_missing_runs_are_left_out_and_named(tmp_path, capsys):
     assert "11 epochs, the paper's schedule" in text
     assert "| dep_brnn | elstm | input | 0 | - | - | no runs |" in text
     assert "the paper's claim" not in text  # nothing to compare yet
+    _run(folder, "elstm", "input", 0, [3.0, 1.2])  # finished now: one seed each
+    text, _ = input_gates_page(tmp_path)
+    assert "+0.200 from the recurrent gates' (+20.0%); one seed of a setting" in text
+    assert "no verdict yet" in text and "**" not in text
 
 
 def test_no_folder_no_results_and_the_ud_page_leaves_the_folder_alone(tmp_path):
