@@ -34,7 +34,8 @@ HOW = ("`bash scripts/input_gates.sh` (`EPOCHS=n` for fewer than the paper's 11 
        "training cross-entropy per labelled token, averaged over each logged stretch of "
        "steps (final: the last stretch; exp(loss) is the perplexity Fig. 11 plots); a run "
        "trains on to the end of its last epoch (628 steps an epoch) after its last log, "
-       "and LAS is the official CoNLL 2018 dev score of model-last, after those steps. Two settings *differ* here when "
+       "and LAS is spaCy's dev score at the last log (punctuation left out) and the official "
+       "CoNLL 2018 dev score of model-last, after those steps. Two settings *differ* here when "
        "every seed of one ends its training loss above every seed of the other, and are "
        "*alike* when the seeds' ranges overlap.")
 
@@ -45,6 +46,7 @@ class Run(NamedTuple):
     losses: List[float]  # mean loss per step over the stretch ending at steps[i]
     minutes: float
     las: Optional[float]  # official dev LAS of model-last
+    logged_las: Optional[float]  # spaCy's dev LAS at the last log, in %
 
 
 def loss_curve(records: List[Dict[str, Any]]) -> Tuple[List[int], List[float]]:
@@ -77,10 +79,14 @@ def read_runs(folder: Path) -> Dict[Tuple[str, str, str], List[Run]]:
         steps, losses = loss_curve(records)
         runs.setdefault((match["model"], match["cell"], match["gates"]), []).append(
             Run(int(match["seed"]), steps, losses, records[-1]["seconds"] / 60,
-                number(score, "LAS")))
+                number(score, "LAS"), _percent(number(records[-1].get("scores"), "dep_las"))))
     for found in runs.values():
         found.sort(key=lambda run: run.seed)
     return runs
+
+
+def _percent(value: Optional[float]) -> Optional[float]:
+    return None if value is None else 100 * value
 
 
 def _mean_sd(values: List[float], digits: int = 2) -> str:
@@ -97,13 +103,13 @@ def _settings(runs) -> List[Tuple[str, str]]:
 
 def summary_table(runs) -> str:
     header = ["model", "cell", "gates", "seeds", "last logged step", "minutes to it", "final loss",
-              "final perplexity", "min loss", "dev LAS"]
+              "final perplexity", "min loss", "dev LAS at the last log", "dev LAS, model-last"]
     rows = []
     for model, cell in _settings(runs):
         for gates in GATES:
             found = runs.get((model, cell, gates), [])
             if not found:
-                rows.append([model, cell, gates, "0", "-", "-", "no runs", "-", "-", "-"])
+                rows.append([model, cell, gates, "0", "-", "-", "no runs", "-", "-", "-", "-"])
                 continue
             final = [run.losses[-1] for run in found]
             rows.append([
@@ -112,6 +118,7 @@ def summary_table(runs) -> str:
                 _mean_sd([run.minutes for run in found], 0),
                 _mean_sd(final, 3), _mean_sd([math.exp(v) for v in final]),
                 _mean_sd([min(run.losses) for run in found], 3),
+                _mean_sd([run.logged_las for run in found if run.logged_las is not None]),
                 _mean_sd([run.las for run in found if run.las is not None])])
     return table(header, rows)
 
