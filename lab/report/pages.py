@@ -3,7 +3,7 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, dyck, lm, memory, paper, ptb, ud
+from . import bench, dyck, input_gates, lm, memory, paper, ptb, ud
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -16,7 +16,8 @@ QUICKSTART_BLOCK = "quickstart"
 PAGE_BLOCK = "results"
 TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
-          "speed": "Results: speed", "memory": "Results: memory", dyck.PAGE: dyck.TITLE}
+          "speed": "Results: speed", "memory": "Results: memory", dyck.PAGE: dyck.TITLE,
+          input_gates.PAGE: input_gates.TITLE}
 TARGETS_NOTE = (
     "Each row reads the official test scores of the runs it names (the mean over the seeds "
     "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
@@ -27,6 +28,8 @@ TARGETS_NOTE = (
 def _folder_section(folder: Path, name: str):
     """(text, plots) of one folder, by its study's kind; None if it has nothing to show."""
     study, note = study_of(name)
+    if study.kind == "own":  # its module renders its page from metrics/ as a whole
+        return None
     if study.kind == "ptb":
         return _no_plots(ptb.ptb_section(folder, note or None))
     if study.kind == "lm":
@@ -82,6 +85,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     section = dyck.dyck_section(metrics / "dyck")  # a page of its own, only with results
     if section is not None:
         parts[dyck.PAGE], plots[dyck.PAGE] = [section[0]], section[1]
+    text, images = input_gates.input_gates_page(metrics)
+    parts[input_gates.PAGE].append(text)
+    plots[input_gates.PAGE].update(images)
     return {"pages": {page: "\n".join(lines).strip() or "_No results yet._"
                       for page, lines in parts.items()}, "plots": plots}
 
@@ -111,13 +117,19 @@ def _speed(metrics: Path) -> List[str]:
 
 def draw(plots: Dict[str, Dict[str, Any]], folder: Path) -> None:
     """Write every plot the pages link into `folder` (skipped, with a warning,
-    without matplotlib)."""
+    without matplotlib): a line plot's (lines, xlabel, ylabel, log_y), or a
+    function that draws its own into the path it is given."""
     if not have_matplotlib():
         warn('matplotlib is not installed: plots skipped (pip install matplotlib).')
         return
     for images in plots.values():
-        for image, (lines, xlabel, ylabel, log_y) in sorted(images.items()):
-            line_plot(lines, folder / image, xlabel, ylabel, log_y)
+        for image in sorted(images):
+            spec = images[image]
+            if callable(spec):
+                spec(folder / image)
+            else:
+                lines, xlabel, ylabel, log_y = spec
+                line_plot(lines, folder / image, xlabel, ylabel, log_y)
 
 
 def write(metrics: Path, readme: Optional[Path], docs: Optional[Path], plots: bool = True) -> None:
