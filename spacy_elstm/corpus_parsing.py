@@ -13,11 +13,14 @@ Both backends share this module: `plan_chunks` (chunking, shard names, the
 resume rule, bad input), `read_records` (a whole file, or one chunk's bytes
 again in a worker), `write_shard` and `parse_task` (one chunk parsed and
 written by a worker that has the pipeline). `parse_corpus` is the local
-backend (`nlp.pipe`, `--n-process`); spacy_elstm/ray_parsing.py is Ray's.
+backend: `nlp.pipe` in this process, or with `n_process` > 1 workers forked
+with the pipeline, each writing its chunks' shards (`nlp.pipe`'s own
+processes where fork is not available); spacy_elstm/ray_parsing.py is Ray's.
 """
 import glob
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -428,6 +431,8 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
         import spacy
 
         nlp = spacy.load(nlp)
+    if n_process > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return _parse_in_forked_workers(nlp, source, output_dir, **options)
     summary = Summary()
     errors: List[Dict[str, Any]] = []
     chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
@@ -461,6 +466,65 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
         write_errors(output_dir, errors, on_error)
     summary.peak_rss = [peak_rss_bytes(children=n_process > 1)]
     return summary
+
+
+_WORKER_STATE: Dict[str, Any] = {}  # a forked worker's pipeline and options, inherited
+
+
+def _parse_in_worker(task: "Task") -> Dict[str, Any]:
+    return parse_task(_WORKER_STATE["nlp"], task, **_WORKER_STATE["options"])
+
+
+def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
+                             n_process: int, out_format: str, in_format: Optional[str],
+                             shard_size: int, batch_size: int, max_length: int, on_error: str,
+                             force: bool, progress: bool) -> Summary:
+    """The local backend with `n_process` workers forked from this process
+    with its pipeline: each takes a chunk's task, parses it and writes its
+    shard (`parse_task`, as a Ray actor does), and sends back only a summary,
+    so no doc passes between processes (nlp.pipe's own workers send every doc
+    back to be written here, which leaves this process the bottleneck)."""
+    summary, errors = Summary(), []
+    chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
+                         out_format=out_format, shard_size=shard_size, max_length=max_length,
+                         on_error=on_error, force=force, summary=summary, errors=errors)
+    bar = ProgressBar(progress)
+    tasks: List[Task] = []
+    failure: Optional[CorpusInputError] = None
+    peaks: Dict[int, int] = {}
+    try:
+        try:
+            tasks.extend(chunk_tasks(chunks))
+        except CorpusInputError as err:  # the shards before it are still written
+            failure = err
+        if tasks:
+            _WORKER_STATE.update(nlp=nlp, options=dict(out_format=out_format,
+                                                       batch_size=batch_size,
+                                                       max_length=max_length))
+            try:
+                with multiprocessing.get_context("fork").Pool(min(n_process, len(tasks))) as pool:
+                    for row in pool.imap_unordered(_parse_in_worker, tasks):
+                        add_task_summary(summary, peaks, row)
+                        bar.update(summary, row["docs"])
+            finally:
+                _WORKER_STATE.clear()
+    finally:
+        bar.close(summary)
+        write_errors(output_dir, errors, on_error)
+    summary.peak_rss = sorted(peaks.values())
+    if failure is not None:
+        raise failure
+    return summary
+
+
+def add_task_summary(summary: Summary, peaks: Dict[int, int], row: Dict[str, Any]) -> None:
+    """Count one written shard's summary (from `parse_task`) into `summary`,
+    and its worker's peak memory into `peaks` ({pid: bytes})."""
+    summary.docs += int(row["docs"])
+    summary.words += int(row["words"])
+    summary.written += 1
+    pid = int(row["pid"])
+    peaks[pid] = max(peaks.get(pid, 0), int(row["peak_rss"]))
 
 
 class ProgressBar:

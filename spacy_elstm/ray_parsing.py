@@ -17,7 +17,8 @@ from typing import Any, Dict, List, Optional, Union
 from spacy.vocab import Vocab
 
 from .corpus_parsing import (BackendError, CorpusInputError, ProgressBar, Summary, Task,
-                             chunk_tasks, parse_task, plan_chunks, write_errors)
+                             add_task_summary, chunk_tasks, parse_task, plan_chunks,
+                             write_errors)
 
 MISSING = '--backend ray needs Ray Data, not installed: pip install "spacy-elstm[cluster]"'
 
@@ -132,10 +133,7 @@ def _run(ray, tasks: List[Task], model: str, n_process: int, summary: Summary,
     peaks: Dict[int, int] = {}
     try:
         for row in dataset.iter_rows():
-            summary.docs += int(row["docs"])
-            summary.words += int(row["words"])
-            summary.written += 1
-            peaks[int(row["pid"])] = max(peaks.get(int(row["pid"]), 0), int(row["peak_rss"]))
+            add_task_summary(summary, peaks, row)
             bar.update(summary, int(row["docs"]))
     except Exception as err:  # a worker's error, wrapped by Ray: its own line
         raise BackendError(f"a Ray worker failed: {_first_line(err)}") from err

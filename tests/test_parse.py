@@ -288,3 +288,13 @@ def test_conllu_output_scores_100_against_itself_with_the_official_script(nlp, t
     against_gold = official_scores(scorer, gold, system)  # the gold words and sentences kept
     assert {m: against_gold[m].f1 for m in ("Words", "Sentences")} == {"Words": 1.0,
                                                                         "Sentences": 1.0}
+
+
+def test_the_parse_benchmark_measures_the_machines_parallel_ceiling():
+    from spacy_elstm.benchmarks.parse import parallel_ceiling
+
+    ceiling = parallel_ceiling(2, n_steps=20_000)
+    assert set(ceiling) == {"one_seconds", "together_seconds", "speedup"}
+    assert ceiling["one_seconds"] > 0 and ceiling["together_seconds"] > 0
+    assert ceiling["speedup"] == pytest.approx(2 * ceiling["one_seconds"]
+                                               / ceiling["together_seconds"])

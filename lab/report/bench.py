@@ -144,9 +144,14 @@ def _parse_table(path: Path, data: Dict[str, Any]) -> str:
                f"start the local cluster, and {overhead['extra_parse_seconds']:+.1f} s of "
                f"parse time against --n-process {n}. *Parse s* counts reading, parsing, "
                f"writing and starting the workers (Ray's actors load the pipeline, "
-               f"nlp.pipe's are forked with it); *start s* is the driver's pipeline load, "
-               f"or the cluster's start, outside it. Peak memory of --n-process: its "
-               f"largest worker.")
+               f"--n-process's workers are forked with it); *start s* is the driver's pipeline load, "
+               f"or the cluster's start, outside it.")
+    ceiling = data.get("machine_parallel_speedup")
+    if ceiling:
+        summary += (f" The machine's own ceiling, measured in the same run: {n} processes of "
+                    f"a fixed CPU-bound loop at once run at **{ceiling['speedup']:.2f}×** one "
+                    f"alone (N free cores give N×), so no {n}-process setting can be expected "
+                    f"above that here.")
     return note + "\n\n" + table(["setting", "words", "words/s", "× 1 process",
                                    "words/s per worker", "parse s", "start s",
                                    "peak MiB per worker"], lines) + "\n\n" + summary

@@ -72,6 +72,29 @@ def _one(model: str, source: str, output: str, backend: str, n_process: int,
     return row
 
 
+def _busy(n_steps: int) -> float:
+    """Seconds of a fixed CPU-bound loop (no memory traffic, no I/O)."""
+    begun = time.perf_counter()
+    total = 0
+    for i in range(n_steps):
+        total += i * i
+    return time.perf_counter() - begun
+
+
+def parallel_ceiling(n_process: int, n_steps: int = 20_000_000) -> Dict[str, float]:
+    """What the machine gives N processes at once: one process runs a fixed
+    CPU-bound loop, then N run it together; the speedup is N x one's time over
+    the N processes' wall time (N on N free cores). A parallel run's words/s
+    ratio cannot be expected above it."""
+    one = _busy(n_steps)
+    with multiprocessing.get_context("fork").Pool(n_process) as pool:
+        begun = time.perf_counter()
+        pool.map(_busy, [n_steps] * n_process)
+        together = time.perf_counter() - begun
+    return {"one_seconds": one, "together_seconds": together,
+            "speedup": n_process * one / together}
+
+
 def _child(kwargs: Dict[str, Any], results) -> None:
     try:
         results.put(("ok", _one(**kwargs)))
@@ -118,9 +141,15 @@ def run_parse_benchmark(model: str, source: Path, *, n_process: int = 2, shard_s
         if progress:
             progress(f"  {row['words']:,} words in {row['seconds']:.1f} s: "
                      f"{row['words_per_second']:,.0f} words/s")
+    if progress:
+        progress(f"parse benchmark: the machine's ceiling, {n_process} busy loops at once ...")
+    ceiling = parallel_ceiling(n_process)
+    if progress:
+        progress(f"  {ceiling['speedup']:.2f}x one loop's speed")
     one, local, ray = rows
     return {
         "rows": rows,
+        "machine_parallel_speedup": ceiling,
         "ratios": {"n_process_vs_one": local["words_per_second"] / one["words_per_second"],
                    "ray_vs_n_process": ray["words_per_second"] / local["words_per_second"]},
         "ray_overhead": {

@@ -379,7 +379,9 @@ def parse(
     ratios = result["ratios"]
     typer.echo(f"--n-process {n_process} / 1 process: {ratios['n_process_vs_one']:.2f} "
                f"(target >= 1.6); Ray / --n-process {n_process}: "
-               f"{ratios['ray_vs_n_process']:.2f} (target >= 0.8)")
+               f"{ratios['ray_vs_n_process']:.2f} (target >= 0.8); the machine's ceiling, "
+               f"{n_process} busy loops at once: "
+               f"{result['machine_parallel_speedup']['speedup']:.2f}x one")
     _write(output, {"benchmark": "parse", "model": _shown(model),
                     "data": input_path.name, "input_format": fmt, "n_process": n_process,
                     "shard_size": shard_size, "batch_size": batch_size,
