@@ -131,6 +131,7 @@ SETTINGS = {
         "bia-b2-lw05": {B2: 0.9, "components.parser.loss_weight": 0.5},
         "bia-b2-lw2": {B2: 0.9, "components.parser.loss_weight": 2.0},
         "bia-lr2": {LR: 0.002},
+        "bia-lr1": {LR: 0.001},
         "bia-lw2": {"components.parser.loss_weight": 2.0},
     }.items()},
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
