@@ -409,24 +409,17 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                  out_format: str = "spacy", in_format: Optional[str] = None,
                  shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,
                  max_length: int = 0, on_error: str = "skip", force: bool = False,
-                 progress: bool = True, backend: str = "local",
-                 address: Optional[str] = None) -> Summary:
-    """Parse every input file into shards in `output_dir` (see the module's
-    docstring). `nlp` is a loaded pipeline or its name or folder (which the
-    Ray backend needs: each worker loads it). With backend='ray', `n_process`
-    workers run on the cluster at `address` (None: a running one this process
-    is connected to, else a local one started and stopped here). Raises
-    CorpusInputError on bad input when on_error='fail', after the shards
-    before it are written whole."""
+                 progress: bool = True) -> Summary:
+    """Parse every input file into shards in `output_dir` on this machine (see
+    the module's docstring; the Ray backend is ray_parsing.parse_with_ray, with
+    the same options). `nlp` is a loaded pipeline or its name or folder.
+    Raises CorpusInputError on bad input when on_error='fail', after the
+    shards before it are written whole."""
     check_options(out_format=out_format, in_format=in_format, on_error=on_error,
-                  shard_size=shard_size, backend=backend)
+                  shard_size=shard_size)
     options = dict(out_format=out_format, in_format=in_format, shard_size=shard_size,
                    batch_size=batch_size, n_process=n_process, max_length=max_length,
                    on_error=on_error, force=force, progress=progress)
-    if backend == "ray":
-        from .ray_parsing import parse_with_ray
-
-        return parse_with_ray(nlp, source, output_dir, address=address, **options)
     if isinstance(nlp, (str, Path)):
         import spacy
 

@@ -17,8 +17,8 @@ from typing import Any, Dict, List, Optional, Union
 from spacy.vocab import Vocab
 
 from .corpus_parsing import (BackendError, CorpusInputError, ProgressBar, Summary, Task,
-                             add_task_summary, chunk_tasks, parse_task, plan_chunks,
-                             write_errors)
+                             add_task_summary, check_options, chunk_tasks, parse_task,
+                             plan_chunks, write_errors)
 
 MISSING = '--backend ray needs Ray Data, not installed: pip install "spacy-elstm[cluster]"'
 
@@ -73,14 +73,17 @@ def start_ray(address: Optional[str], n_process: int) -> bool:
 
 
 def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
-                   output_dir: Union[str, Path], *, address: Optional[str], n_process: int,
-                   out_format: str, in_format: Optional[str], shard_size: int,
-                   batch_size: int, max_length: int, on_error: str, force: bool,
-                   progress: bool) -> Summary:
+                   output_dir: Union[str, Path], *, address: Optional[str] = None,
+                   n_process: int = 1, out_format: str = "spacy", in_format: Optional[str] = None,
+                   shard_size: int = 1000, batch_size: int = 64, max_length: int = 0,
+                   on_error: str = "skip", force: bool = False,
+                   progress: bool = True) -> Summary:
     """As corpus_parsing.parse_corpus, on `n_process` Ray actors. Every shard
     that exists is skipped before a task is made, so a finished corpus starts
     no cluster. `summary.startup` is the time to start or join the cluster
     (not in `summary.seconds`); `summary.peak_rss` has each actor's peak."""
+    check_options(out_format=out_format, in_format=in_format, on_error=on_error,
+                  shard_size=shard_size, backend="ray")
     if not isinstance(model, (str, Path)):
         raise BackendError("--backend ray loads the pipeline in each worker: give its name "
                            "or folder, not a loaded pipeline.")

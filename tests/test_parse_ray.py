@@ -10,6 +10,7 @@ import spacy
 from spacy.tokens import DocBin
 
 from spacy_elstm.corpus_parsing import parse_corpus
+from spacy_elstm.ray_parsing import parse_with_ray
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
@@ -59,7 +60,7 @@ def test_ray_on_two_workers_equals_one_local_process_and_resumes(cluster, nlp, t
     source.write_text("\n".join(lines) + "\n", encoding="utf8")
     local = parse_corpus(nlp, source, tmp_path / "local", shard_size=40, progress=False)
     out = tmp_path / "ray"
-    summary = parse_corpus(MODEL, source, out, shard_size=40, n_process=2, backend="ray",
+    summary = parse_with_ray(MODEL, source, out, shard_size=40, n_process=2,
                            progress=False)
     assert (summary.docs, summary.words, summary.written, summary.failures) == \
         (local.docs, local.words, 5, 1)
@@ -74,12 +75,12 @@ def test_ray_on_two_workers_equals_one_local_process_and_resumes(cluster, nlp, t
     # resume: a finished shard is never a task; a deleted one is the only task
     stamps = {f: f.stat().st_mtime_ns for f in two}
     two[2].unlink()
-    summary = parse_corpus(MODEL, source, out, shard_size=40, n_process=2, backend="ray",
+    summary = parse_with_ray(MODEL, source, out, shard_size=40, n_process=2,
                            progress=False)
     assert (summary.docs, summary.written, summary.skipped) == (40, 1, 4)
     assert all(f.stat().st_mtime_ns == stamps[f] for f in two if f != two[2])
     assert docs_of([two[2]], nlp.vocab)[0].user_data["id"] == 81
-    summary = parse_corpus(MODEL, source, out, shard_size=40, n_process=2, backend="ray",
+    summary = parse_with_ray(MODEL, source, out, shard_size=40, n_process=2,
                            progress=False)
     assert (summary.docs, summary.written, summary.skipped) == (0, 0, 5)
     assert not list(out.glob(".*.tmp"))

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf8")
 DOCS = sorted((ROOT / "docs").rglob("*.md"))
 TEST_COMMAND = 'pip install torch==2.13.0 && pip install -e ".[test]" && python -m pytest --runslow -q'
-CLI_COMMANDS = {"convert", "score", "benchmark", "lm", "ptb", "info", "parse", "dyck"}
+CLI_COMMANDS = {"convert", "score", "benchmark", "lm", "ptb", "info", "parse", "dyck", "memory"}
 
 
 def bash_lines(text):

@@ -37,6 +37,7 @@ def _one(model: str, source: str, output: str, backend: str, n_process: int,
     import torch
 
     from ..corpus_parsing import parse_corpus
+    from ..ray_parsing import parse_with_ray
 
     # a spawned process would hand its own start method to nlp.pipe's workers;
     # they start as they would from the command line (fork on Linux)
@@ -51,8 +52,8 @@ def _one(model: str, source: str, output: str, backend: str, n_process: int,
                  object_store_memory=100 * 2**20, logging_level="WARNING")
         row["cluster_start_seconds"] = time.perf_counter() - begun
         try:
-            summary = parse_corpus(model, source, output, backend="ray", n_process=n_process,
-                                   progress=False, **options)
+            summary = parse_with_ray(model, source, output, n_process=n_process,
+                                     progress=False, **options)
         finally:
             begun = time.perf_counter()
             ray.shutdown()

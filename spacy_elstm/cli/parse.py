@@ -58,12 +58,15 @@ def parse(
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     try:
-        nlp = spacy.load(model) if backend == "local" else model  # Ray's workers load it
-        summary = parse_corpus(nlp, input_path, output_dir, out_format=out_format,
-                               in_format=input_format, shard_size=shard_size,
-                               batch_size=batch_size, n_process=n_process,
-                               max_length=max_length, on_error=on_error, force=force,
-                               progress=progress, backend=backend, address=address)
+        options = dict(out_format=out_format, in_format=input_format, shard_size=shard_size,
+                       batch_size=batch_size, n_process=n_process, max_length=max_length,
+                       on_error=on_error, force=force, progress=progress)
+        if backend == "ray":  # its workers load the pipeline
+            from ..ray_parsing import parse_with_ray
+
+            summary = parse_with_ray(model, input_path, output_dir, address=address, **options)
+        else:
+            summary = parse_corpus(spacy.load(model), input_path, output_dir, **options)
     except (CorpusInputError, BackendError, OSError) as err:
         fail("parse", err)
     typer.echo(summary.line())
