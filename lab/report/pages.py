@@ -109,9 +109,10 @@ def _speed(metrics: Path) -> List[str]:
                                   bench.default_first(metrics, "bench-paper")) if t]
     if paper_bench:
         parts += ["## Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
-    corpus = bench.parse_section(metrics / "bench-parse.json")
+    corpus = [t for t in map(bench.parse_section, bench.default_first(metrics, "bench-parse"))
+              if t]
     if corpus:
-        parts += ["## Corpus parsing speed", "", corpus, ""]
+        parts += ["## Corpus parsing speed", ""] + [p for t in corpus for p in (t, "")]
     return parts
 
 
