@@ -115,12 +115,14 @@ SETTINGS = {
     **{f"elstm2-lr{r}": ("configs/experiments/encoders/shared_elstm2.cfg", {LR: r / 1000})
        for r in (2, 4)},
     # the biaffine parser (elstm_biaffine_parser) in place of spaCy's transition parser
-    "best-biaffine": ("configs/biaffine/best_elstm.cfg", {}),
+    "best-biaffine": ("configs/biaffine/shared_elstm.cfg", {}),
     "cnn-biaffine": ("configs/biaffine/cnn.cfg", {}),
     # the biaffine parser's training (issue 33, --steps 2000 then 5000): Adam's
     # beta2 at Dozat & Manning's 0.9, the learning rate, gradient clipping, the
-    # MLPs' dropout and widths, the weight of its gradient in the shared tok2vec
-    **{name: ("configs/biaffine/best_elstm.cfg", overrides) for name, overrides in {
+    # MLPs' dropout and widths, the weight of its gradient in the shared tok2vec;
+    # on the tok2vec of configs/shared_elstm.cfg (hashed word features only: the
+    # biaffine configs had no character-level embedding until then)
+    **{name: ("configs/biaffine/shared_elstm.cfg", overrides) for name, overrides in {
         "bia-b2": {B2: 0.9},
         "bia-b2-lr2": {B2: 0.9, LR: 0.002},
         "bia-b2-clip5": {B2: 0.9, CLIP: 5.0},
@@ -134,6 +136,12 @@ SETTINGS = {
         "bia-lr1": {LR: 0.001},
         "bia-lw2": {"components.parser.loss_weight": 2.0},
     }.items()},
+    # the biaffine parser on the tok2vec of configs/best_elstm.cfg (its
+    # character-level embedding), at the search's learning rate 0.002: reading the
+    # listener directly, and through a recurrent layer of its own (the search's
+    # choice: configs/biaffine/best_elstm.cfg since)
+    "bia-char-lr2": ("configs/experiments/biaffine/best_elstm_listener.cfg", {LR: 0.002}),
+    "bia-char-lr2-enc": ("configs/biaffine/best_elstm.cfg", {LR: 0.002}),
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
     "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),

@@ -66,7 +66,8 @@ FAMILIES = (
     # character-level input (spaCy's CharacterEmbed) for the best ELSTM and the CNN
     Family("experiments/chars", "chars.cfg", "encoders", ("best_elstm", "cnn")),
     # the other parsers, on the same pipelines
-    Family("biaffine", "biaffine.cfg", "encoders", ("best_elstm", "cnn")),
+    Family("biaffine", "biaffine_charrnn.cfg", "encoders", ("best_elstm",)),
+    Family("biaffine", "biaffine.cfg", "encoders", ("shared_elstm", "cnn")),
     Family("seqparse", "seqparse.cfg", "encoders", ("best_elstm", "cnn")),
     # the Penn Treebank (tagger and parser); no character embedding, so no shared_elstm
     Family("ptb", "ptb.cfg", "encoders",

@@ -49,9 +49,10 @@ def test_every_family_has_the_members_it_names():
     assert sorted(n.split("/")[1] for n in made if n.startswith("paper/")) == sorted(gen.PAPER)
     assert sorted(n.split("/")[1] for n in made if n.startswith("labeller/")) == \
         sorted(gen.MACRO_TAGGERS + gen.TUNED_TAGGERS)
-    for folder in ("experiments/chars", "biaffine", "seqparse"):
-        assert sorted(n.split("/")[-1] for n in made if n.startswith(folder + "/")) == \
-            ["best_elstm", "cnn"]
+    for folder, members in (("experiments/chars", ["best_elstm", "cnn"]),
+                            ("biaffine", ["best_elstm", "cnn", "shared_elstm"]),
+                            ("seqparse", ["best_elstm", "cnn"])):
+        assert sorted(n.split("/")[-1] for n in made if n.startswith(folder + "/")) == members
     ptb = {n.split("/")[1] for n in made if n.startswith("ptb/")}
     assert ptb == set(gen.RECOMMENDED + gen.STUDY_ENCODERS) - {"shared_elstm"}
 
@@ -84,20 +85,48 @@ def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
         assert chars == words, path.stem
 
 
+LEARN_RATE = ("training", "optimizer", "learn_rate", "initial_rate")
+
+
 @pytest.mark.parametrize("folder,factory,architecture", [
     ("biaffine", "elstm_biaffine_parser", "spacy-elstm.BiaffineParser.v1"),
     ("seqparse", "elstm_seq_parser", "spacy-elstm.RecurrentTagger.v1")])
 def test_parser_variants_differ_from_theirs_in_the_parser_only(folder, factory, architecture):
+    """Each config of biaffine/ is configs/<name>.cfg with another parser (and
+    biaffine/best_elstm, the search's setting, its parser reading the listener
+    through a recurrent layer of its own, and its learning rate); each of
+    seqparse/ is the config on configs/src/base.cfg with its encoder."""
     for path in sorted((ROOT / "configs" / folder).glob("*.cfg")):
         other = spacy.util.load_config(path, interpolate=False)
-        words = plain(path.stem)
+        words = (spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+                 if folder == "biaffine" else plain(path.stem))
         parser = other["components"].pop("parser")
         assert parser["factory"] == factory
         assert parser["model"]["@architectures"] == architecture
         plain_parser = words["components"].pop("parser")
-        assert parser["model"]["tok2vec"] == plain_parser["model"]["tok2vec"]
+        tok2vec = parser["model"]["tok2vec"]
+        if folder == "biaffine" and path.stem == "best_elstm":
+            assert tok2vec["@layers"] == "chain.v1"
+            assert list(tok2vec["*"]) == ["listener", "encode"]
+            assert tok2vec["*"]["encode"]["@architectures"] == "spacy-elstm.RecurrentEncoder.v2"
+            tok2vec = tok2vec["*"]["listener"]
+            section = words
+            for key in LEARN_RATE[:-1]:
+                section = section[key]
+            section[LEARN_RATE[-1]] = 0.002
+        assert tok2vec == plain_parser["model"]["tok2vec"]
         assert parser["scorer"] == plain_parser["scorer"]
         assert other == words, path.stem
+
+
+def test_the_biaffine_listener_experiment_is_best_elstm_without_the_parsers_own_layer():
+    listener = spacy.util.load_config(
+        ROOT / "configs" / "experiments" / "biaffine" / "best_elstm_listener.cfg", interpolate=False)
+    best = spacy.util.load_config(ROOT / "configs" / "biaffine" / "best_elstm.cfg",
+                                  interpolate=False)
+    model = best["components"]["parser"]["model"]
+    model["tok2vec"] = model["tok2vec"]["*"]["listener"]
+    assert listener == best
 
 
 def test_check_passes_on_the_committed_configs():
