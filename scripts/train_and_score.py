@@ -139,13 +139,14 @@ def parse(argv: Sequence[str]):
     parser.add_argument("--steps", type=int, default=None, help="training.max_steps (default: the config's)")
     parser.add_argument("--seed", type=int, default=0,
                         help="system.seed, and a seed other than 0 writes into METRICS-seedN "
-                             "(the studies' folders; `-- --system.seed N` keeps METRICS)")
+                             "and MODELS-seedN (the studies' folders, so that seeds may run at "
+                             "once; `-- --system.seed N` keeps both)")
     parser.add_argument("--gpu-id", type=int, default=-1)
     parser.add_argument("--force", action="store_true", help="train runs whose scores are there too")
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
-    metrics = args.metrics if args.seed == 0 else Path(f"{args.metrics}-seed{args.seed}")
-    opts = Options(metrics=metrics, models=args.models, corpus=args.corpus,
+    seeded = (lambda path: path) if args.seed == 0 else (lambda path: Path(f"{path}-seed{args.seed}"))
+    opts = Options(metrics=seeded(args.metrics), models=seeded(args.models), corpus=args.corpus,
                    conllu=none(args.conllu), train_conllu=none(args.train_conllu),
                    splits=tuple(args.splits), evaluate=not args.no_evaluate,
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,

@@ -94,6 +94,37 @@ def test_config_benchmark_times_whole_pipelines_against_a_reference(tmp_path):
             assert row["vs_spacy-cnn"] == row["words_per_second"] / ref["words_per_second"]
 
 
+def test_config_benchmark_loads_a_trained_pipeline_as_it_is(tmp_path):
+    """A folder is a trained pipeline: loaded, not initialised again (its weights
+    are the trained ones), and named after its parent when it is model-best."""
+    import numpy
+    import spacy
+
+    from spacy_elstm.benchmarks.pipelines import build_from_config, load_examples
+    from spacy_elstm.cli.benchmark import pipeline_name
+
+    paths = _tiny_configs(tmp_path)
+    nlp = build_from_config(str(paths["elstm"]))
+    nlp.initialize(lambda: load_examples(SAMPLE_DEV, nlp.vocab, 100))
+    folder = tmp_path / "run" / "model-best"
+    folder.parent.mkdir()
+    nlp.to_disk(folder)
+    def weights(pipeline):
+        return [node.get_param("W").copy() for node in pipeline.get_pipe("tagger").model.walk()
+                if node.has_param("W")]
+
+    trained = weights(nlp)
+    loaded = weights(build_from_config(str(folder)))
+    assert trained and len(loaded) == len(trained)
+    assert all(numpy.array_equal(a, b) for a, b in zip(loaded, trained))
+    assert pipeline_name(folder) == "run" and pipeline_name(paths["elstm"]) == "elstm"
+    rows = run_pipeline_benchmark(path=SAMPLE_DEV, configs={"run": str(folder)}, max_words=100,
+                                  train_words=50, repeats=1, memory=False, reference=["run"],
+                                  progress=lambda msg: None)
+    assert {r["mode"] for r in rows} == {"train", "predict"}
+    assert spacy.load(folder).get_pipe("tagger").labels == nlp.get_pipe("tagger").labels
+
+
 @pytest.mark.parametrize("extra,message", [(["--reference", "cnn"], "'cnn' is not one of"),
                                            (["same"], "two configs are named 'elstm'")])
 def test_config_benchmark_refuses_bad_names(tmp_path, extra, message):

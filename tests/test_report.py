@@ -422,6 +422,33 @@ def test_a_best_of_target_picks_its_run_on_dev_not_test(tmp_path):
                               "| 95.50 | yes (+0.30) |")
 
 
+def test_the_accurate_pipeline_targets_and_its_speed_beside_the_cnns(tmp_path):
+    from lab.report.targets import targets_section
+
+    metrics = tmp_path / "metrics"
+    folder = metrics / "converged-10000steps"
+    # the transition parser is better on dev, the biaffine one on test: the transition one is judged
+    for config, dev, test in (("best_elstm", 85.1, 86.3), ("biaffine-best_elstm", 84.9, 86.5)):
+        _official(folder, config, UPOS=95.4, UAS=89.0, LAS=test)
+        (folder / f"{config}-dev.official.json").write_text(json.dumps({"LAS": dev}))
+    text = targets_section(metrics)
+    rows = {line.split(" | ")[0][2:]: line for line in text.splitlines()}
+    assert rows["converged, the best pipeline (picked on dev): LAS ≥ 88.0"].endswith(
+        "| 86.30 (`converged-10000steps/best_elstm`, 1 seed, the best on dev of 2 runs) "
+        "| 88.00 | no (-1.70) |")
+    biaffine = next(v for k, v in rows.items() if k.startswith("converged: the biaffine parser's LAS"))
+    assert biaffine.endswith("| 86.50 (`converged-10000steps/biaffine-best_elstm`, 1 seed) | "
+                             "86.30 (`converged-10000steps/best_elstm`, 1 seed) | yes (+0.20) |")
+    assert "Inference words/s" not in text
+    rows = [{"name": name, "mode": mode, "words": 25148, "repeats": 3,
+             "words_per_second": speed, "vs_cnn": speed / 9000}
+            for name, speed in (("cnn", 9000), ("best_elstm", 4500)) for mode in ("train", "predict")]
+    (metrics / "bench-accurate.json").write_text(json.dumps(
+        {"data": "en_ewt-ud-dev.conllu", "reference": "cnn", "rows": rows,
+         "environment": {"threads": 1, "torch": "2.13.0"}}))
+    assert "`cnn` 9,000 (× 1.00); `best_elstm` 4,500 (× 0.50)" in targets_section(metrics)
+
+
 def test_no_target_files_no_targets_section(tmp_path):
     from lab.report.targets import targets_section
 

@@ -85,9 +85,12 @@ def test_a_seed_other_than_0_trains_with_it_into_its_own_folder(tmp_path):
     _, opts = tas.parse(["configs/cnn.cfg", "--metrics", str(tmp_path / "parsers"), "--seed", "2",
                          "--", "--x.y", "1"])
     assert opts.metrics == tmp_path / "parsers-seed2"
+    assert opts.models == Path("training-seed2")  # seeds that run at once keep their own models
     assert list(opts.overrides) == ["--system.seed", "2", "--x.y", "1"]
-    _, opts = tas.parse(["configs/cnn.cfg", "--metrics", str(tmp_path / "parsers")])
+    _, opts = tas.parse(["configs/cnn.cfg", "--metrics", str(tmp_path / "parsers"),
+                         "--models", str(tmp_path / "models")])
     assert opts.metrics == tmp_path / "parsers" and not opts.overrides
+    assert opts.models == tmp_path / "models"
 
 
 def test_a_ptb_run_reads_its_corpus_and_records_how_it_was_made(calls, tmp_path):

@@ -25,6 +25,8 @@ ROWS = [
         "the paper's DBRNN as the encoder, wired as `shared_elstm`"),
     Row("shared_lstm", "converged-5000steps", 5_000, "`shared_elstm` with LSTM cells"),
     Row("shared_gru", "converged-5000steps", 5_000, "`shared_elstm` with GRU cells"),
+    Row("biaffine-best_elstm", "converged-10000steps", 10_000,
+        "`best_elstm` with the graph-based biaffine parser (`configs/biaffine/best_elstm.cfg`)"),
     Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
 ]
 KEYS = ["UPOS", "UAS", "LAS"]

@@ -42,8 +42,9 @@ STUDIES = [
     Study(r"search-.+", "ud", "ud", "Dev-only searches"),
     Study(r"biaffine-.+", "ud", "ud", "The biaffine parser's training, searched on dev",
           "A dev-only search (`python scripts/dev_search.py NAME --steps N --out "
-          "metrics/biaffine-Nsteps`; the script lists each setting's overrides of "
-          "`configs/biaffine/best_elstm.cfg`): the test split is not read."),
+          "metrics/biaffine-Nsteps`; the script lists each setting's config, "
+          "`configs/biaffine/shared_elstm.cfg` for the first ones, and its overrides): "
+          "the test split is not read."),
     Study(r"parsers-.+", "ud", "ud", "Parsers on one pipeline"),
     Study(r"(macro|tuned)-.+", "ud", "ud", "Tagger macro-models"),
     Study(r"pretrain-.+", "ud", "ud", "Pretraining"),

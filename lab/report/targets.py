@@ -1,4 +1,4 @@
-"""The table of this repository's accuracy targets (issues 8 and 9) against what the
+"""The table of this repository's accuracy targets (issues 8, 9 and 33) against what the
 metrics files hold: each target names the runs it compares, the official
 test score it reads, and the bound. A run's score is the mean over its seeds
 (the folder ``name`` is seed 0, ``name-seedN`` seed N); a target whose files
@@ -33,6 +33,9 @@ class Target(NamedTuple):
 
 
 BEST = Run("converged-10000steps", "best_elstm")
+BIAFFINE = Run("converged-10000steps", "biaffine-best_elstm")
+# the pipeline the accuracy targets of issue 33 judge: of the converged ones, the best on dev
+ACCURATE = Best((BEST, BIAFFINE))
 TARGETS = [
     Target("converged best ELSTM pipeline: UPOS ≥ 95.5", "UPOS", BEST, 95.5),
     Target("converged best ELSTM pipeline: UAS ≥ 88.0", "UAS", BEST, 88.0),
@@ -49,7 +52,17 @@ TARGETS = [
     Target("10,000 steps: best tagger macro-model (tuned, picked on dev): UPOS ≥ 95.5", "UPOS",
            Best((Run("tuned-10000steps", "tuned_dbrnn_tagger"),
                  Run("tuned-10000steps", "tuned_brnn_tagger"))), 95.5),
+    Target("converged, the best pipeline (picked on dev): LAS ≥ 88.0", "LAS", ACCURATE, 88.0),
+    Target("converged, the best pipeline (picked on dev): UAS ≥ 90.5", "UAS", ACCURATE, 90.5),
+    Target("converged, the best pipeline (picked on dev): UPOS ≥ 96.0", "UPOS", ACCURATE, 96.0),
+    Target("converged: the biaffine parser's LAS ≥ the transition parser's on the same "
+           "pipeline", "LAS", BIAFFINE, 0.0, BEST),
+    Target("converged: the biaffine parser's UAS ≥ the transition parser's on the same "
+           "pipeline", "UAS", BIAFFINE, 0.0, BEST),
 ]
+# `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):
+# their inference words/s beside the CNN's in one run
+SPEED_FILE = "bench-accurate.json"
 
 
 def run_score(metrics: Path, run: Run, key: str, split: str = "test"
@@ -100,5 +113,26 @@ def targets_section(metrics: Path) -> Optional[str]:
                      f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"])
     if not found:
         return None
-    return table(["target (EWT test, gold tokenisation, official script)", "ours",
-                   "bound or reference", "met (margin)"], rows)
+    return "\n\n".join(filter(None, [
+        table(["target (EWT test, gold tokenisation, official script)", "ours",
+               "bound or reference", "met (margin)"], rows),
+        speed_line(metrics)]))
+
+
+def speed_line(metrics: Path) -> Optional[str]:
+    """The converged pipelines' inference words/s, each beside the reference of
+    the same run (`metrics/bench-accurate.json`); None where it has not run."""
+    bench = read_json(metrics / SPEED_FILE)
+    if bench is None:
+        return None
+    reference, env = bench["reference"], bench.get("environment", {})
+    rows = [r for r in bench["rows"] if r["mode"] == "predict"]
+    speeds = "; ".join(f"`{r['name']}` {r['words_per_second']:,.0f} "
+                       f"(× {r[f'vs_{reference}']:.2f})" for r in rows)
+    return (f"Inference words/s on `{bench['data']}` ({rows[0]['words']:,} words, batches of "
+            f"256 docs), every pipeline in the same run, median of {rows[0]['repeats']} "
+            f"interleaved rounds, {env.get('threads', '?')} thread(s), torch "
+            f"{env.get('torch', '?')}; × the `{reference}` of that run: {speeds}. A trained "
+            "pipeline's folder is timed as it is (the biaffine parser's tree search depends on "
+            "its scores); a config, untrained, has the trained one's shapes "
+            f"(`metrics/{SPEED_FILE}`, `spacy-elstm benchmark configs`).")

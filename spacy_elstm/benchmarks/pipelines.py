@@ -58,7 +58,12 @@ def build(name: str, width: int) -> Language:
 
 def build_from_config(path: str) -> Language:
     """The pipeline a training config describes, untrained: its speed is that of
-    the trained pipeline, whose weights have the same shapes."""
+    the trained pipeline, whose weights have the same shapes (but for a decoder
+    whose work depends on the scores, such as the biaffine parser's tree search:
+    give its trained pipeline's folder instead). A folder is a trained
+    pipeline, loaded as it is."""
+    if Path(path).is_dir():
+        return spacy.load(path)
     fix_random_seed(0)
     return spacy.util.load_model_from_config(spacy.util.load_config(path, interpolate=True),
                                              auto_fill=True,
@@ -83,7 +88,8 @@ def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[in
     pipeline of that config file."""
     nlp = build(name, width) if config is None else build_from_config(config)
     examples = load_examples(Path(path), nlp.vocab, max_words)
-    nlp.initialize(lambda: examples)
+    if config is None or not Path(config).is_dir():
+        nlp.initialize(lambda: examples)
     n_words = sum(len(e.reference) for e in examples)
     if mode == "train":
         optimizer = nlp.resume_training()

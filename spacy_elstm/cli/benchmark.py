@@ -182,12 +182,23 @@ def pipelines(
                     "allocator": allocator, "rows": rows})
 
 
+def pipeline_name(path: Path) -> str:
+    """How the configs benchmark names a config (its file's stem) or a trained
+    pipeline (its folder's name, its parent's for model-best and model-last)."""
+    if path.is_dir() and path.name in ("model-best", "model-last"):
+        return path.resolve().parent.name
+    return path.stem if not path.is_dir() else path.name
+
+
 @benchmark_app.command("configs")
 def configs(
     data: Path = typer.Argument(..., exists=True, dir_okay=False,
                                 help="A CoNLL-U file, e.g. UD English-EWT dev."),
-    config: List[Path] = typer.Argument(..., exists=True, dir_okay=False,
-                                        help="Training configs; each pipeline is named after its file."),
+    config: List[Path] = typer.Argument(..., exists=True,
+                                        help="Training configs, each named after its file, or "
+                                             "trained pipelines' folders, each named after "
+                                             "its folder (after its parent for model-best and "
+                                             "model-last)."),
     output: Optional[Path] = typer.Option(None, help="Write the results as JSON here."),
     reference: Optional[str] = typer.Option(None, help="The config name the ratios are against; default: the first."),
     train_words: int = typer.Option(5000, min=1, help="Words per timed training pass."),
@@ -198,8 +209,10 @@ def configs(
     gpu_id: int = typer.Option(-1, help="GPU to run on; -1 for CPU."),
 ) -> None:
     """Training and inference words/second of whole pipelines given as training
-    configs (untrained: the same shapes as the trained ones), in the same run,
-    with ratios against one of them."""
+    configs (untrained: the same shapes as the trained ones) or as trained
+    pipelines (for decoders whose work depends on the scores, such as the
+    biaffine parser's tree search), in the same run, with ratios against one of
+    them."""
     check_gpu_or_fail("benchmark configs", gpu_id, cupy=True)
     import spacy
     import torch
@@ -210,11 +223,15 @@ def configs(
     check_output(output)
     named = {}
     for path in config:
-        if path.stem in named:
-            raise typer.BadParameter(f"two configs are named {path.stem!r} ({named[path.stem]} "
+        if path.is_dir() and not (path / "config.cfg").is_file():
+            raise typer.BadParameter(f"{path} is a folder without a config.cfg: give a training "
+                                     "config or a trained pipeline's folder.", param_hint="CONFIG")
+        name = pipeline_name(path)
+        if name in named:
+            raise typer.BadParameter(f"two configs are named {name!r} ({named[name]} "
                                      f"and {path}); rename one.", param_hint="CONFIG")
-        named[path.stem] = str(path)
-    reference = reference or config[0].stem
+        named[name] = str(path)
+    reference = reference or pipeline_name(config[0])
     if reference not in named:
         raise typer.BadParameter(f"{reference!r} is not one of the configs {list(named)}.",
                                  param_hint="--reference")
