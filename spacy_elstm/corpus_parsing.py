@@ -27,9 +27,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, DocBin
+from spacy.vocab import Vocab
 
 from .files import write_atomically
 
@@ -477,34 +478,59 @@ def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[st
     shard (`parse_task`, as a Ray actor does), and sends back only a summary,
     so no doc passes between processes (nlp.pipe's own workers send every doc
     back to be written here, which leaves this process the bottleneck)."""
+    def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
+        _WORKER_STATE.update(nlp=nlp, options=dict(out_format=out_format, batch_size=batch_size,
+                                                   max_length=max_length))
+        try:
+            with multiprocessing.get_context("fork").Pool(min(n_process, len(tasks))) as pool:
+                for row in pool.imap_unordered(_parse_in_worker, tasks):
+                    count(row)
+        finally:
+            _WORKER_STATE.clear()
+
+    return run_tasks(run, source, output_dir, nlp.vocab, out_format=out_format,
+                     in_format=in_format, shard_size=shard_size, max_length=max_length,
+                     on_error=on_error, force=force, progress=progress)
+
+
+TaskRunner = Callable[[List["Task"], Summary, Callable[[Dict[str, Any]], None]], None]
+
+
+def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, Path],
+              vocab: Vocab, *, out_format: str, in_format: Optional[str], shard_size: int,
+              max_length: int, on_error: str, force: bool, progress: bool) -> Summary:
+    """What every backend of workers that write their own shards does around
+    them: plan the chunks, make a task of each chunk to parse, and hand the
+    tasks to `run(tasks, summary, count)`, which has them parsed (each by
+    `parse_task`) and calls `count(row)` with each written shard's summary.
+    The progress bar, the errors file and the summary are kept here; an input
+    error found while making the tasks is raised once the shards before it are
+    written. `summary.seconds` leaves out `summary.startup` (a cluster's start)."""
     summary, errors = Summary(), []
-    chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
+    chunks = plan_chunks(source, output_dir, vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
                          on_error=on_error, force=force, summary=summary, errors=errors)
     bar = ProgressBar(progress)
     tasks: List[Task] = []
     failure: Optional[CorpusInputError] = None
     peaks: Dict[int, int] = {}
+
+    def count(row: Dict[str, Any]) -> None:
+        add_task_summary(summary, peaks, row)
+        bar.update(summary, int(row["docs"]))
+
     try:
         try:
             tasks.extend(chunk_tasks(chunks))
         except CorpusInputError as err:  # the shards before it are still written
             failure = err
         if tasks:
-            _WORKER_STATE.update(nlp=nlp, options=dict(out_format=out_format,
-                                                       batch_size=batch_size,
-                                                       max_length=max_length))
-            try:
-                with multiprocessing.get_context("fork").Pool(min(n_process, len(tasks))) as pool:
-                    for row in pool.imap_unordered(_parse_in_worker, tasks):
-                        add_task_summary(summary, peaks, row)
-                        bar.update(summary, row["docs"])
-            finally:
-                _WORKER_STATE.clear()
+            run(tasks, summary, count)
     finally:
         bar.close(summary)
+        summary.seconds -= summary.startup
+        summary.peak_rss = sorted(peaks.values())
         write_errors(output_dir, errors, on_error)
-    summary.peak_rss = sorted(peaks.values())
     if failure is not None:
         raise failure
     return summary

@@ -12,13 +12,11 @@ import inspect
 import logging
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from spacy.vocab import Vocab
 
-from .corpus_parsing import (BackendError, CorpusInputError, ProgressBar, Summary, Task,
-                             add_task_summary, check_options, chunk_tasks, parse_task,
-                             plan_chunks, write_errors)
+from .corpus_parsing import BackendError, Summary, Task, check_options, parse_task, run_tasks
 
 MISSING = '--backend ray needs Ray Data, not installed: pip install "spacy-elstm[cluster]"'
 
@@ -90,39 +88,25 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
     if Path(model).exists():  # workers may start in another folder
         model = Path(model).resolve()
     ray = import_ray()
-    summary, errors = Summary(), []
-    chunks = plan_chunks(source, output_dir, Vocab(), in_format=in_format,
-                         out_format=out_format, shard_size=shard_size, max_length=max_length,
-                         on_error=on_error, force=force, summary=summary, errors=errors)
-    bar = ProgressBar(progress)
-    tasks: List[Task] = []
-    failure: Optional[CorpusInputError] = None
-    try:
+
+    def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
+        begun = time.perf_counter()
+        started = start_ray(address, n_process)
+        summary.startup = time.perf_counter() - begun
         try:
-            tasks.extend(chunk_tasks(chunks))
-        except CorpusInputError as err:  # the shards before it are still written
-            failure = err
-        if tasks:
-            begun = time.perf_counter()
-            started = start_ray(address, n_process)
-            summary.startup = time.perf_counter() - begun
-            try:
-                _run(ray, tasks, str(model), n_process, summary, bar, out_format=out_format,
-                     batch_size=batch_size, max_length=max_length)
-            finally:
-                if started:
-                    ray.shutdown()
-    finally:
-        bar.close(summary)
-        summary.seconds -= summary.startup
-        write_errors(output_dir, errors, on_error)
-    if failure is not None:
-        raise failure
-    return summary
+            _run(ray, tasks, str(model), n_process, count, out_format=out_format,
+                 batch_size=batch_size, max_length=max_length)
+        finally:
+            if started:
+                ray.shutdown()
+
+    return run_tasks(run, source, output_dir, Vocab(), out_format=out_format,
+                     in_format=in_format, shard_size=shard_size, max_length=max_length,
+                     on_error=on_error, force=force, progress=progress)
 
 
-def _run(ray, tasks: List[Task], model: str, n_process: int, summary: Summary,
-         bar: ProgressBar, **options: Any) -> None:
+def _run(ray, tasks: List[Task], model: str, n_process: int,
+         count: Callable[[Dict[str, Any]], None], **options: Any) -> None:
     from ray.data import ActorPoolStrategy, DataContext
 
     DataContext.get_current().enable_progress_bars = False  # ours counts docs
@@ -133,15 +117,11 @@ def _run(ray, tasks: List[Task], model: str, n_process: int, summary: Summary,
     dataset = ray.data.from_items(rows, **{blocks: len(rows)}).map_batches(
         ShardParser, fn_constructor_kwargs=dict(model=model, **options), batch_size=1,
         compute=ActorPoolStrategy(size=min(n_process, len(rows))), num_cpus=1, batch_format="numpy")
-    peaks: Dict[int, int] = {}
     try:
         for row in dataset.iter_rows():
-            add_task_summary(summary, peaks, row)
-            bar.update(summary, int(row["docs"]))
+            count(row)
     except Exception as err:  # a worker's error, wrapped by Ray: its own line
         raise BackendError(f"a Ray worker failed: {_first_line(err)}") from err
-    finally:
-        summary.peak_rss = sorted(peaks.values())
 
 
 def _first_line(err: BaseException) -> str:

@@ -170,27 +170,6 @@ def test_empty_docs():
     assert len(heads) == len(labels) == 0
 
 
-def _predict_sentence_by_sentence(parser, docs):
-    """The decoder before the batch decoder: mst_heads on each sentence's
-    scores, converted one by one, then the label argmax at those heads."""
-    from spacy_elstm.heads.mst import mst_heads
-
-    scores = parser.model.predict(docs)
-    sentences = [numpy.asarray(mst_heads(parser.model.ops.to_numpy(a))) for a in scores.arcs]
-    heads = numpy.concatenate(sentences) if sentences else numpy.zeros(0, "int64")
-    labels = parser.model.ops.to_numpy(scores.labels(heads)).argmax(-1) if len(heads) else heads
-    parses, s, w = [], 0, 0
-    for doc in docs:
-        doc_heads, start = numpy.zeros(len(doc), dtype="int64"), 0
-        for n in sentence_lengths(doc):
-            doc_heads[start:start + n] = start + numpy.where(sentences[s] == 0, numpy.arange(n),
-                                                             sentences[s] - 1)
-            start, s = start + n, s + 1
-        parses.append((doc_heads.tolist(), labels[w:w + len(doc)].tolist()))
-        w += len(doc)
-    return parses
-
-
 @pytest.mark.parametrize("n_updates", [0, 2, 40])
 def test_the_batch_decoder_parses_as_the_sentence_by_sentence_one(n_updates):
     # untrained (every score tied: no sentence takes the fast path), half
@@ -209,8 +188,13 @@ def test_the_batch_decoder_parses_as_the_sentence_by_sentence_one(n_updates):
         words = [str(w) for w in rng.choice(vocab, size=int(rng.integers(1, 40)))]
         docs.append(Doc(nlp.vocab, words=words,
                         sent_starts=[True] + [bool(rng.random() < 0.15) for _ in words[1:]]))
-    got = [(heads.tolist(), labels.tolist()) for heads, labels in parser.predict(docs)]
-    assert got == _predict_sentence_by_sentence(parser, docs)
+    # the decoder before the batch one: mst_heads on each sentence, then the labels' argmax
+    from lab.bench_biaffine_decoding import predict_sentence_by_sentence
+
+    def as_lists(parses):
+        return [(heads.tolist(), labels.tolist()) for heads, labels in parses]
+
+    assert as_lists(parser.predict(docs)) == as_lists(predict_sentence_by_sentence(parser, docs))
     assert parser.predict([]) == []
 
 

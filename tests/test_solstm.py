@@ -4,8 +4,7 @@ import pytest
 import spacy
 import torch
 from spacy.tokens import Doc, DocBin
-from spacy.training import Example
-from thinc.api import Adam, Config, fix_random_seed
+from thinc.api import Config
 
 from spacy_elstm.architectures import RECURRENT_ENCODER, RECURRENT_ENCODER_V2
 from spacy_elstm.pytorch import Recurrence, RecurrentEncoder, kernels
@@ -14,6 +13,7 @@ from spacy_elstm.pytorch.mode import training_mode
 from spacy_elstm.pytorch.second_order import MIN_FACTOR, SecondOrder
 from spacy.util import registry
 
+from pipeline_utils import CONFIG, TRAIN, make_examples, trained_nlp
 from test_recurrence import gradcheck_input_and_parameters, perturb, random_inputs
 
 
@@ -198,74 +198,15 @@ def test_the_label_recurrence_refuses_it():
                                 input_width=4, width=4, n_labels=3)
 
 
-CONFIG = """
-[paths]
-train = null
-dev = null
-
-[nlp]
-lang = "en"
-pipeline = ["tok2vec", "tagger"]
-
-[components]
-
-[components.tok2vec]
-factory = "tok2vec"
-
-[components.tok2vec.model]
-@architectures = "spacy.Tok2Vec.v2"
-
-[components.tok2vec.model.embed]
-@architectures = "spacy.MultiHashEmbed.v2"
-width = 16
-attrs = ["NORM", "SHAPE"]
-rows = [200, 20]
-include_static_vectors = false
-
-[components.tok2vec.model.encode]
-@architectures = "spacy-elstm.RecurrentEncoder.v2"
-width = 16
-cell = "solstm"
-solstm_cells = 2
-solstm_anneal = 0.5
-solstm_anneal_every = 2
-
-[components.tagger]
-factory = "tagger"
-
-[components.tagger.model]
-@architectures = "spacy.Tagger.v2"
-nO = null
-
-[components.tagger.model.tok2vec]
-@architectures = "spacy.Tok2VecListener.v1"
-width = 16
-
-[corpora]
-
-[corpora.train]
-@readers = "spacy.Corpus.v1"
-path = ${paths.train}
-
-[corpora.dev]
-@readers = "spacy.Corpus.v1"
-path = ${paths.dev}
-"""
-
-TRAIN = [(["I", "like", "green", "eggs"], ["PRP", "VBP", "JJ", "NNS"]),
-         (["Eat", "blue", "ham"], ["VB", "JJ", "NN"])]
+# the tests' small tagger + parser pipeline (tests/pipeline_utils.py) on the second-order cell
+SOLSTM = {"solstm": '@architectures = "spacy-elstm.RecurrentEncoder.v2"\nwidth = 32\n'
+                    'cell = "solstm"\nsolstm_cells = 2\nsolstm_anneal = 0.5\n'
+                    'solstm_anneal_every = 2'}
 
 
 def test_a_pipeline_trains_saves_and_loads(tmp_path):
-    fix_random_seed(0)
-    nlp = spacy.util.load_model_from_config(Config().from_str(CONFIG), auto_fill=True,
-                                            validate=True)
-    examples = [Example.from_dict(Doc(nlp.vocab, words=w), {"words": w, "tags": t})
-                for w, t in TRAIN]
-    nlp.initialize(lambda: examples)
-    optimizer = Adam(0.01)
-    for _ in range(5):
-        nlp.update(examples, sgd=optimizer)
+    nlp, _ = trained_nlp("solstm", n_iter=5, encoders=SOLSTM)
+    examples = make_examples(nlp)
     rec = recurrences(nlp.get_pipe("tok2vec").model)[0]
     assert int(rec.mixer.passes) == 5 and rec.mixer.temperature == 0.25
     texts = ["I like ham", "Eat green eggs"]
@@ -292,8 +233,9 @@ def test_fill_config_and_debug_config(tmp_path):
 
     nlp = spacy.blank("en")
     corpus = tmp_path / "corpus.spacy"
-    DocBin(docs=[Doc(nlp.vocab, words=w, tags=t) for w, t in TRAIN]).to_disk(corpus)
-    (tmp_path / "base.cfg").write_text(CONFIG)
+    DocBin(docs=[Doc(nlp.vocab, words=w, tags=t, heads=h, deps=d)
+                 for w, t, h, d in TRAIN]).to_disk(corpus)
+    (tmp_path / "base.cfg").write_text(CONFIG.format(encoder=SOLSTM["solstm"]))
     fill_config(tmp_path / "filled.cfg", tmp_path / "base.cfg")
     filled = spacy.util.load_config(tmp_path / "filled.cfg")
     encode = filled["components"]["tok2vec"]["model"]["encode"]
