@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.report.input_gates import input_gates_page, loss_curve, read_runs
+from lab.report.input_gates import loss_curve, page_section, read_runs
 from lab.report.pages import render, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ def _study(folder):
 
 def test_the_table_gives_mean_and_sd_over_seeds_and_the_claim(tmp_path):
     _study(tmp_path / "input-gates-2epochs")
-    text, plots = input_gates_page(tmp_path)
+    text, plots = page_section(tmp_path)
     assert "2 epochs (the paper trains 11)" in text
     assert "| dep_brnn | lstm | input | 0, 1 | 300 | 3 ± 0 | 1.510 ± 0.014 |" in text
     assert "| dep_brnn | elstm | recurrent | 0, 1 | 300 | 3 ± 0 | 1.010 ± 0.014 |" in text
@@ -102,18 +102,18 @@ def test_unfinished_and_missing_runs_are_left_out_and_named(tmp_path, capsys):
     _run(folder, "elstm", "input", 0, [3.0, 1.2], finished=False)  # still training
     assert set(read_runs(folder)) == {("dep_brnn", "elstm", "recurrent")}
     assert "still training" in capsys.readouterr().err
-    text, _ = input_gates_page(tmp_path)
+    text, _ = page_section(tmp_path)
     assert "11 epochs, the paper's schedule" in text
     assert "| dep_brnn | elstm | input | 0 | - | - | no runs | - | - | - | - |" in text
     assert "the paper's claim" not in text  # nothing to compare yet
     _run(folder, "elstm", "input", 0, [3.0, 1.2])  # finished now: one seed each
-    text, _ = input_gates_page(tmp_path)
+    text, _ = page_section(tmp_path)
     assert "+0.200 from the recurrent gates' (+20.0%); one seed of a setting" in text
     assert "no verdict yet" in text and "**" not in text
 
 
 def test_no_folder_no_results_and_the_ud_page_leaves_the_folder_alone(tmp_path):
-    assert input_gates_page(tmp_path) == ("_No results yet._", {})
+    assert page_section(tmp_path) is None
     _study(tmp_path / "input-gates")
     rendered = render(tmp_path)
     assert "dep_brnn-lstm-input" not in rendered["pages"]["ud"]

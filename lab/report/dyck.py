@@ -158,6 +158,11 @@ def ldpa_lines(settings: Dict[str, Any], runs: List[Dict[str, Any]], m: int,
     return lines
 
 
+def page_section(metrics: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """The Dyck page: the runs of ``metrics/dyck``; None without any."""
+    return dyck_section(metrics / "dyck")
+
+
 def dyck_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
     """(Markdown, {image: (lines, xlabel, ylabel, log_y)}) of ``folder``; None without runs."""
     groups = _groups(folder) if folder.is_dir() else []

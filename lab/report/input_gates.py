@@ -238,8 +238,9 @@ def folder_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
     return "\n".join(lines), {image: lambda path, runs=runs: plot(runs, path)}
 
 
-def input_gates_page(metrics: Path) -> Tuple[str, Dict[str, Any]]:
-    """(Markdown of the page's generated block, {image: drawer}) for every input-gates folder."""
+def page_section(metrics: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """(Markdown of the page's generated block, {image: drawer}) for every
+    input-gates folder; None without any results."""
     parts, plots = [], {}
     for folder in sorted(p for p in metrics.glob("input-gates*") if p.is_dir()):
         section = folder_section(folder)
@@ -247,5 +248,5 @@ def input_gates_page(metrics: Path) -> Tuple[str, Dict[str, Any]]:
             parts += [section[0], ""]
             plots.update(section[1])
     if not parts:
-        return "_No results yet._", {}
+        return None
     return "\n".join([HOW, ""] + parts).strip(), plots

@@ -82,6 +82,12 @@ def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
     return "\n".join(texts), plots
 
 
+def page_section(metrics: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """(Markdown, plots) of the memory page: the sweeps of ``metrics/memory``."""
+    section = memory_section(metrics / "memory")
+    return None if section is None else ("## The memory experiments\n\n" + section[0], section[1])
+
+
 def _width(r: Dict[str, Any]) -> int:
     return r.get("hidden_width", len(r["response"][0]))
 

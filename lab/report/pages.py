@@ -18,6 +18,9 @@ TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settin
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
           "speed": "Results: speed", "memory": "Results: memory", dyck.PAGE: dyck.TITLE,
           input_gates.PAGE: input_gates.TITLE}
+# the pages their modules render whole from metrics/ (their studies' kind is "page")
+PAGE_SECTIONS = {"memory": memory.page_section, dyck.PAGE: dyck.page_section,
+                 input_gates.PAGE: input_gates.page_section}
 TARGETS_NOTE = (
     "Each row reads the official test scores of the runs it names (the mean over the seeds "
     "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
@@ -28,14 +31,12 @@ TARGETS_NOTE = (
 def _folder_section(folder: Path, name: str):
     """(text, plots) of one folder, by its study's kind; None if it has nothing to show."""
     study, note = study_of(name)
-    if study.kind == "own":  # its module renders its page from metrics/ as a whole
+    if study.kind == "page":  # its module renders its page from metrics/ as a whole
         return None
     if study.kind == "ptb":
         return _no_plots(ptb.ptb_section(folder, note or None))
     if study.kind == "lm":
         return lm.lm_section(folder)
-    if study.kind == "memory":
-        return memory.memory_section(folder)
     if study.kind == "paper":
         return _no_plots(paper.paper_section(folder, note or None))
     if not ud.has_scores(folder):
@@ -82,12 +83,11 @@ def render(metrics: Path) -> Dict[str, Any]:
         if found:
             parts[study.page] += [f"## {study.title}", ""] + found
     parts["speed"] += _speed(metrics)
-    section = dyck.dyck_section(metrics / "dyck")  # a page of its own, only with results
-    if section is not None:
-        parts[dyck.PAGE], plots[dyck.PAGE] = [section[0]], section[1]
-    text, images = input_gates.input_gates_page(metrics)
-    parts[input_gates.PAGE].append(text)
-    plots[input_gates.PAGE].update(images)
+    for page, page_section in PAGE_SECTIONS.items():
+        section = page_section(metrics)
+        if section is not None:
+            parts[page].append(section[0])
+            plots[page].update(section[1])
     return {"pages": {page: "\n".join(lines).strip() or "_No results yet._"
                       for page, lines in parts.items()}, "plots": plots}
 

@@ -13,7 +13,8 @@ from typing import Dict, List, NamedTuple, Tuple
 class Study(NamedTuple):
     pattern: str  # matches the whole folder name, seed suffix left off
     page: str  # docs/results/<page>.md
-    kind: str  # which tables: "ud", "ptb", "lm", "paper", "memory" or "own" (a module's own page)
+    kind: str  # which tables: "ud", "ptb", "lm", "paper", or "page": the page's module renders
+    # it whole from metrics/ (PAGE_SECTIONS in pages.py), its folders skipped here
     title: str  # the page's heading over the folders of this study, in this table's order
     note: str = ""  # what sets the folder's runs apart; str.format'ed with the pattern's groups
     seed_note: str = ""  # added for seed N ≥ 1, str.format'ed with seed=N
@@ -70,13 +71,15 @@ STUDIES = [
           "Trained with each parameter's gradient clipped to L2 norm {norm} before AdaGrad's "
           "update (`CLIP={norm} bash scripts/paper_tables.sh`); the configs clip nothing, as "
           "the paper names no clipping.", PAPER_SEED),
-    Study(r"memory", "memory", "memory", "The memory experiments"),
-    # rendered by lab/report/input_gates.py onto a page of its own
-    Study(r"input-gates(?:-[0-9]+epochs)?", "input-gates", "own", "The input-gate study"),
+    # pages of their own, each rendered whole by its module (lab/report/memory.py, dyck.py,
+    # input_gates.py)
+    Study(r"memory", "memory", "page", "The memory experiments"),
+    Study(r"dyck", "dyck", "page", "Bounded Dyck-2"),
+    Study(r"input-gates(?:-[0-9]+epochs)?", "input-gates", "page", "The input-gate study"),
     # UD English-EWT: every other folder, and metrics/ itself
     Study(r".*", "ud", "ud", "Other runs"),
 ]
-PAGES = ["ud", "paper", "ptb", "lm", "speed", "memory", "input-gates"]
+PAGES = ["ud", "paper", "ptb", "lm", "speed", "memory", "dyck", "input-gates"]
 
 _SEED = re.compile(r"^(?P<base>.+?)-seed(?P<seed>[1-9][0-9]*)$")
 
