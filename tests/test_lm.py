@@ -311,6 +311,26 @@ def test_text_becomes_raw_text_for_spacy_pretrain(tmp_path):
     assert lines == [{"text": "the unk sat"}, {"text": "on N mats"}]
 
 
+def test_a_treebanks_sentences_become_raw_text_for_spacy_pretrain(tmp_path):
+    """The EWT train text beside the PTB's for pretraining: each sentence's own
+    text, with the spacing of its words; a broken file is refused by name."""
+    source = tmp_path / "t.conllu"
+    source.write_text("# text = Hi, you.\n"
+                      "1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\tSpaceAfter=No\n"
+                      "2\t,\t,\tPUNCT\t,\t_\t1\tpunct\t_\t_\n"
+                      "3\tyou\tyou\tPRON\tPRP\t_\t1\tvocative\t_\tSpaceAfter=No\n"
+                      "4\t.\t.\tPUNCT\t.\t_\t1\tpunct\t_\t_\n\n"
+                      "1\tGo\tgo\tVERB\tVB\t_\t0\troot\t_\t_\n\n")
+    result = CliRunner().invoke(app, ["lm", "jsonl", str(source), str(tmp_path / "o.jsonl")])
+    assert result.exit_code == 0 and "2 lines" in result.output, result.output
+    lines = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert lines == [{"text": "Hi, you."}, {"text": "Go"}]
+    source.write_text("1\tHi\n\n")
+    result = CliRunner().invoke(app, ["lm", "jsonl", str(source), str(tmp_path / "p.jsonl")])
+    assert result.exit_code == 1 and "t.conllu" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "p.jsonl").exists()
+
+
 def test_compare_script_trains_copies_and_then_skips(tmp_path):
     """scripts/compare_lm.sh: a run's metrics land in metrics/lm/<run>-seed<N>.json;
     run again, a finished run is not trained again."""

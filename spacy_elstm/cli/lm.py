@@ -70,16 +70,18 @@ def evaluate_command(
 
 @lm_app.command("jsonl")
 def jsonl_command(
-    text: Path = typer.Argument(..., help="A text file, one sentence per line (e.g. ptb.train.txt)."),
+    text: Path = typer.Argument(..., help="A text file, one sentence per line (e.g. ptb.train.txt), "
+                                          "or a CoNLL-U file (.conllu: each sentence's text)."),
     output: Path = typer.Argument(..., help="Write the JSONL for `spacy pretrain` here."),
 ) -> None:
     """Write a text as raw text for `spacy pretrain --paths.raw_text` (one
-    {"text": ...} per line, <unk> as unk)."""
+    {"text": ...} per line, <unk> as unk), or a treebank's sentences' text."""
     from ..lm.data import TextFormatError, write_jsonl
+    from ..treebanks.conllu import CorpusFormatError
     from .errors import fail
 
     try:
         count = write_jsonl(text, output)
-    except (TextFormatError, OSError) as err:
+    except (TextFormatError, CorpusFormatError, OSError) as err:
         fail("lm jsonl", err)
     typer.echo(f"wrote {output} ({count:,} lines)")

@@ -111,13 +111,21 @@ def segments(data: Tensor, length: int) -> Iterator[Tuple[int, Tensor, Tensor]]:
 def write_jsonl(path: Path, output: Path, unk: str = "unk") -> int:
     """The file's lines as raw text for ``spacy pretrain`` (JSONL, one
     ``{"text": ...}`` per non-empty line), ``<unk>`` written as ``unk`` (spaCy's
-    tokenizer would split the brackets off). Returns the number of lines."""
+    tokenizer would split the brackets off); a CoNLL-U file (``.conllu``) gives
+    each sentence's text, its words with their own spacing. Returns the number
+    of lines."""
     import json
 
     from ..files import write_atomically
 
-    lines = [json.dumps({"text": " ".join(unk if w == UNK else w for w in words[:-1])}) + "\n"
-             for _, words in read_lines(path)]
+    if Path(path).suffix == ".conllu":
+        from ..treebanks.conllu import read_conllu
+
+        texts = [doc.text.strip() for doc in read_conllu(path)]
+    else:
+        texts = [" ".join(unk if w == UNK else w for w in words[:-1])
+                 for _, words in read_lines(path)]
+    lines = [json.dumps({"text": text}) + "\n" for text in texts]
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(output, "".join(lines).encode("utf8"))
