@@ -63,7 +63,9 @@ def build_from_config(path: str) -> Language:
     give its trained pipeline's folder instead). A folder is a trained
     pipeline, loaded as it is."""
     if Path(path).is_dir():
-        return spacy.load(path)
+        nlp = spacy.load(path)
+        nlp.config = nlp.config.interpolate()  # its optimizer resolves (for the training rows)
+        return nlp
     fix_random_seed(0)
     return spacy.util.load_model_from_config(spacy.util.load_config(path, interpolate=True),
                                              auto_fill=True,
