@@ -129,6 +129,25 @@ def test_the_biaffine_listener_experiment_is_best_elstm_without_the_parsers_own_
     assert listener == best
 
 
+def test_the_biaffine_pretraining_config_is_best_elstm_with_separate_directions():
+    """configs/pretrain/biaffine_best_elstm_next_word.cfg (by hand) is
+    biaffine/best_elstm.cfg with separate directions in the shared encoder and
+    elstm_next_word.cfg's raw text, pretraining corpus and [pretraining]."""
+    pretrain = spacy.util.load_config(
+        ROOT / "configs" / "pretrain" / "biaffine_best_elstm_next_word.cfg", interpolate=False)
+    best = spacy.util.load_config(ROOT / "configs" / "biaffine" / "best_elstm.cfg",
+                                  interpolate=False)
+    plain_pretrain = spacy.util.load_config(
+        ROOT / "configs" / "pretrain" / "elstm_next_word.cfg", interpolate=False)
+    encode = pretrain["components"]["tok2vec"]["model"]["encode"]
+    assert encode.pop("separate_directions") is True
+    assert pretrain["paths"].pop("raw_text") is None
+    assert pretrain["corpora"].pop("pretrain") == plain_pretrain["corpora"]["pretrain"]
+    assert pretrain.pop("pretraining") == plain_pretrain["pretraining"]
+    best.pop("pretraining", None)
+    assert pretrain == best
+
+
 def test_check_passes_on_the_committed_configs():
     result = run_script("--check")
     assert result.returncode == 0, result.stderr

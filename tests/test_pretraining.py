@@ -16,7 +16,7 @@ from spacy_elstm.pretraining import PRETRAIN_NEXT_WORD, targets
 from spacy_elstm.pytorch import RecurrentEncoder
 
 ROOT = Path(__file__).parent.parent
-CONFIG = ROOT / "configs" / "pretrain" / "elstm_next_word.cfg"
+CONFIGS = sorted((ROOT / "configs" / "pretrain").glob("*.cfg"))
 
 
 def encoder(separate, depth=2, layer_norm=True):
@@ -128,21 +128,22 @@ def test_the_objective_learns_to_predict_neighbours():
     assert losses[-1] < 0.3 * losses[0]
 
 
-def test_spacy_pretrain_then_train_from_its_weights(tmp_path, sample_corpus):
-    """The shipped config end to end: `spacy pretrain` on a small text, then
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
+def test_spacy_pretrain_then_train_from_its_weights(config, tmp_path, sample_corpus):
+    """Each shipped pretraining config end to end: `spacy pretrain` on a small text, then
     `spacy train` starting its tok2vec from the saved weights."""
     text = tmp_path / "text.jsonl"
     lines = [{"text": "the cat sat on the mat ."}, {"text": "a dog ran to a park ."}] * 20
     text.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     out = tmp_path / "pretrain"
-    run = [sys.executable, "-m", "spacy", "pretrain", str(CONFIG), str(out),
+    run = [sys.executable, "-m", "spacy", "pretrain", str(config), str(out),
            "--paths.raw_text", str(text), "--pretraining.max_epochs", "2",
            "--pretraining.batcher.size", "20"]
     result = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     weights = sorted(out.glob("model*.bin"))
     assert weights, result.stdout
-    train = [sys.executable, "-m", "spacy", "train", str(CONFIG), "--output", str(tmp_path / "t"),
+    train = [sys.executable, "-m", "spacy", "train", str(config), "--output", str(tmp_path / "t"),
              "--paths.train", str(sample_corpus / "train.spacy"),
              "--paths.dev", str(sample_corpus / "dev.spacy"),
              "--paths.init_tok2vec", str(weights[-1]), "--training.max_steps", "4",
