@@ -49,6 +49,20 @@ def _hardware(env: Dict[str, Any]) -> str:
     return f"CPU: {env.get('cpu') or env.get('processor') or 'unknown'}"
 
 
+def configs_run(bench: Dict[str, Any], file_name: str) -> str:
+    """How a `spacy-elstm benchmark configs` run timed its pipelines (data,
+    words, rounds, threads, machine, torch), for a line under its numbers."""
+    rows = [r for r in bench["rows"] if r["mode"] == "predict"]
+    env = bench.get("environment", {})
+    words = ", ".join(f"{w:,}" for w in sorted({r["words"] for r in rows}))
+    return (f"inference on `{bench['data']}` ({words} words, batches of 256 docs), every "
+            f"pipeline in the same run (`spacy-elstm benchmark configs`, `metrics/{file_name}`), "
+            f"median of {rows[0]['repeats']} interleaved rounds, {env.get('threads', '?')} "
+            f"thread(s) of {env.get('cpu') or env.get('machine', '?')}, torch "
+            f"{env.get('torch', '?')}; `× {bench['reference']}` is the ratio to "
+            f"`{bench['reference']}` in that run")
+
+
 def pipelines_section(path: Path) -> Optional[str]:
     """The pipeline benchmark table of `path`; None (with a warning) if unreadable."""
     return _section(path, _pipelines_table, "_No pipeline benchmark yet._")

@@ -5,6 +5,7 @@ every config in one run)."""
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
+from .bench import configs_run
 from .common import mean_sd, number, read_json, read_log, table
 from .studies import seeds_of
 
@@ -109,12 +110,4 @@ def headline(metrics: Path) -> str:
 def _speed_line(speeds: Optional[Dict]) -> str:
     if speeds is None:
         return f"`words/s`: not measured yet (`metrics/{SPEED_FILE}` is missing)."
-    bench, env = speeds["bench"], speeds["bench"].get("environment", {})
-    words = {r["words"] for r in speeds["rows"].values()}
-    return (f"`words/s`: inference on `{bench['data']}` ({', '.join(f'{w:,}' for w in sorted(words))} "
-            f"words, batches of 256 docs), every pipeline in the same run "
-            f"(`spacy-elstm benchmark configs`, `metrics/{SPEED_FILE}`), median of "
-            f"{next(iter(speeds['rows'].values()))['repeats']} interleaved rounds, "
-            f"{env.get('threads', '?')} thread(s) of {env.get('cpu') or env.get('machine', '?')}, "
-            f"torch {env.get('torch', '?')}; `× {bench['reference']}` is the ratio to "
-            f"`{bench['reference']}` in that run.")
+    return f"`words/s`: {configs_run(speeds['bench'], SPEED_FILE)}."

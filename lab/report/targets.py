@@ -9,6 +9,7 @@ import statistics
 from pathlib import Path
 from typing import NamedTuple, Optional, Tuple, Union
 
+from .bench import configs_run
 from .common import read_json, table
 from .studies import seeds_of
 
@@ -125,14 +126,10 @@ def speed_line(metrics: Path) -> Optional[str]:
     bench = read_json(metrics / SPEED_FILE)
     if bench is None:
         return None
-    reference, env = bench["reference"], bench.get("environment", {})
-    rows = [r for r in bench["rows"] if r["mode"] == "predict"]
+    reference = bench["reference"]
     speeds = "; ".join(f"`{r['name']}` {r['words_per_second']:,.0f} "
-                       f"(× {r[f'vs_{reference}']:.2f})" for r in rows)
-    return (f"Inference words/s on `{bench['data']}` ({rows[0]['words']:,} words, batches of "
-            f"256 docs), every pipeline in the same run, median of {rows[0]['repeats']} "
-            f"interleaved rounds, {env.get('threads', '?')} thread(s), torch "
-            f"{env.get('torch', '?')}; × the `{reference}` of that run: {speeds}. A trained "
-            "pipeline's folder is timed as it is (the biaffine parser's tree search depends on "
-            "its scores); a config, untrained, has the trained one's shapes "
-            f"(`metrics/{SPEED_FILE}`, `spacy-elstm benchmark configs`).")
+                       f"(× {r[f'vs_{reference}']:.2f})"
+                       for r in bench["rows"] if r["mode"] == "predict")
+    return (f"Words/s of the converged pipelines: {speeds}; {configs_run(bench, SPEED_FILE)}. "
+            "A trained pipeline's folder is timed as it is (the biaffine parser's tree search "
+            "depends on its scores); a config, untrained, has the trained one's shapes.")
