@@ -151,3 +151,36 @@ def test_spacy_pretrain_then_train_from_its_weights(config, tmp_path, sample_cor
     result = subprocess.run(train, capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Loaded pretrained weights" in result.stdout + result.stderr
+
+
+def test_the_head_and_loss_match_torchs_cross_entropy():
+    """Loss and gradients (inputs and weights) of the softmax head against
+    autograd through torch's cross-entropy on the same weights and targets."""
+    from spacy_elstm.pretraining import next_word_head, next_word_loss
+
+    n_buckets, width = 6, 8
+    docs = [spacy.blank("en")(text) for text in ("a b a c d", "b c")]
+    rng = numpy.random.default_rng(0)
+    X = rng.normal(size=(7, width)).astype("float32")
+    head = next_word_head(width, n_buckets + 1)
+    head.initialize()
+    for name in ("W_next", "b_next", "W_prev", "b_prev"):
+        head.set_param(name, rng.normal(size=head.get_param(name).shape).astype("float32"))
+    probs, backprop = head(X, is_train=True)
+    predictions = [probs[:5], probs[5:]]
+    loss, grads = next_word_loss(head.ops, docs, predictions, n_buckets)
+    dX = backprop(numpy.concatenate(grads))
+
+    x = torch.tensor(X, dtype=torch.float64, requires_grad=True)
+    params = {name: torch.tensor(head.get_param(name), dtype=torch.float64, requires_grad=True)
+              for name in ("W_next", "b_next", "W_prev", "b_prev")}
+    gold = [numpy.concatenate(parts) for parts in zip(*(targets(doc, n_buckets) for doc in docs))]
+    reference = sum(torch.nn.functional.cross_entropy(
+        x[:, i * 4 : (i + 1) * 4] @ params[f"W_{name}"].t() + params[f"b_{name}"],
+        torch.from_numpy(gold[i]), reduction="sum") for i, name in enumerate(("next", "prev")))
+    reference = reference / (2 * x.shape[0])
+    reference.backward()
+    assert loss == pytest.approx(float(reference.detach()), rel=1e-5)
+    numpy.testing.assert_allclose(dX, x.grad.numpy(), rtol=1e-4, atol=1e-6)
+    for name, param in params.items():
+        numpy.testing.assert_allclose(head.get_grad(name), param.grad.numpy(), rtol=1e-4, atol=1e-6)
