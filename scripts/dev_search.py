@@ -142,6 +142,9 @@ SETTINGS = {
     # choice: configs/biaffine/best_elstm.cfg since)
     "bia-char-lr2": ("configs/experiments/biaffine/best_elstm_listener.cfg", {LR: 0.002}),
     "bia-char-lr2-enc": ("configs/biaffine/best_elstm.cfg", {LR: 0.002}),
+    # from bia-char-lr2-enc, for the UPOS target (issue 33, item 2; --steps 2000):
+    # a UPOS tagger of its own (17 classes) overwriting the morphologizer's POS
+    "bia-char-upos": ("configs/experiments/biaffine/best_elstm_upos.cfg", {LR: 0.002}),
     # parsing as sequence labelling (elstm_seq_parser) in place of spaCy's transition parser
     "best-seqparse": ("configs/seqparse/best_elstm.cfg", {}),
     "cnn-seqparse": ("configs/seqparse/cnn.cfg", {}),

@@ -129,6 +129,20 @@ def test_the_biaffine_listener_experiment_is_best_elstm_without_the_parsers_own_
     assert listener == best
 
 
+def test_the_upos_experiment_is_best_elstm_with_a_upos_tagger():
+    upos = spacy.util.load_config(
+        ROOT / "configs" / "experiments" / "biaffine" / "best_elstm_upos.cfg", interpolate=False)
+    best = spacy.util.load_config(ROOT / "configs" / "biaffine" / "best_elstm.cfg",
+                                  interpolate=False)
+    tagger = upos["components"].pop("upos")
+    assert (tagger["factory"], tagger["attr"], tagger["overwrite"]) == ("elstm_tagger", "pos", True)
+    assert tagger["model"]["tok2vec"] == best["components"]["tagger"]["model"]["tok2vec"]
+    names = upos["nlp"]["pipeline"]
+    assert names.index("morphologizer") < names.index("upos") < names.index("parser")
+    names.remove("upos")
+    assert upos == best
+
+
 def test_the_biaffine_pretraining_config_is_best_elstm_with_separate_directions():
     """configs/pretrain/biaffine_best_elstm_next_word.cfg (by hand) is
     biaffine/best_elstm.cfg with separate directions in the shared encoder and
