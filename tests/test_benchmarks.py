@@ -106,7 +106,8 @@ def test_config_benchmark_loads_a_trained_pipeline_as_it_is(tmp_path):
 
     paths = _tiny_configs(tmp_path)
     # a shipped config: its saved copy has variables (${training.max_steps}) to resolve
-    nlp = build_from_config(str(ROOT / "configs" / "elstm_brnn.cfg"))
+    nlp, is_trained = build_from_config(str(ROOT / "configs" / "elstm_brnn.cfg"))
+    assert not is_trained
     nlp.initialize(lambda: load_examples(SAMPLE_DEV, nlp.vocab, 100))
     folder = tmp_path / "run" / "model-best"
     folder.parent.mkdir()
@@ -116,7 +117,9 @@ def test_config_benchmark_loads_a_trained_pipeline_as_it_is(tmp_path):
                 if node.has_param("W")]
 
     trained = weights(nlp)
-    loaded = weights(build_from_config(str(folder)))
+    pipeline, is_trained = build_from_config(str(folder))
+    assert is_trained
+    loaded = weights(pipeline)
     assert trained and len(loaded) == len(trained)
     assert all(numpy.array_equal(a, b) for a, b in zip(loaded, trained))
     assert pipeline_name(folder) == "run" and pipeline_name(paths["elstm"]) == "elstm"

@@ -2,7 +2,7 @@
 pipelines that differ only in their tok2vec encoder, or of whole pipelines
 given as spaCy configs, in the same run."""
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import spacy
 import torch
@@ -56,20 +56,19 @@ def build(name: str, width: int) -> Language:
                                              auto_fill=True, validate=True)
 
 
-def build_from_config(path: str) -> Language:
+def build_from_config(path: str) -> Tuple[Language, bool]:
     """The pipeline a training config describes, untrained: its speed is that of
     the trained pipeline, whose weights have the same shapes (but for a decoder
     whose work depends on the scores, such as the biaffine parser's tree search:
     give its trained pipeline's folder instead). A folder is a trained
-    pipeline, loaded as it is."""
+    pipeline, loaded as it is. Returns the pipeline and whether it is trained."""
     if Path(path).is_dir():
         nlp = spacy.load(path)
         nlp.config = nlp.config.interpolate()  # its optimizer resolves (for the training rows)
-        return nlp
+        return nlp, True
     fix_random_seed(0)
-    return spacy.util.load_model_from_config(spacy.util.load_config(path, interpolate=True),
-                                             auto_fill=True,
-                                             validate=True)
+    config = spacy.util.load_config(path, interpolate=True)
+    return spacy.util.load_model_from_config(config, auto_fill=True, validate=True), False
 
 
 def load_examples(path: Path, vocab, max_words: Optional[int]) -> List[Example]:
@@ -88,9 +87,9 @@ def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[in
     it returns the number of words processed. The pipeline is the encoder
     `name` in the tagger+parser pipeline `width` wide, or with `config` the
     pipeline of that config file."""
-    nlp = build(name, width) if config is None else build_from_config(config)
+    nlp, trained = (build(name, width), False) if config is None else build_from_config(config)
     examples = load_examples(Path(path), nlp.vocab, max_words)
-    if config is None or not Path(config).is_dir():
+    if not trained:
         nlp.initialize(lambda: examples)
     n_words = sum(len(e.reference) for e in examples)
     if mode == "train":
