@@ -129,8 +129,8 @@ def _head_forward(model: Model, X: Floats2d, is_train: bool):
     logits = torch.empty((x.shape[0], 2, n), dtype=x.dtype, device=x.device)
     for i in range(2):
         torch.addmm(b[i], x[:, i * half : (i + 1) * half], W[i].t(), out=logits[:, i])
-    probs = torch.softmax(logits, dim=-1).reshape(x.shape[0], 2 * n)
-    del logits
+    logits.sub_(logits.amax(dim=-1, keepdim=True)).exp_()  # softmax in place: one
+    probs = logits.div_(logits.sum(dim=-1, keepdim=True)).reshape(x.shape[0], 2 * n)  # array
 
     def backprop(dY: Floats2d) -> Floats2d:
         d = xp2torch(dY).reshape(-1, 2, n)
