@@ -32,6 +32,7 @@ from .architectures.validation import config_error
 from .pytorch.encoder import half_width
 
 PRETRAIN_NEXT_WORD = "spacy-elstm.PretrainNextWord.v1"
+NAMES = ("next", "prev")  # the head's two softmax layers, in the order of the output's halves
 
 
 @registry.architectures(PRETRAIN_NEXT_WORD)
@@ -113,12 +114,9 @@ def _head_init(model: Model, X=None, Y=None) -> None:
         half = half_width(width, "the tok2vec's width")
     except ValueError as err:
         raise ValueError(f"{PRETRAIN_NEXT_WORD}: {err}") from None
-    for name in ("next", "prev"):
+    for name in NAMES:
         model.set_param(f"W_{name}", model.ops.alloc2f(n, half))
         model.set_param(f"b_{name}", model.ops.alloc1f(n))
-
-
-NAMES = ("next", "prev")
 
 
 def _head_forward(model: Model, X: Floats2d, is_train: bool):
@@ -129,8 +127,9 @@ def _head_forward(model: Model, X: Floats2d, is_train: bool):
     logits = torch.empty((x.shape[0], 2, n), dtype=x.dtype, device=x.device)
     for i in range(2):
         torch.addmm(b[i], x[:, i * half : (i + 1) * half], W[i].t(), out=logits[:, i])
-    logits.sub_(logits.amax(dim=-1, keepdim=True)).exp_()  # softmax in place: one
-    probs = logits.div_(logits.sum(dim=-1, keepdim=True)).reshape(x.shape[0], 2 * n)  # array
+    # the softmax in place, so that a batch holds one (tokens, 2 * n) array, not two
+    logits.sub_(logits.amax(dim=-1, keepdim=True)).exp_()
+    probs = logits.div_(logits.sum(dim=-1, keepdim=True)).reshape(x.shape[0], 2 * n)
 
     def backprop(dY: Floats2d) -> Floats2d:
         d = xp2torch(dY).reshape(-1, 2, n)

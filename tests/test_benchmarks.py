@@ -11,7 +11,7 @@ from spacy_elstm.benchmarks.pipelines import run_pipeline_benchmark
 from spacy_elstm.benchmarks.timing import interleaved_median_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
+SAMPLE_DEV = ROOT / "assets" / "ud-ewt-sample" / "dev.conllu"
 
 
 def test_interleaved_rounds_run_every_function_once_per_round():
