@@ -129,11 +129,12 @@ def test_the_biaffine_listener_experiment_is_best_elstm_without_the_parsers_own_
     assert listener == best
 
 
-def test_the_upos_experiment_is_best_elstm_with_a_upos_tagger():
-    upos = spacy.util.load_config(
-        ROOT / "configs" / "experiments" / "biaffine" / "best_elstm_upos.cfg", interpolate=False)
-    best = spacy.util.load_config(ROOT / "configs" / "biaffine" / "best_elstm.cfg",
-                                  interpolate=False)
+@pytest.mark.parametrize("upos_path,best_path", [
+    ("experiments/biaffine/best_elstm_upos.cfg", "biaffine/best_elstm.cfg"),
+    ("experiments/upos/best_elstm_upos.cfg", "best_elstm.cfg")])
+def test_the_upos_experiments_are_best_elstm_with_a_upos_tagger(upos_path, best_path):
+    upos = spacy.util.load_config(ROOT / "configs" / upos_path, interpolate=False)
+    best = spacy.util.load_config(ROOT / "configs" / best_path, interpolate=False)
     tagger = upos["components"].pop("upos")
     assert (tagger["factory"], tagger["attr"], tagger["overwrite"]) == ("elstm_tagger", "pos", True)
     assert tagger["model"]["tok2vec"] == best["components"]["tagger"]["model"]["tok2vec"]

@@ -149,3 +149,13 @@ def test_other_parser_config(path, tmp_path):
     upos = ["upos"] if path.stem.endswith("_upos") else []
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", *upos, "parser"]
     assert nlp.get_pipe_meta("parser").factory == PARSER_VARIANTS[path.parent.name]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "experiments" / "upos").glob("*.cfg")),
+                         ids=lambda p: p.stem)
+def test_upos_tagger_config(path, tmp_path):
+    """The transition pipeline with a UPOS tagger of its own after the morphologizer."""
+    _, nlp = checked_pipeline(path, tmp_path)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "upos", "parser"]
+    assert nlp.get_pipe_meta("upos").factory == "elstm_tagger"
+    assert nlp.get_pipe_meta("parser").factory == "parser"
