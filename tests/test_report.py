@@ -527,6 +527,19 @@ def test_headline_reads_the_seeds_official_test_scores_steps_and_speed(tmp_path)
     assert "(`en_ewt-ud-test.conllu`)" in headline(metrics)
 
 
+def test_a_runs_last_step_comes_from_its_console_table_where_its_log_stops_short(tmp_path):
+    from lab.report.common import last_step
+
+    (tmp_path / "train-a.jsonl").write_text(json.dumps(
+        {"step": 5600, "words": 1, "seconds": 1, "score": 0.5}))
+    assert last_step(tmp_path, "a") == 5600
+    (tmp_path / "train-a.console.txt").write_text(
+        "# the console table\nE    #       LOSS TAGGER  SCORE\n---  ------  -----\n"
+        "  0       0         87.33   0.07\n 41   10000       3677.30   0.92\n")
+    assert last_step(tmp_path, "a") == 10000
+    assert last_step(tmp_path, "b") is None
+
+
 def test_report_rewrites_no_block_when_one_is_missing(tmp_path):
     """The README's headline and quick-start blocks are written together: with
     the quick-start markers missing, the README is left as it was."""

@@ -72,6 +72,22 @@ def read_log(path: Path) -> List[Dict[str, Any]]:
     return records
 
 
+def last_step(folder: Path, config: str) -> Optional[int]:
+    """The last step a run logged: in ``train-{config}.jsonl``, or in the
+    console table of the same run committed beside it as
+    ``train-{config}.console.txt`` where that goes further (a log file lost
+    under a running process); None where neither has a step."""
+    log = read_log(folder / f"train-{config}.jsonl")
+    steps = [log[-1]["step"]] if log else []
+    console = folder / f"train-{config}.console.txt"
+    if console.is_file():
+        for line in console.read_text(encoding="utf8", errors="replace").splitlines():
+            fields = line.split()
+            if len(fields) > 2 and fields[0].isdigit() and fields[1].isdigit():
+                steps.append(int(fields[1]))
+    return max(steps) if steps else None
+
+
 def table(header: List[str], rows: List[List[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]

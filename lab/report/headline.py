@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
 from .bench import configs_run
-from .common import mean_sd, number, read_json, read_log, table
+from .common import last_step, mean_sd, number, read_json, table
 from .studies import seeds_of
 
 
@@ -60,9 +60,9 @@ def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
             value = number(official, key)
             if value is not None:
                 found[key].append(value)
-        log = read_log(folder / f"train-{row.config}.jsonl")
-        if log:
-            found["steps"].append(log[-1]["step"])
+        step = last_step(folder, row.config)
+        if step is not None:
+            found["steps"].append(step)
     return found if found["folders"] else None
 
 
