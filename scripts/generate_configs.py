@@ -20,8 +20,19 @@ member's config is the base with its slots filled from the member's source.
   [components.tok2vec.model.encode] section and its subsections only, and no
   base may set them, so the configs made from one base differ in their encoder only.
 
-A source in a blocks folder that no family names is refused, and so, by
---check, is a config in a family folder that no family makes (HANDWRITTEN ones aside).
+A variant (VARIANTS below) is one generated config with a few sections changed:
+its source, configs/src/variants/<output>.cfg, is a header comment, then
+sections as in any config. A section the base lacks is added after the last
+section of its parent; a section the base has is merged into it key by key,
+unless the two name different registered functions (``@architectures``,
+``@layers``...), when the source's section and subsections replace the base's:
+the merge of spaCy's partial configs (``Config.merge``), which each variant is
+checked against, written in the base's order with the base's comments.
+
+A source in a blocks folder that no family names, or in variants/ that no
+variant names, is refused, and so, by
+--check, is a config in a family or variant folder that nothing makes
+(HANDWRITTEN ones aside).
 """
 import argparse
 import re
@@ -78,9 +89,25 @@ FAMILIES = (
     Family("labeller", "labeller.cfg", "labeller", MACRO_TAGGERS),
     Family("labeller", "labeller_tuned.cfg", "labeller", TUNED_TAGGERS),
 )
+
+
+class Variant(NamedTuple):
+    output: str  # below configs/, without .cfg; its source is configs/src/variants/<output>.cfg
+    base: str  # a generated config, below configs/ without .cfg
+
+
+VARIANTS = (
+    # the biaffine pipeline's parser reading the listener directly (the dev search's reference)
+    Variant("experiments/biaffine/best_elstm_listener", "biaffine/best_elstm"),
+    # a UPOS tagger of its own after the morphologizer, on each parser (issue 33, item 2)
+    Variant("experiments/biaffine/best_elstm_upos", "biaffine/best_elstm"),
+    Variant("experiments/upos/best_elstm_upos", "best_elstm"),
+    # the biaffine pipeline's pretraining (issue 33, item 4)
+    Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
+)
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one
-HANDWRITTEN = ("labeller/seq_parser",)
+HANDWRITTEN = ("labeller/seq_parser", "pretrain/elstm_next_word")
 
 
 class SourceError(ValueError):
@@ -202,11 +229,116 @@ def generate(src: Path = SRC) -> Dict[str, str]:
             header, blocks = read_member(src / family.blocks / f"{name}.cfg", base)
             path = f"{family.folder}/{name}" if family.folder else name
             configs[path] = fill(base, name, header, blocks)
+    outputs = {variant.output for variant in VARIANTS}
+    for path in sorted((src / "variants").rglob("*.cfg")):
+        if path.relative_to(src / "variants").with_suffix("").as_posix() not in outputs:
+            raise SourceError(f"{path}: no variant makes a config of it; name it in VARIANTS.")
+    for variant in VARIANTS:
+        if variant.base not in configs:
+            raise SourceError(f"variant {variant.output}: no generated config {variant.base}.")
+        configs[variant.output] = apply_variant(
+            configs[variant.base], src / "variants" / f"{variant.output}.cfg")
     return configs
 
 
+SECTION = re.compile(r"\[([^\]]+)\]\s*$")
+KEY = re.compile(r"([^\s=#][^=]*?)\s*=")
+
+
+def _sections(lines: List[str]) -> Tuple[List[str], List[Tuple[str, List[str]]]]:
+    """(the lines before the first section, [(section name, its lines)])."""
+    head: List[str] = []
+    sections: List[Tuple[str, List[str]]] = []
+    for line in lines:
+        match = SECTION.match(line)
+        if match:
+            sections.append((match.group(1), [line]))
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            head.append(line)
+    return head, sections
+
+
+def _body(lines: List[str]) -> List[str]:
+    """A section's lines without its trailing blank lines."""
+    end = len(lines)
+    while end > 1 and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def _keys(lines: List[str]) -> Dict[str, int]:
+    """The keys a section's lines set, by the index of their line."""
+    return {match.group(1): i for i, line in enumerate(lines)
+            if (match := KEY.match(line)) is not None}
+
+
+def _function(lines: List[str]) -> Optional[Tuple[str, str]]:
+    """The registered function a section names (``@architectures = ...``), if any."""
+    for key, i in _keys(lines).items():
+        if key.startswith("@"):
+            return key, lines[i].split("=", 1)[1].strip()
+    return None
+
+
+def apply_variant(base_text: str, source: Path) -> str:
+    """The variant ``source`` (see the module) of the config ``base_text``."""
+    from thinc.api import Config
+
+    lines = _lines(source)
+    header, changes = _sections(lines)
+    if not any(ln.startswith("#") for ln in header) or any(
+            ln.strip() and not ln.startswith("#") for ln in header):
+        raise SourceError(f"{source}: needs a header comment, and only that, before its sections.")
+    _, sections = _sections(base_text.splitlines(keepends=True))
+    names = [name for name, _ in sections]
+    for name, change in changes:
+        change = _body(change)
+        if any(KEY.match(ln) is None and ln.strip() and not ln.startswith("#")
+               for ln in change[1:]):
+            raise SourceError(f"{source}: [{name}] has a line that sets no key (one line each).")
+        if name in names:
+            at = names.index(name)
+            old = _body(sections[at][1])
+            theirs, ours = _function(old), _function(change)
+            if ours is not None and theirs != ours:  # another function: replace it, subsections too
+                sections = [(n, ls) for n, ls in sections if not n.startswith(name + ".")]
+                sections[at] = (name, change + sections[at][1][len(old):])
+            else:
+                merged, index = list(old), _keys(old)
+                for line in change[1:]:
+                    match = KEY.match(line)
+                    if match is not None and match.group(1) in index:
+                        merged[index[match.group(1)]] = line
+                    else:
+                        merged.append(line)
+                sections[at] = (name, merged + sections[at][1][len(old):])
+        else:
+            parent = name.rpartition(".")[0]
+            family = [i for i, n in enumerate(names) if n == parent or n.startswith(parent + ".")]
+            if not parent or not family:
+                raise SourceError(f"{source}: [{name}] has no parent section [{parent}] in the base.")
+            at = family[-1] + 1
+            if not sections[at - 1][1][-1].strip() == "":
+                sections[at - 1] = (names[at - 1], sections[at - 1][1] + ["\n"])
+            sections.insert(at, (name, change + (["\n"] if at < len(sections) else [])))
+        names = [n for n, _ in sections]
+    text = "".join(_body(header)) + "\n" + "".join(ln for _, ls in sections for ln in ls)
+    # the text says what spaCy's own merge of the variant into the base says
+    overlay = "".join(ln for name, change in changes for ln in change)
+    ancestors = {name[:i] for name, _ in changes for i, c in enumerate(name) if c == "."}
+    overlay = "".join(f"[{a}]\n" for a in sorted(ancestors - {n for n, _ in changes}, key=len)) + overlay
+    want = Config().from_str(base_text, interpolate=False).merge(
+        Config().from_str(overlay, interpolate=False))
+    if Config().from_str(text, interpolate=False) != want:
+        raise SourceError(f"{source}: writing it into its base in place differs from spaCy's merge.")
+    return text
+
+
 def _outputs(out: Path) -> List[Path]:
-    folders = sorted({family.folder for family in FAMILIES})
+    folders = sorted({family.folder for family in FAMILIES}
+                     | {variant.output.rpartition("/")[0] for variant in VARIANTS})
     return [p for folder in folders for p in sorted((out / folder).glob("*.cfg"))]
 
 

@@ -35,6 +35,7 @@ def test_committed_configs_are_what_the_generator_writes(tmp_path):
     made = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.cfg")}
     committed = {p.relative_to(ROOT / "configs").as_posix()
                  for folder in {f.folder for f in gen.FAMILIES}
+                 | {v.output.rpartition("/")[0] for v in gen.VARIANTS}
                  for p in (ROOT / "configs" / folder).glob("*.cfg")}
     assert made == committed - {f"{name}.cfg" for name in gen.HANDWRITTEN}
     for name in sorted(made):
@@ -145,7 +146,7 @@ def test_the_upos_experiments_are_best_elstm_with_a_upos_tagger(upos_path, best_
 
 
 def test_the_biaffine_pretraining_config_is_best_elstm_with_separate_directions():
-    """configs/pretrain/biaffine_best_elstm_next_word.cfg (by hand) is
+    """configs/pretrain/biaffine_best_elstm_next_word.cfg (a variant) is
     biaffine/best_elstm.cfg with separate directions in the shared encoder and
     elstm_next_word.cfg's raw text, pretraining corpus and [pretraining]."""
     pretrain = spacy.util.load_config(
@@ -249,6 +250,7 @@ def test_ptb_configs_share_the_ud_configs_encoders_and_training():
         ("encoders/cnn.cfg", "# x\n[components.tok2vec.model.embed]\nwidth = 8\n", "no \\[components"),
         ("encoders/x.cfg", "# x\n\n[components.tok2vec.model.encode]\nwidth = 8\n", "no family makes"),
         ("base.cfg", "[paths]\ntrain = null\n", "needs a slot line"),
+        ("variants/experiments/upos/other.cfg", "# x\n\n[paths]\ndev = null\n", "no variant makes"),
         ("paper/pos_rnn.cfg", "# x\n\n{{ model }}\n[components.elstm_tagger]\n", "no block for the slot"),
         ("paper/pos_rnn.cfg", "# x\n{{ component }}\nelstm_tagger\n{{ score }}\nx = 1\n",
          "the base has no slot for"),
@@ -294,3 +296,56 @@ def test_family_members_differ_from_another_in_their_blocks_only(family, member,
         node.pop("elstm_tagger", None), node.pop("elstm_seq_parser", None)
         config["nlp"].pop("pipeline")
     assert a == b
+
+
+BASE = """# the base
+
+[paths]
+train = null
+
+[components]
+
+[components.a]
+factory = "tagger"
+
+[components.a.model]
+@architectures = "spacy.Tagger.v2"
+nO = null
+
+[components.a.model.tok2vec]
+@layers = "chain.v1"
+
+[components.a.model.tok2vec.*.one]
+@architectures = "spacy.Tok2VecListener.v1"
+width = 8
+
+[training]
+seed = 0
+"""
+
+
+def test_a_variant_merges_keys_replaces_another_function_and_adds_sections(tmp_path):
+    source = tmp_path / "variant.cfg"
+    source.write_text("## a note\n# the variant\n\n[paths]\ndev = null\ntrain = \"t\"\n\n"
+                      "[components.a.model.tok2vec]\n@architectures = \"spacy.Tok2VecListener.v1\"\n"
+                      "width = 8\n\n[components.b]\nfactory = \"parser\"\n")
+    text = gen.apply_variant(BASE, source)
+    assert text.startswith("# the variant\n\n[paths]\ntrain = \"t\"\ndev = null\n\n")
+    config = spacy.util.load_config_from_str(text, interpolate=False)
+    assert dict(config["components"]["a"]["model"]["tok2vec"]) == {
+        "@architectures": "spacy.Tok2VecListener.v1", "width": 8}  # the chain's parts gone
+    assert "*" not in text
+    assert list(config["components"]) == ["a", "b"]  # b after the last of components' sections
+    assert text.index("[components.b]") < text.index("[training]")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[paths]\ndev = null\n", "needs a header comment"),
+    ("# v\n[corpora.x]\npath = null\n", r"no parent section \[corpora\]"),
+    ("# v\n[paths]\ndev\n", "sets no key"),
+])
+def test_a_variant_that_cannot_be_applied_is_refused(tmp_path, text, message):
+    source = tmp_path / "variant.cfg"
+    source.write_text(text)
+    with pytest.raises(gen.SourceError, match=message):
+        gen.apply_variant(BASE, source)
