@@ -320,7 +320,7 @@ def apply_variant(base_text: str, source: Path) -> str:
             if not parent or not family:
                 raise SourceError(f"{source}: [{name}] has no parent section [{parent}] in the base.")
             at = family[-1] + 1
-            if not sections[at - 1][1][-1].strip() == "":
+            if sections[at - 1][1][-1].strip():  # the base's last section: no blank line yet
                 sections[at - 1] = (names[at - 1], sections[at - 1][1] + ["\n"])
             sections.insert(at, (name, change + (["\n"] if at < len(sections) else [])))
         names = [n for n, _ in sections]
