@@ -138,24 +138,20 @@ def test_the_best_config_reads_characters_with_a_recurrent_layer(tmp_path):
     assert tok2vec.predict([doc])[0].shape == (len(doc), tok2vec.get_dim("nO"))
 
 
-PARSER_VARIANTS = {"biaffine": "elstm_biaffine_parser", "seqparse": "elstm_seq_parser"}
+# the parser's factory in each folder of variant pipelines (experiments/upos: spaCy's)
+PARSER_FACTORY = {"biaffine": "elstm_biaffine_parser", "seqparse": "elstm_seq_parser",
+                  "upos": "parser"}
 
 
-@pytest.mark.parametrize("path", [p for folder in (*PARSER_VARIANTS, "experiments/biaffine")
+@pytest.mark.parametrize("path", [p for folder in ("biaffine", "seqparse", "experiments/biaffine",
+                                                   "experiments/upos")
                                   for p in sorted((ROOT / "configs" / folder).glob("*.cfg"))],
                          ids=lambda p: p.relative_to(ROOT / "configs").with_suffix("").as_posix())
-def test_other_parser_config(path, tmp_path):
+def test_variant_pipeline_config(path, tmp_path):
+    """Another parser, or a UPOS tagger of its own after the morphologizer (``*_upos``)."""
     _, nlp = checked_pipeline(path, tmp_path)
     upos = ["upos"] if path.stem.endswith("_upos") else []
     assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", *upos, "parser"]
-    assert nlp.get_pipe_meta("parser").factory == PARSER_VARIANTS[path.parent.name]
-
-
-@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "experiments" / "upos").glob("*.cfg")),
-                         ids=lambda p: p.stem)
-def test_upos_tagger_config(path, tmp_path):
-    """The transition pipeline with a UPOS tagger of its own after the morphologizer."""
-    _, nlp = checked_pipeline(path, tmp_path)
-    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "upos", "parser"]
-    assert nlp.get_pipe_meta("upos").factory == "elstm_tagger"
-    assert nlp.get_pipe_meta("parser").factory == "parser"
+    assert nlp.get_pipe_meta("parser").factory == PARSER_FACTORY[path.parent.name]
+    if upos:
+        assert nlp.get_pipe_meta("upos").factory == "elstm_tagger"
