@@ -104,6 +104,9 @@ VARIANTS = (
     Variant("experiments/upos/best_elstm_upos", "best_elstm"),
     # the biaffine pipeline's pretraining (issue 33, item 4)
     Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
+    # raw text in (issue 41): documents, the treebank's tokens, lemmas
+    Variant("raw/best_elstm", "best_elstm"),
+    Variant("raw/cnn", "cnn"),
 )
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one

@@ -596,10 +596,9 @@ def doc_to_json(doc: Doc) -> Dict[str, Any]:
 
 
 def doc_to_conllu(doc: Doc) -> str:
-    """One CoNLL-U sentence block per sentence of the doc, each written by
-    scoring.doc_to_conllu (its single-root repair and columns)."""
-    from .scoring import doc_to_conllu as sentence_to_conllu
+    """The doc's sentences as CoNLL-U (`conllu_writer.py`: multiword tokens as
+    ranges, `# newdoc id` from the record's "id" field where it has one)."""
+    from .conllu_writer import doc_to_conllu as write
 
-    sents = list(doc.sents) if doc.has_annotation("SENT_START") or doc.has_annotation("DEP") \
-        else [doc[:]]
-    return "".join(sentence_to_conllu(sent.as_doc())[0] for sent in sents if len(sent))
+    doc_id = doc.user_data.get("id")
+    return write(doc, doc_id=None if doc_id is None else str(doc_id))[0]

@@ -27,8 +27,10 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Un
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from .treebanks.conllu import _blocks, read_conllu
+from .conllu_writer import doc_to_conllu, single_root_tree  # noqa: F401 (single_root_tree: its old home)
 from .files import write_atomically
+from .raw_text import RawDocument, raw_documents
+from .treebanks.conllu import _blocks, read_conllu
 
 SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
 # Where `spacy project assets` puts the script (relative to the project folder),
@@ -41,6 +43,13 @@ SCORER_URL = ("https://raw.githubusercontent.com/ufal/conll2018/"
 # The headline metrics, and the Doc annotation each one needs from the pipeline.
 METRICS = {"UPOS": "POS", "XPOS": "TAG", "UFeats": "MORPH", "UAS": "DEP", "LAS": "DEP",
            "CLAS": "DEP"}
+
+
+# Every metric of the script, for raw text in, and what each needs from the pipeline
+RAW_METRICS = {"Tokens": (), "Sentences": (), "Words": (), "UPOS": ("POS",), "XPOS": ("TAG",),
+               "UFeats": ("MORPH",), "AllTags": ("POS", "TAG", "MORPH"), "Lemmas": ("LEMMA",),
+               "UAS": ("DEP",), "LAS": ("DEP",), "CLAS": ("DEP",),
+               "MLAS": ("DEP", "POS", "MORPH"), "BLEX": ("DEP", "LEMMA")}
 
 
 class ScoringError(ValueError):
@@ -82,100 +91,6 @@ def read_gold(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[Gol
     return sentences
 
 
-def single_root_tree(heads: Sequence[int]) -> Tuple[List[int], List[int]]:
-    """Make a spaCy head list (each word's head index, a root its own) one
-    tree: a cycle (which spaCy's parser does not make, but a Doc could hold) is
-    broken at its first word, which becomes a root, and every root after the
-    first is attached to the first. Returns the new heads (same convention) and
-    the indices of the words whose head changed, in order."""
-    heads = list(heads)
-    n = len(heads)
-    changed = []
-    state = [0] * n  # 0: unseen, 1: on the path being walked, 2: reaches a root
-    for start in range(n):
-        path, word = [], start
-        while state[word] == 0:
-            state[word] = 1
-            path.append(word)
-            if heads[word] == word:
-                break
-            word = heads[word]
-        if state[word] == 1 and heads[word] != word:  # walked into its own path: a cycle
-            cycle = path[path.index(word):]
-            first = min(cycle)
-            heads[first] = first
-            changed.append(first)
-        for w in path:
-            state[w] = 2
-    roots = [i for i in range(n) if heads[i] == i]
-    for extra in roots[1:]:
-        heads[extra] = roots[0]
-        if extra not in changed:
-            changed.append(extra)
-    return heads, sorted(changed)
-
-
-def doc_to_conllu(doc: Doc, multiword: Iterable[Tuple[int, int, str]] = (),
-                  sent_id: Optional[str] = None) -> Tuple[str, int]:
-    """One sentence as a CoNLL-U block (ending in a blank line) and the number
-    of words re-attached to make it a single-root tree. The whole Doc is one
-    sentence, whatever sentence starts a parser set in it. Columns: FORM the
-    word; LEMMA, UPOS (`pos_`), XPOS (`tag_`), FEATS (`morph`) as annotated,
-    else `_`; HEAD and DEPREL from the parse, spaCy's `ROOT` written `root`, a
-    re-attached root `dep`; DEPS `_`; MISC `SpaceAfter=No` where the word (or
-    the multiword token it ends) has no space after it. A Doc without a parse
-    gets a placeholder tree (every word attached to the first, `dep`): valid,
-    but the caller must not report attachment scores for it."""
-    n = len(doc)
-    parsed = doc.has_annotation("DEP")
-    if parsed:
-        heads, changed = single_root_tree([t.head.i - doc[0].i for t in doc])
-        deprels = [_deprel(t.dep_) for t in doc]
-        for i in changed:
-            deprels[i] = "root" if heads[i] == i else "dep"
-        repaired = len(changed)
-    else:
-        heads, deprels, repaired = [0] * n, ["root"] + ["dep"] * (n - 1), 0
-    spans = {first: (last, form) for first, last, form in multiword}
-    inside = {i for first, (last, _) in spans.items() for i in range(first, last + 1)}
-    lines, text = [], []
-    if sent_id is not None:
-        lines.append(f"# sent_id = {sent_id}")
-    word = 1
-    while word <= n:  # the text: multiword tokens by their own form
-        if word in spans:
-            last, form = spans[word]
-            text.append(form + doc[last - 1].whitespace_)
-            word = last + 1
-        else:
-            text.append(doc[word - 1].text_with_ws)
-            word += 1
-    lines.append(f"# text = {''.join(text).strip()}")
-    for token in doc:
-        i = token.i - doc[0].i
-        if i + 1 in spans:
-            last, form = spans[i + 1]
-            lines.append("\t".join([f"{i + 1}-{last}", form] + ["_"] * 7
-                                   + [_misc(doc[last - 1])]))
-        head = 0 if heads[i] == i else heads[i] + 1
-        lines.append("\t".join([
-            str(i + 1), token.text, token.lemma_ or "_", token.pos_ or "_", token.tag_ or "_",
-            str(token.morph) or "_", str(head), deprels[i], "_",
-            "_" if i + 1 in inside else _misc(token),
-        ]))
-    return "\n".join(lines) + "\n\n", repaired
-
-
-def _deprel(label: str) -> str:
-    if label == "ROOT":
-        return "root"
-    return label or "dep"
-
-
-def _misc(token) -> str:
-    return "_" if token.whitespace_ else "SpaceAfter=No"
-
-
 def write_conllu(path: Union[str, Path], docs: Sequence[Doc],
                  gold: Optional[Sequence[GoldSentence]] = None) -> int:
     """Write `docs`, one sentence each, to `path` atomically (with the
@@ -185,14 +100,33 @@ def write_conllu(path: Union[str, Path], docs: Sequence[Doc],
         raise ValueError(f"{len(docs)} docs but {len(gold)} gold sentences.")
     blocks, repaired = [], 0
     for k, doc in enumerate(docs):
-        extra = {} if gold is None else {"multiword": gold[k].multiword, "sent_id": gold[k].sent_id}
-        block, count = doc_to_conllu(doc, **extra)
+        extra = {} if gold is None else {
+            "multiword": [(a - 1, b - 1, form) for a, b, form in gold[k].multiword],
+            "sent_ids": [gold[k].sent_id]}
+        block, count = doc_to_conllu(doc, one_sentence=True, **extra)
         blocks.append(block)
         repaired += count
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, "".join(blocks).encode("utf8"))
     return repaired
+
+
+def write_raw_conllu(path: Union[str, Path], docs: Sequence[Doc],
+                     documents: Sequence[RawDocument]) -> Tuple[int, int]:
+    """Write the pipeline's Docs of raw documents, each with its own sentences
+    and its document id, to `path` atomically; returns the words re-attached
+    and the sentences written."""
+    text, repaired = [], 0
+    for doc, document in zip(docs, documents):
+        block, count = doc_to_conllu(doc, doc_id=document.doc_id)
+        text.append(block)
+        repaired += count
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = "".join(text)
+    write_atomically(path, data.encode("utf8"))
+    return repaired, data.count("\n\n")
 
 
 def find_scorer(scorer: Optional[Union[str, Path]] = None) -> Path:
@@ -285,13 +219,15 @@ def _recursion_limit(depth: int):
 def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None, *,
             gold_lemmas: bool = False) -> Tuple[List[Doc], float]:
     """The pipeline's Docs for the gold sentences (gold words and spaces, one
-    Doc per sentence, the tokenizer not run) and the seconds it took. With
+    Doc per sentence, its sentence boundaries set so that a parser that splits
+    sentences keeps each whole, the tokenizer not run) and the seconds it took. With
     `gold_lemmas`, the input Docs carry the gold lemmas too (CoNLL-U column 3),
     for pipelines trained on lemma input (spacy-elstm.GoldLemmaCorpus.v1)."""
     inputs = []
     for s in gold:
         doc = Doc(nlp.vocab, words=[t.text for t in s.doc],
-                  spaces=[bool(t.whitespace_) for t in s.doc])
+                  spaces=[bool(t.whitespace_) for t in s.doc],
+                  sent_starts=[True] + [False] * (len(s.doc) - 1))
         if gold_lemmas:
             for token, gold_token in zip(doc, s.doc):
                 token.lemma_ = gold_token.lemma_
@@ -301,10 +237,21 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
     return docs, time.perf_counter() - start
 
 
-def not_predicted(docs: Sequence[Doc]) -> List[str]:
-    """The headline metrics whose annotation none of the docs has."""
-    return sorted(metric for metric, attr in METRICS.items()
-                  if not any(doc.has_annotation(attr) for doc in docs))
+def predict_raw(nlp, documents: Sequence[RawDocument],
+                batch_size: Optional[int] = None) -> Tuple[List[Doc], float]:
+    """The pipeline's Docs for the documents' raw text, tokenizer and all, and
+    the seconds it took."""
+    start = time.perf_counter()
+    docs = list(nlp.pipe((d.text for d in documents), batch_size=batch_size))
+    return docs, time.perf_counter() - start
+
+
+def not_predicted(docs: Sequence[Doc], metrics: Optional[Dict[str, Any]] = None) -> List[str]:
+    """The metrics (by default the headline ones) whose annotation none of the docs has."""
+    if metrics is None:
+        metrics = {metric: (attr,) for metric, attr in METRICS.items()}
+    return sorted(metric for metric, attrs in metrics.items()
+                  if not all(any(doc.has_annotation(a) for doc in docs) for a in attrs))
 
 
 # the tagging metrics split by whether the training data has the word
@@ -341,7 +288,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
           batch_size: Optional[int] = None, gold_lemmas: bool = False,
           train: Optional[Union[str, Path]] = None,
-          overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+          overrides: Optional[Dict[str, Any]] = None, raw: bool = False) -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -353,7 +300,10 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     the words it does not have ("unseen") and on the others ("seen"), computed
     here rather than by the script. `overrides`: config overrides for loading
     the pipeline, dotted keys as spaCy's CLI takes them (e.g.
-    {"components.elstm_tagger.model.beam_width": 4}), recorded as "overrides"."""
+    {"components.elstm_tagger.model.beam_width": 4}), recorded as "overrides".
+    `raw`: run the pipeline on the raw text of GOLD's documents (`raw_text.py`),
+    its own tokenizer and sentence splitter and all, and give every metric of
+    the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -362,38 +312,51 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     gold_path = Path(gold_path)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
+    if raw and (gold_lemmas or train is not None):
+        raise ScoringError("--raw scores raw text: it takes neither --gold-lemmas nor --train.")
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
-    gold = read_gold(gold_path, nlp.vocab)
-    docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
+    if raw:
+        documents = raw_documents(gold_path)
+        docs, seconds = predict_raw(nlp, documents, batch_size)
+    else:
+        gold = read_gold(gold_path, nlp.vocab)
+        docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
         system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
-        repaired = write_conllu(system, docs, gold)
+        if raw:
+            repaired, sentence_count = write_raw_conllu(system, docs, documents)
+        else:
+            repaired, sentence_count = write_conllu(system, docs, gold), len(docs)
         evaluation = official_scores(module, gold_path, system)
-    words = sum(len(doc) for doc in docs)
-    missing = not_predicted(docs)
+    words = sum(1 for doc in docs for t in doc if not t.is_space)
+    metrics = RAW_METRICS if raw else {m: (a,) for m, a in METRICS.items()}
+    missing = not_predicted(docs, metrics)
     result: Dict[str, Any] = {
         "scorer": SCORER,
         "scorer_md5": md5(scorer_path),
         "gold": gold_path.name,
         "pipeline": str(pipeline),
-        "tokenisation": "gold",
-        "sentences": "gold",
-        "input": "gold lemmas" if gold_lemmas else "words",
+        "tokenisation": "pipeline" if raw else "gold",
+        "sentences": "pipeline" if raw else "gold",
+        "input": "raw text" if raw else "gold lemmas" if gold_lemmas else "words",
     }
     if overrides:
         result["overrides"] = dict(overrides)
-    for metric in METRICS:
+    for metric in metrics:
         result[metric] = None if metric in missing else round(100 * evaluation[metric].f1, 2)
     result.update({
         "not_predicted": missing,
         "repaired_roots": repaired,
-        "sentence_count": len(docs),
+        "sentence_count": sentence_count,
         "words": words,
         "seconds": round(seconds, 3),
         "words_per_second": round(words / seconds, 1) if seconds > 0 else None,
         "gpu_id": gpu_id,
         "f1": {name: s.f1 for name, s in evaluation.items()},
     })
+    if raw:
+        result["documents"] = len(documents)
+        result["gold_sentences"] = sum(d.sentences for d in documents)
     if seen is not None:
         result["unseen_in"] = Path(train).name
         result.update(unseen_scores(docs, gold, seen))

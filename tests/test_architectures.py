@@ -108,6 +108,7 @@ def test_entry_points_resolve_without_import():
         "    m = f(width=8)\n"
         "    assert m.get_dim('nO') == 8, name\n"
         "assert callable(registry.loggers.get('spacy-elstm.TrainingLog.v1')())\n"
+        "assert callable(registry.tokenizers.get('spacy-elstm.TreebankTokenizer.v1')())\n"
         "print('resolved', len(names))\n"
     )
     result = subprocess.run([sys.executable, "-c", code, *ALL_NAMES], capture_output=True,
@@ -119,6 +120,7 @@ def test_entry_points_resolve_without_import():
 @pytest.mark.parametrize("group,table", [("spacy_architectures", "architectures"),
                                          ("spacy_loggers", "loggers"),
                                          ("spacy_readers", "readers"),
+                                         ("spacy_tokenizers", "tokenizers"),
                                          ("thinc_optimizers", "optimizers")])
 def test_every_decorator_name_has_an_identical_entry_point(group, table):
     registered = {n for n in getattr(registry, table).get_all() if n.startswith("spacy-elstm.")}

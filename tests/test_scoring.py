@@ -13,10 +13,10 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from spacy_elstm.treebanks.conllu import read_conllu
+from spacy_elstm.conllu_writer import doc_to_conllu, single_root_tree
 from spacy_elstm.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
-                                       doc_to_conllu, find_scorer, load_scorer,
-                                       official_scores, predict, read_gold, score,
-                                       single_root_tree, unseen_scores, write_conllu)
+                                 find_scorer, load_scorer, official_scores, predict, read_gold,
+                                 score, unseen_scores, write_conllu)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "assets" / "ud-ewt-sample" / "dev.conllu"
@@ -72,10 +72,15 @@ def test_extra_roots_are_attached_to_the_first():
     assert single_root_tree([1, 2, 0]) == ([0, 2, 0], [0])
     doc = Doc(Vocab(), words=["It", "rains", "Go", "home"], heads=[1, 1, 2, 2],
               deps=["nsubj", "ROOT", "ROOT", "obl"])
-    text, repaired = doc_to_conllu(doc)
+    text, repaired = doc_to_conllu(doc, one_sentence=True)
     rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
     assert repaired == 1
     assert [(r[6], r[7]) for r in rows] == [("2", "nsubj"), ("0", "root"), ("2", "dep"), ("3", "obl")]
+    # where the pipeline's sentences are kept, each root heads its own sentence
+    text, repaired = doc_to_conllu(doc, doc_id="d1")
+    assert repaired == 0
+    assert text.startswith("# newdoc id = d1\n# sent_id = d1-1\n# text = It rains\n1\tIt")
+    assert "# sent_id = d1-2\n# text = Go home\n1\tGo\t_\t_\t_\t_\t0\troot" in text
 
 
 def test_a_doc_without_a_parse_gets_a_placeholder_tree():

@@ -25,11 +25,18 @@ def score(
     train: Optional[Path] = typer.Option(
         None, help="The training CoNLL-U file: also give UPOS and XPOS accuracy on the words "
                    "it does not have (\"unseen\") and on the others (\"seen\")."),
+    raw: bool = typer.Option(
+        False, "--raw",
+        help="Run the pipeline on the raw text of GOLD's documents (its own tokenizer and "
+             "sentence splitter) and give every metric of the script, Tokens, Sentences and "
+             "Words included: what a user's text gets."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
     The pipeline runs on the gold words and gold sentences of GOLD (one Doc per
-    sentence); its predictions are written as CoNLL-U, each sentence a
+    sentence), or with --raw on the raw text of each of its documents
+    (`# newdoc`; paragraphs at `# newpar` separated by a blank line, sentences
+    by their spacing); its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
     input docs carry GOLD's lemmas as well (the JSON says "input": "gold lemmas").
@@ -41,7 +48,7 @@ def score(
     from spacy.cli._util import parse_config_overrides
 
     from ..treebanks.conllu import CorpusFormatError
-    from ..scoring import METRICS, SPLIT_METRICS, ScoringError
+    from ..scoring import METRICS, RAW_METRICS, SPLIT_METRICS, ScoringError
     from ..scoring import score as score_pipeline
     from .errors import fail
 
@@ -49,10 +56,12 @@ def score(
         overrides = parse_config_overrides(ctx.args)
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
-                                gold_lemmas=gold_lemmas, train=train, overrides=overrides)
+                                gold_lemmas=gold_lemmas, train=train, overrides=overrides,
+                                raw=raw)
     except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
-    typer.echo(f"{result['gold']}: {_shown(result, METRICS)}  ({result['words']:,} words, "
+    shown = RAW_METRICS if raw else METRICS
+    typer.echo(f"{result['gold']}: {_shown(result, shown)}  ({result['words']:,} words, "
                f"{result['words_per_second']:,.0f} words/s, {result['repaired_roots']} roots repaired)")
     if train is not None:
         for part in ("unseen", "seen"):

@@ -19,6 +19,8 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..files import write_atomically
+from ..multiword import KEY as MULTIWORD_KEY
+from ..multiword import multiword_spans, set_multiword_spans
 
 COLUMNS = 10
 
@@ -52,11 +54,23 @@ def read_conllu(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[D
 def conllu_to_docs(path: Union[str, Path], n_sents: int = 10,
                    vocab: Optional[Vocab] = None) -> List[Doc]:
     """The sentences of a CoNLL-U file, `n_sents` to a Doc (sentence starts set),
-    as `spacy convert --converter conllu --n-sents N` groups them."""
+    as `spacy convert --converter conllu --n-sents N` groups them, each Doc with
+    its multiword tokens (`multiword.py`) in its user_data."""
     if n_sents < 1:
         raise ValueError(f"n_sents must be a positive integer, got {n_sents!r}.")
     sentences = read_conllu(path, vocab)
-    return [Doc.from_docs(sentences[i:i + n_sents]) for i in range(0, len(sentences), n_sents)]
+    docs = []
+    for i in range(0, len(sentences), n_sents):
+        group = sentences[i:i + n_sents]
+        spans, offset = [], 0
+        for sentence in group:  # Doc.from_docs keeps no user_data of this kind: moved here
+            spans.extend((a + offset, b + offset) for a, b in multiword_spans(sentence))
+            offset += len(sentence)
+            sentence.user_data.pop(MULTIWORD_KEY, None)
+        doc = Doc.from_docs(group)
+        set_multiword_spans(doc, spans)
+        docs.append(doc)
+    return docs
 
 
 def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int = 10) -> Path:
@@ -222,6 +236,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
     with merge_subtokens=False."""
     words, spaces, tags, pos, morphs, lemmas, heads, deps = ([] for _ in range(8))
     span_end, span_space = 0, True  # the multiword token being read, if any
+    multiword = []
     for t, number in zip(tokens, numbers):
         if isinstance(t["id"], tuple):
             start, sep, end = t["id"]
@@ -232,6 +247,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
                                         f"must start at the next word ({len(words) + 1}) and "
                                         f"end after it, within 1..{n}.")
             span_end, span_space = end, (t["misc"] or {}).get("SpaceAfter") != "No"
+            multiword.append((start - 1, end - 1))
             continue
         words.append(t["form"])
         if t["id"] <= span_end:
@@ -245,5 +261,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
         lemmas.append(t["lemma"] if t["lemma"] is not None else "_")
         heads.append(t["id"] - 1 if t["head"] == 0 else t["head"] - 1)
         deps.append("ROOT" if t["deprel"] == "root" else t["deprel"])
-    return Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
-               lemmas=lemmas, heads=heads, deps=deps)
+    doc = Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
+              lemmas=lemmas, heads=heads, deps=deps)
+    set_multiword_spans(doc, multiword)
+    return doc

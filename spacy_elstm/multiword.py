@@ -1,0 +1,107 @@
+"""Multiword tokens: where one orthographic token of a treebank holds several
+syntactic words, as UD English-EWT writes `don't` (`do` + `n't`), `I'm` or
+`gonna`. The pipeline's tokens are words; CoNLL-U writes each such group as a
+range line (`3-4  don't`) above its words, and the CoNLL 2018 script counts the
+group as one token.
+
+A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
+[first, last] word indices (inclusive, 0-based). The project's converter
+(`treebanks/conllu.py`) sets them from the treebank; a trained tokenizer
+(`treebank_tokenizer.py`) sets them on the Docs it makes, by the rules that
+`MultiwordRules.learn` takes from the training treebank:
+
+- a sequence of two or three words written without space between them is one
+  token if the training data writes that sequence (lowercased) more often as a
+  multiword token than as separate tokens (and at least twice), and
+- a word written without space after another word is the end of a two-word
+  token if the training data writes that word (lowercased) as the end of a
+  multiword token more often than not (`'s`, `n't`, `'m`...), which covers
+  `Arafat's` though the training data has no Arafat.
+"""
+from collections import Counter
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+from spacy.tokens import Doc
+
+KEY = "multiword_tokens"
+LONGEST = 3  # the most words in one learned multiword token
+
+
+def multiword_spans(doc: Doc) -> List[Tuple[int, int]]:
+    """The doc's multiword tokens as (first, last) word indices, in order."""
+    return [(int(a), int(b)) for a, b in doc.user_data.get(KEY, ())]
+
+
+def set_multiword_spans(doc: Doc, spans: Iterable[Sequence[int]]) -> None:
+    doc.user_data[KEY] = [[int(a), int(b)] for a, b in spans]
+
+
+def _attached(doc: Doc, first: int, last: int) -> bool:
+    """Words first..last are written without a space between them."""
+    return all(not doc[i].whitespace_ for i in range(first, last))
+
+
+class MultiwordRules:
+    """Which attached words form one token, learned from a treebank's Docs
+    (each with its multiword tokens in user_data[KEY])."""
+
+    def __init__(self, sequences: Iterable[Sequence[str]] = (), endings: Iterable[str] = ()):
+        self.sequences = {tuple(s) for s in sequences}
+        self.endings = set(endings)
+
+    @classmethod
+    def learn(cls, docs: Iterable[Doc], min_count: int = 2) -> "MultiwordRules":
+        """The rules of the docs' multiword tokens: a sequence or an ending
+        counts once the docs write it as one token at least min_count times."""
+        joined, apart = Counter(), Counter()  # word sequences written as one token or not
+        ending_joined, ending_apart = Counter(), Counter()
+        for doc in docs:
+            spans = multiword_spans(doc)
+            inside = {i for a, b in spans for i in range(a, b + 1)}
+            for a, b in spans:
+                joined[_lower(doc, a, b)] += 1
+                if b == a + 1:
+                    ending_joined[doc[b].lower_] += 1
+            for a in range(len(doc) - 1):
+                if a in inside or a + 1 in inside:
+                    continue
+                for b in range(a + 1, min(a + LONGEST, len(doc))):
+                    if b in inside or not _attached(doc, a, b):
+                        break
+                    apart[_lower(doc, a, b)] += 1
+                    if b == a + 1 and not doc[a].is_punct:
+                        ending_apart[doc[b].lower_] += 1
+        sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
+        endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
+        return cls(sequences, endings)
+
+    def spans(self, doc: Doc) -> List[Tuple[int, int]]:
+        """The multiword tokens of a doc's words, left to right, longest first."""
+        found, i = [], 0
+        while i < len(doc) - 1:
+            match = None
+            for b in range(min(i + LONGEST, len(doc)) - 1, i, -1):
+                if _attached(doc, i, b) and _lower(doc, i, b) in self.sequences:
+                    match = b
+                    break
+            if (match is None and _attached(doc, i, i + 1) and not doc[i].is_punct
+                    and not doc[i].is_space and doc[i + 1].lower_ in self.endings):
+                match = i + 1
+            if match is None:
+                i += 1
+            else:
+                found.append((i, match))
+                i = match + 1
+        return found
+
+    def to_dict(self) -> Dict[str, List]:
+        return {"sequences": sorted(list(s) for s in self.sequences),
+                "endings": sorted(self.endings)}
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, List]) -> "MultiwordRules":
+        return cls(data.get("sequences", ()), data.get("endings", ()))
+
+
+def _lower(doc: Doc, first: int, last: int) -> Tuple[str, ...]:
+    return tuple(doc[i].lower_ for i in range(first, last + 1))

@@ -1,0 +1,225 @@
+"""A tokenizer that splits raw text into the words of the treebank it was
+initialised on: spaCy's rule tokenizer for the language, adapted to the
+training data by `spacy train` (`[initialize.tokenizer]`), saved and loaded
+with the pipeline.
+
+What it learns from the training Docs (the treebank's words and the spaces
+between them), each change kept only where it makes the tokenizer agree with
+more of the training words (F1 over character spans, every whitespace-free
+chunk of the training text tokenized as spaCy does, on its own):
+
+1. runs of one punctuation character that the treebank writes as one word
+   (`!!!`, `**`, `____`, `$$$`) stay together, as prefix, suffix or whole chunk;
+2. the language's infix rules that split words the treebank keeps whole (EWT
+   keeps `e-mail` and `01-Feb-02`) are dropped;
+3. every chunk whose most frequent analysis in the training data the
+   rules still miss becomes a special case (spaCy's tokenizer exceptions);
+4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
+   CoNLL-U output writes `don't` as one token of two words.
+
+A blank line ends a paragraph: the word after it starts a sentence (set on the
+Doc, which spaCy's parser keeps).
+
+The numbers (training-word F1 before and after each step) are in
+`tokenizer.learned` and in the saved pipeline.
+"""
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+import srsly
+from spacy.attrs import ORTH
+from spacy.language import Language
+from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffix_regex,
+                        ensure_path, get_lang_class, registry)
+from spacy.vocab import Vocab
+
+from .multiword import MultiwordRules, set_multiword_spans
+
+NAME = "spacy-elstm.TreebankTokenizer.v1"
+CHUNK = re.compile(r"\S+")
+Analysis = Tuple[Tuple[int, int], ...]  # word spans, as character offsets in a chunk
+
+
+@registry.tokenizers(NAME)
+def create_treebank_tokenizer() -> Callable[[Language], "TreebankTokenizer"]:
+    """spaCy's rule tokenizer for the pipeline's language, to be adapted to the
+    training treebank's words by `[initialize.tokenizer]` (`min_count`)."""
+
+    def make(nlp: Language) -> "TreebankTokenizer":
+        return TreebankTokenizer(nlp.vocab, default_rules(nlp))
+
+    return make
+
+
+def default_rules(nlp: Language) -> Tokenizer:
+    """The language's own rule tokenizer, as `spacy.Tokenizer.v1` builds it."""
+    return registry.tokenizers.get("spacy.Tokenizer.v1")()(nlp)
+
+
+class TreebankTokenizer:
+    """spaCy's rule tokenizer (`rules`) with what `initialize` learned from a
+    treebank, and the multiword tokens it marks on every Doc."""
+
+    def __init__(self, vocab: Vocab, rules: Tokenizer):
+        self.vocab = vocab
+        self.rules = rules
+        self.multiword = MultiwordRules()
+        self.learned: Dict[str, object] = {}
+
+    def __call__(self, text: str) -> Doc:
+        doc = self.rules(text)
+        set_multiword_spans(doc, self.multiword.spans(doc))
+        for token in doc[:-1]:  # a blank line ends a paragraph, and so a sentence
+            if token.is_space and token.text.count("\n") > 1:
+                doc[token.i + 1].is_sent_start = True
+        return doc
+
+    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
+        for text in texts:
+            yield self(text)
+
+    def explain(self, text: str) -> List[Tuple[str, str]]:
+        return self.rules.explain(text)
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
+                   nlp: Optional[Language] = None, min_count: int = 1) -> None:
+        """Adapt the rules to the training data's words (see the module's
+        docstring). min_count (int): the fewest times a chunk's most frequent
+        analysis must occur in the training data to become a special case."""
+        if min_count < 1:
+            raise ValueError(f"[initialize.tokenizer] min_count must be an integer >= 1, "
+                             f"got {min_count!r}.")
+        references = [eg.reference for eg in get_examples()]
+        if not references:
+            raise ValueError(f"{NAME}: no training examples to learn the tokenization from.")
+        chunks = _chunk_analyses(references)
+        learned: Dict[str, object] = {"chunks": sum(sum(c.values()) for c in chunks.values())}
+        learned["f1_spacy_rules"] = _f1(self.rules, chunks)
+        prefixes, suffixes, infixes = _patterns(self.vocab.lang)
+        runs = _punct_runs(chunks)
+        kept_runs = []
+        for char in runs:  # greedy: keep each run rule that helps
+            trial = kept_runs + [char]
+            candidate = _with_patterns(self.rules, _runs(trial) + prefixes,
+                                       _runs(trial) + suffixes, infixes)
+            if _f1(candidate, chunks) > _f1(self.rules, chunks):
+                kept_runs = trial
+                self.rules = candidate
+        learned["punctuation_runs"] = kept_runs
+        dropped = []
+        for pattern in list(infixes):
+            trial = [p for p in infixes if p != pattern and p not in dropped]
+            candidate = _with_patterns(self.rules, _runs(kept_runs) + prefixes,
+                                       _runs(kept_runs) + suffixes, trial)
+            if _f1(candidate, chunks) > _f1(self.rules, chunks):
+                dropped.append(pattern)
+                self.rules = candidate
+        learned["infixes_dropped"] = dropped
+        learned["f1_after_rules"] = _f1(self.rules, chunks)
+        specials = 0
+        for chunk, analyses in sorted(chunks.items()):
+            analysis, count = analyses.most_common(1)[0]
+            if count >= min_count and _analysis(self.rules, chunk) != analysis:
+                self.rules.add_special_case(chunk, [{ORTH: chunk[a:b]} for a, b in analysis])
+                specials += 1
+        learned["special_cases"] = specials
+        learned["f1_learned"] = _f1(self.rules, chunks)
+        self.multiword = MultiwordRules.learn(references)
+        learned["multiword_sequences"] = len(self.multiword.sequences)
+        learned["multiword_endings"] = sorted(self.multiword.endings)
+        self.learned = learned
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        return srsly.msgpack_dumps({"rules": self.rules.to_bytes(exclude=["vocab"]),
+                                    "multiword": self.multiword.to_dict(),
+                                    "learned": self.learned})
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "TreebankTokenizer":
+        msg = srsly.msgpack_loads(data)
+        self.rules.from_bytes(msg["rules"], exclude=["vocab"])
+        self.multiword = MultiwordRules.from_dict(msg["multiword"])
+        self.learned = msg.get("learned", {})
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        ensure_path(path).write_bytes(self.to_bytes(exclude=exclude))
+
+    def from_disk(self, path: Union[str, Path], *,
+                  exclude: Iterable[str] = tuple()) -> "TreebankTokenizer":
+        return self.from_bytes(ensure_path(path).read_bytes(), exclude=exclude)
+
+
+def _chunk_analyses(docs: Iterable[Doc]) -> Dict[str, Counter]:
+    """Each whitespace-free chunk of the docs' text -> how often each analysis
+    (its words' spans) occurs. A chunk that a word crosses is left out."""
+    chunks: Dict[str, Counter] = defaultdict(Counter)
+    for doc in docs:
+        text = doc.text
+        words = [(t.idx, t.idx + len(t.text)) for t in doc if not t.is_space]
+        k = 0
+        for match in CHUNK.finditer(text):
+            start, end = match.span()
+            spans = []
+            while k < len(words) and words[k][0] < end:
+                spans.append(words[k])
+                k += 1
+            if spans and spans[0][0] == start and spans[-1][1] == end and \
+                    all(a >= start and b <= end for a, b in spans):
+                chunks[match.group()][tuple((a - start, b - start) for a, b in spans)] += 1
+    return chunks
+
+
+def _analysis(rules: Tokenizer, chunk: str) -> Analysis:
+    return tuple((t.idx, t.idx + len(t.text)) for t in rules(chunk) if not t.is_space)
+
+
+def _f1(rules: Tokenizer, chunks: Dict[str, Counter]) -> float:
+    """F1 of the rules' words against the training words, by character spans."""
+    matched = gold = predicted = 0
+    for chunk, analyses in chunks.items():
+        mine = set(_analysis(rules, chunk))
+        for analysis, count in analyses.items():
+            matched += count * len(mine.intersection(analysis))
+            gold += count * len(analysis)
+            predicted += count * len(mine)
+    return round(2 * matched / (gold + predicted), 6) if gold + predicted else 0.0
+
+
+def _punct_runs(chunks: Dict[str, Counter]) -> List[str]:
+    """The punctuation characters that the training data writes as a word of
+    two or more of the same character, most frequent first."""
+    counts: Counter = Counter()
+    for chunk, analyses in chunks.items():
+        for analysis, count in analyses.items():
+            for a, b in analysis:
+                word = chunk[a:b]
+                if len(word) > 1 and len(set(word)) == 1 and not word[0].isalnum():
+                    counts[word[0]] += count
+    return [char for char, _ in counts.most_common()]
+
+
+def _runs(chars: List[str]) -> List[str]:
+    return [re.escape(c) + "{2,}" for c in chars]
+
+
+def _patterns(lang: str) -> Tuple[List[str], List[str], List[str]]:
+    """The language's own prefix, suffix and infix patterns, one per entry."""
+    defaults = get_lang_class(lang).Defaults
+    return (list(defaults.prefixes or []), list(defaults.suffixes or []),
+            list(defaults.infixes or []))
+
+
+def _with_patterns(rules: Tokenizer, prefixes: List[str], suffixes: List[str],
+                   infixes: List[str]) -> Tokenizer:
+    """A copy of the rules (special cases included) with these affix patterns."""
+    copy = Tokenizer(rules.vocab)
+    copy.from_bytes(rules.to_bytes(exclude=["vocab"]), exclude=["vocab"])
+    copy.prefix_search = compile_prefix_regex(prefixes).search if prefixes else None
+    copy.suffix_search = compile_suffix_regex(suffixes).search if suffixes else None
+    copy.infix_finditer = compile_infix_regex(infixes).finditer if infixes else None
+    return copy

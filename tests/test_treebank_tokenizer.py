@@ -1,0 +1,77 @@
+"""The tokenizer learned from a treebank and its multiword tokens: what it
+learns, that it generalises, and that it is saved and loaded with a pipeline."""
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.vocab import Vocab
+
+from spacy_elstm.multiword import MultiwordRules, multiword_spans, set_multiword_spans
+from spacy_elstm.treebank_tokenizer import NAME, _chunk_analyses, _f1, default_rules
+from spacy_elstm.treebanks.conllu import conllu_to_docs
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_TRAIN = ROOT / "assets" / "ud-ewt-sample" / "train.conllu"
+SAMPLE_DEV = ROOT / "assets" / "ud-ewt-sample" / "dev.conllu"
+
+
+def treebank_nlp(path=SAMPLE_TRAIN):
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    docs = conllu_to_docs(path, 10, nlp.vocab)
+    nlp.tokenizer.initialize(lambda: (Example(nlp.make_doc(d.text), d) for d in docs), nlp=nlp)
+    return nlp, docs
+
+
+def test_converted_docs_carry_the_treebank_s_multiword_tokens():
+    docs = conllu_to_docs(SAMPLE_TRAIN, 10)
+    spans = [(doc, a, b) for doc in docs for a, b in multiword_spans(doc)]
+    assert len(spans) > 20
+    for doc, a, b in spans:  # e.g. do + n't, written without a space between
+        assert b == a + 1 and not doc[a].whitespace_
+    texts = {doc[a:b + 1].text.lower() for doc, a, b in spans}
+    assert {"don't", "i'm", "it's"} <= texts
+
+
+def test_multiword_rules_generalise_to_unseen_hosts():
+    vocab = Vocab()
+    train = Doc(vocab, words=["Bush", "'s", "plan", "is", "n't", "his", "do", "n't"],
+                spaces=[False, True, True, False, True, True, False, False])
+    set_multiword_spans(train, [(0, 1), (3, 4), (6, 7)])
+    again = Doc(vocab, words=["It", "is", "n't"], spaces=[True, False, False])
+    set_multiword_spans(again, [(1, 2)])
+    rules = MultiwordRules.learn([train, again], min_count=2)
+    assert rules.endings == {"n't"}  # 's seen once: below min_count
+    new = Doc(vocab, words=["Arafat", "was", "n't", "here", "-", "n't"],
+              spaces=[True, False, True, True, False, False])
+    assert rules.spans(new) == [(1, 2)]  # not after punctuation
+    assert MultiwordRules.from_dict(rules.to_dict()).spans(new) == [(1, 2)]
+
+
+def test_tokenizer_learns_the_treebank_s_words():
+    nlp, docs = treebank_nlp()
+    learned = nlp.tokenizer.learned
+    assert learned["f1_learned"] > learned["f1_spacy_rules"]
+    assert learned["special_cases"] > 0
+    dev = _chunk_analyses(conllu_to_docs(SAMPLE_DEV, 10, nlp.vocab))
+    assert _f1(nlp.tokenizer.rules, dev) >= _f1(default_rules(nlp), dev)  # held out too
+    doc = nlp("I don't know, it's Arafat's e-mail.")
+    assert [t.text for t in doc] == ["I", "do", "n't", "know", ",", "it", "'s", "Arafat", "'s",
+                                     "e-mail", "."]
+    assert multiword_spans(doc) == [(1, 2), (5, 6), (7, 8)]
+
+
+def test_tokenizer_is_saved_and_loaded_with_the_pipeline(tmp_path):
+    nlp, _ = treebank_nlp()
+    text = "We're sure it's fine!!! Isn't it?"
+    expected = [(t.text, t.whitespace_) for t in nlp(text)]
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert type(loaded.tokenizer).__name__ == "TreebankTokenizer"
+    assert loaded.tokenizer.learned == nlp.tokenizer.learned
+    assert [(t.text, t.whitespace_) for t in loaded(text)] == expected
+    assert multiword_spans(loaded(text)) == multiword_spans(nlp(text))
+    blank = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    assert blank.tokenizer.learned == {} and multiword_spans(blank(text)) == []
+    assert multiword_spans(loaded(text)) == [(0, 1), (3, 4), (7, 8)]
+    assert loaded.tokenizer.from_bytes(nlp.tokenizer.to_bytes()).learned == nlp.tokenizer.learned
