@@ -6,7 +6,9 @@ For each run, one after another: `spacy train` CONFIG into MODELS/NAME (dev pick
 model-best), its training log in METRICS/train-NAME.jsonl; then, for each split,
 `spacy evaluate` into METRICS/NAME-SPLIT.json and the official CoNLL 2018 script
 (`spacy-elstm score`) into METRICS/NAME-SPLIT.official.json, on gold
-tokenisation, as the report reads them. NAME is the config's file name without
+tokenisation, as the report reads them; with --raw also on each split's raw text
+(`spacy-elstm score --raw`) into METRICS/NAME-SPLIT.raw.json. --no-train scores
+pipelines trained before. NAME is the config's file name without
 .cfg unless given; a CONFIG that is a folder stands for every .cfg in it.
 A run whose score files are all there already is skipped, so a stopped study
 resumes by run; --force trains it again (project.yml's single-run commands pass
@@ -48,6 +50,8 @@ class Options(NamedTuple):
     gpu_id: int = -1
     overrides: Sequence[str] = ()
     force: bool = False
+    raw: bool = False
+    train: bool = True
 
 
 def runs_of(specs: Sequence[str]) -> List[Run]:
@@ -73,6 +77,8 @@ def outputs(run: Run, opts: Options) -> List[Path]:
             files.append(opts.metrics / f"{run.name}-{split}.json")
         if opts.conllu:
             files.append(opts.metrics / f"{run.name}-{split}.official.json")
+        if opts.conllu and opts.raw:
+            files.append(opts.metrics / f"{run.name}-{split}.raw.json")
     return files
 
 
@@ -90,12 +96,15 @@ def train_and_score(run: Run, opts: Options) -> bool:
     steps = [] if opts.steps is None else ["--training.max_steps", opts.steps]
     print(f"=== {run.name}: {run.config}", *steps, flush=True)
     py = sys.executable
-    _call([py, "-m", "spacy", "train", run.config, "--output", model,
-           "--paths.train", opts.corpus.format(split="train"),
-           "--paths.dev", opts.corpus.format(split="dev"),
-           "--paths.train_log", opts.metrics / f"train-{run.name}.jsonl",
-           *steps, "--gpu-id", opts.gpu_id, *opts.overrides])
     pipeline = model / ("model-last" if opts.model_last else "model-best")
+    if opts.train:
+        _call([py, "-m", "spacy", "train", run.config, "--output", model,
+               "--paths.train", opts.corpus.format(split="train"),
+               "--paths.dev", opts.corpus.format(split="dev"),
+               "--paths.train_log", opts.metrics / f"train-{run.name}.jsonl",
+               *steps, "--gpu-id", opts.gpu_id, *opts.overrides])
+    elif not pipeline.is_dir():
+        raise SystemExit(f"--no-train: no trained pipeline at {pipeline}")
     for split in opts.splits:
         if opts.evaluate:
             _call([py, "-m", "spacy", "evaluate", pipeline, opts.corpus.format(split=split),
@@ -109,6 +118,11 @@ def train_and_score(run: Run, opts: Options) -> bool:
                    "--scorer", SCORER, "--gpu-id", opts.gpu_id,
                    *(["--gold-lemmas"] if opts.gold_lemmas else []),
                    *(["--train", opts.train_conllu] if opts.train_conllu else [])])
+        if opts.conllu and opts.raw:
+            _call([py, "-m", "spacy_elstm", "score", pipeline, conllu, "--raw",
+                   "--output", opts.metrics / f"{run.name}-{split}.raw.json",
+                   "--predictions", model / "predictions-raw" / conllu.name,
+                   "--scorer", SCORER, "--gpu-id", opts.gpu_id])
     if opts.record:
         _call([py, "scripts/run_record.py", model, opts.metrics / f"run-{run.name}.json",
                "--gpu-id", opts.gpu_id])
@@ -143,6 +157,11 @@ def parse(argv: Sequence[str]):
                              "once; `-- --system.seed N` keeps both)")
     parser.add_argument("--gpu-id", type=int, default=-1)
     parser.add_argument("--force", action="store_true", help="train runs whose scores are there too")
+    parser.add_argument("--raw", action="store_true",
+                        help="also score each split's raw text (`spacy-elstm score --raw`) into "
+                             "METRICS/NAME-SPLIT.raw.json")
+    parser.add_argument("--no-train", action="store_true",
+                        help="score the pipelines already trained in MODELS, train none")
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
     seeded = (lambda path: path) if args.seed == 0 else (lambda path: Path(f"{path}-seed{args.seed}"))
@@ -150,7 +169,8 @@ def parse(argv: Sequence[str]):
                    conllu=none(args.conllu), train_conllu=none(args.train_conllu),
                    splits=tuple(args.splits), evaluate=not args.no_evaluate,
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,
-                   steps=args.steps, gpu_id=args.gpu_id, force=args.force,
+                   steps=args.steps, gpu_id=args.gpu_id, force=args.force, raw=args.raw,
+                   train=not args.no_train,
                    overrides=(["--system.seed", str(args.seed)] if args.seed else []) + overrides)
     return runs_of(args.configs), opts
 

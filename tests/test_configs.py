@@ -155,3 +155,25 @@ def test_variant_pipeline_config(path, tmp_path):
     assert nlp.get_pipe_meta("parser").factory == PARSER_FACTORY[path.parent.name]
     if upos:
         assert nlp.get_pipe_meta("upos").factory == "elstm_tagger"
+
+
+@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
+def test_raw_text_config(name, tmp_path):
+    """configs/raw/: its base with documents in place of sentences, the treebank's
+    tokenizer and a lemmatizer, and nothing else changed."""
+    config, nlp = checked_pipeline(ROOT / "configs" / "raw" / f"{name}.cfg", tmp_path)
+    assert nlp.pipe_names == ["tok2vec", "tagger", "morphologizer", "lemmatizer", "parser"]
+    assert type(nlp.tokenizer).__name__ == "TreebankTokenizer"
+    raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
+    base = spacy.util.load_config(ROOT / "configs" / f"{name}.cfg", interpolate=False)
+    assert raw["corpora"]["train"]["gold_preproc"] is False
+    assert raw["corpora"]["dev"]["gold_preproc"] is False
+    for key in ("components", "training", "corpora", "nlp", "initialize"):
+        raw[key].pop("lemmatizer", None)
+    raw["nlp"]["pipeline"].remove("lemmatizer")
+    raw["nlp"]["tokenizer"] = base["nlp"]["tokenizer"]
+    raw["initialize"]["tokenizer"] = base["initialize"]["tokenizer"]
+    for split in ("train", "dev"):
+        raw["corpora"][split]["gold_preproc"] = True
+    raw["training"]["score_weights"] = base["training"]["score_weights"]
+    assert raw == base

@@ -102,3 +102,19 @@ def test_a_ptb_run_reads_its_corpus_and_records_how_it_was_made(calls, tmp_path)
     assert "corpus/ptb/tag/test.spacy" in test
     assert record[1:] == ["scripts/run_record.py", str(Path("training") / "tag-cnn"),
                           str(tmp_path / "run-tag-cnn.json"), "--gpu-id", "-1"]
+
+
+def test_raw_scores_come_beside_the_gold_ones_and_no_train_scores_only(calls, tmp_path):
+    run = tas.Run("cnn", Path("configs/raw/cnn.cfg"))
+    _, opts = tas.parse(["configs/raw/cnn.cfg", "--metrics", str(tmp_path / "m"), "--models",
+                         str(tmp_path / "t"), "--splits", "dev", "--no-evaluate", "--raw",
+                         "--no-train"])
+    with pytest.raises(SystemExit, match="no trained pipeline"):
+        tas.train_and_score(run, opts)
+    (tmp_path / "t" / "cnn" / "model-best").mkdir(parents=True)
+    assert tas.train_and_score(run, opts)
+    official, raw = [[str(a) for a in call] for call in calls]  # no training
+    assert "--raw" not in official and "--raw" in raw
+    assert raw[raw.index("--output") + 1] == str(tmp_path / "m" / "cnn-dev.raw.json")
+    assert raw[raw.index("--predictions") + 1].endswith("predictions-raw/en_ewt-ud-dev.conllu")
+    assert tas.outputs(run, opts)[-1] == tmp_path / "m" / "cnn-dev.raw.json"
