@@ -80,6 +80,10 @@ def test_jsonl_carries_fields_to_user_data_and_jsonl(nlp, tmp_path):
     assert records[7]["text"] == TEXTS[7]
     assert [r["heads"] for r in records] == [[t.head.i for t in d] for d in expected]
     assert [r["deps"] for r in records] == [[t.dep_ for t in d] for d in expected]
+    run(nlp, source, tmp_path / "conllu", out_format="conllu", shard_size=20)
+    text = "".join(f.read_text(encoding="utf8") for f in shards(tmp_path / "conllu", ".conllu"))
+    assert text.startswith("# newdoc id = 0\n# sent_id = 0-1\n# text = ")
+    assert text.count("# newdoc id = ") == 50 and "# newdoc id = 49\n" in text
 
 
 def test_conllu_in_keeps_gold_words_and_conllu_out_has_the_parse(nlp, tmp_path):
