@@ -31,6 +31,14 @@ ROWS = [
     Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
 ]
 KEYS = ["UPOS", "UAS", "LAS"]
+# The pipelines for raw text (configs/raw/): what a user's text gets, and the same runs on
+# gold tokens and sentences beside it
+RAW_ROWS = [
+    Row("best_elstm", "raw-10000steps", 10_000,
+        "`best_elstm` for raw text: sentences, the treebank's tokens, lemmas"),
+    Row("cnn", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),
+]
+RAW_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "Lemmas", "UAS", "LAS"]
 SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
 
 
@@ -44,19 +52,20 @@ def config_speeds(metrics: Path) -> Optional[Dict]:
     return {"bench": bench, "rows": rows}
 
 
-def row_scores(metrics: Path, row: Row) -> Optional[Dict]:
+def row_scores(metrics: Path, row: Row, kind: str = "official",
+               keys: List[str] = KEYS) -> Optional[Dict]:
     """What the table shows of one config, from its seed folders: per key the
-    official test scores, the budget and the steps each run trained; None
-    without official test scores."""
-    found = {key: [] for key in KEYS}
+    test scores of `kind` (official: gold tokens and sentences; raw: raw text),
+    the budget and the steps each run trained; None without such scores."""
+    found: Dict = {key: [] for key in keys}
     found.update(folders=[], steps=[], gold=set())
     for folder in seeds_of(metrics, row.study):
-        official = read_json(folder / f"{row.config}-test.official.json")
+        official = read_json(folder / f"{row.config}-test.{kind}.json")
         if official is None:
             continue
         found["folders"].append(folder)
         found["gold"].add(official.get("gold", "?"))
-        for key in KEYS:
+        for key in keys:
             value = number(official, key)
             if value is not None:
                 found[key].append(value)
@@ -75,7 +84,46 @@ def _steps(budget: int, steps: List[int]) -> str:
     return f"{budget:,} (ran {ran})"
 
 
+def raw_headline(metrics: Path) -> str:
+    """The raw-text table (the raw-text scores, then the same runs' gold ones)
+    and the line saying what its numbers are."""
+    rows, gold, seeds = [], set(), set()
+    for row in RAW_ROWS:
+        raw = row_scores(metrics, row, "raw", RAW_KEYS)
+        official = row_scores(metrics, row)
+        if raw is None:
+            rows.append([f"`raw/{row.config}`", row.use] + ["-"] * (len(RAW_KEYS) + len(KEYS) + 2))
+            continue
+        gold |= raw["gold"]
+        seeds.add(len(raw["folders"]))
+        rows.append([f"`raw/{row.config}`", row.use]
+                    + [mean_sd(raw[key]) if raw[key] else "-" for key in RAW_KEYS]
+                    + [mean_sd(official[key]) if official and official[key] else "-"
+                       for key in KEYS]
+                    + [str(len(raw["folders"])), _steps(row.budget, raw["steps"])])
+    header = (["config", "for"] + RAW_KEYS + [f"gold-token {key}" for key in KEYS]
+              + ["seeds", "steps"])
+    studies = sorted({row.study for row in RAW_ROWS})
+    line = (
+        f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`) as a user meets it: the raw "
+        "text of each test document (`spacy-elstm score --raw`), tokenised, split into sentences, "
+        "tagged, lemmatised and parsed by the pipeline, scored by the CoNLL 2018 evaluation "
+        "script, which aligns the pipeline's words to the gold ones by their characters "
+        "(Tokens, Sentences and Words are F1 of those units; every other score counts their "
+        "errors too). `gold-token`: the same pipelines given the gold words and sentences "
+        "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
+        f"`metrics/{{{', '.join(studies)}}}[-seedN]/<config>-test.{{raw,official}}.json`; "
+        "no pretrained vectors.")
+    return table(header, rows) + "\n\n" + line
+
+
 def headline(metrics: Path) -> str:
+    """The raw-text table, then the gold-token table, each with the line
+    saying what its numbers are."""
+    return raw_headline(metrics) + "\n\n" + gold_headline(metrics)
+
+
+def gold_headline(metrics: Path) -> str:
     """The table and the line saying what its numbers are."""
     rows, gold, seeds = [], set(), set()
     speeds = config_speeds(metrics)

@@ -38,6 +38,11 @@ DEV_SEARCH = ("A dev-only search (`python scripts/dev_search.py --treebank ptb-s
 
 STUDIES = [
     Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)"),
+    Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline)",
+          "The configs of `configs/raw/`: trained on documents of ten sentences with the "
+          "tokenizer learned from EWT train and a lemmatizer (`python scripts/train_and_score.py "
+          "NAME=configs/raw/NAME.cfg --metrics metrics/raw-Nsteps --steps N --raw`), scored on "
+          "gold tokens and sentences and on raw text."),
     Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
     Study(r"final-.+", "ud", "ud", "The first search's picks at 2,000 steps"),
     Study(r"search-.+", "ud", "ud", "Dev-only searches"),

@@ -27,6 +27,14 @@ HOW_TO_READ = (
     "whose lowercased form EWT train does not have (`spacy-elstm score --train`, computed by "
     "spacy-elstm, not by the script; `-` where the run was scored without it).")
 
+RAW = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "CLAS",
+       "MLAS", "BLEX"]
+RAW_SOURCE = (
+    "The same script on the pipeline's own tokens and sentences: `spacy-elstm score --raw` runs "
+    "it on the raw text of each gold document (paragraphs separated by a blank line) and the "
+    "script aligns its words to the gold ones by their characters, so every score counts "
+    "tokenisation and sentence errors too")
+_RAW = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.raw\.json$")
 _EVALUATION = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
 _OFFICIAL = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.official\.json$")
 
@@ -98,6 +106,24 @@ def official_section(folder: Path) -> Optional[str]:
     return table(header, rows)
 
 
+def raw_section(folder: Path) -> Optional[str]:
+    """One row per (config, split) with a raw-text score file; None if there are none."""
+    rows = []
+    for path in sorted(folder.glob("*.raw.json")):
+        match = _RAW.match(path.name)
+        scores = read_json(path) if match else None
+        if scores is None:
+            continue
+        try:
+            rows.append([match["config"], match["split"]] + [_official(scores, k) for k in RAW]
+                        + [f"{scores['words']:,}", f"{scores['words_per_second']:,.0f}"])
+        except (KeyError, TypeError, ValueError) as err:
+            warn(f"{path}: {err}; skipped.")
+    if not rows:
+        return None
+    return table(["config", "split"] + RAW + ["words", "words/s"], rows)
+
+
 def _official(scores: Dict[str, Any], key: str) -> str:
     value = scores.get(key)
     if value is None:
@@ -157,6 +183,10 @@ def folder_section(folder: Path, name: str) -> Tuple[str, Dict[str, Any]]:
     official = official_section(folder)
     if official is not None:
         parts += ["", f"#### Official scores{suffix}: CoNLL 2018 evaluation script", "", official]
+    raw = raw_section(folder)
+    if raw is not None:
+        parts += ["", f"#### Raw text in{suffix}: CoNLL 2018 evaluation script", "",
+                  RAW_SOURCE + ".", "", raw]
     plots = {}
     lines = training_lines(folder)
     if lines:
