@@ -74,6 +74,9 @@ def render(metrics: Path) -> Dict[str, Any]:
         parts["ud"] += ["## Targets: where the accuracy goals stand", "", TARGETS_NOTE, "",
                         targets, ""]
     parts["ud"] += [ud.HOW_TO_READ, ""]
+    tokenizers = ud.tokenizers_section(metrics)
+    if tokenizers is not None:
+        parts["ud"] += ["## Tokenizers on raw text", "", tokenizers, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []

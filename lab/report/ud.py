@@ -206,3 +206,37 @@ def seeds_heading(base: str, folders: List[Path]) -> Optional[str]:
         f"Over `{'/`, `'.join(p.as_posix() for p in folders)}/`: one seed per folder, each the "
         "same training run but for `--system.seed`. " + OFFICIAL_SOURCE + ".", "", found, ""])
 
+
+
+TOKENIZERS_FILE = "tokenizers/tokenizers.json"  # python -m lab.tokenizers
+
+
+def tokenizers_section(metrics: Path) -> Optional[str]:
+    """spaCy's English rules against the tokenizer learned from EWT train, alone
+    on raw text; None where `python -m lab.tokenizers` has not run."""
+    data = read_json(metrics / TOKENIZERS_FILE)
+    if data is None:
+        return None
+    names = {"spacy_rules": "spaCy's English rules (`spacy.Tokenizer.v1`)",
+             "learned": "learned from EWT train (`spacy-elstm.TreebankTokenizer.v1`)"}
+    rows = [[names.get(r["tokenizer"], r["tokenizer"]), r["split"], f"{r['Tokens']:.2f}",
+             f"{r['Words']:.2f}", f"{r['Sentences']:.2f}", f"{r['words_per_second']:,.0f}"]
+            for r in data["rows"]]
+    learned = data.get("details", {}).get("learned", {}).get("learned", {})
+    summary = ""
+    if learned:
+        summary = (
+            f" What it learned from `{data['train']}`: runs of "
+            f"{', '.join(f'`{c}`' for c in learned['punctuation_runs'])} kept as one word, "
+            f"{len(learned['infixes_dropped'])} of spaCy's infix rules dropped, "
+            f"{learned['special_cases']:,} special cases, {learned['multiword_sequences']} "
+            f"multiword sequences and the endings {', '.join(f'`{e}`' for e in learned['multiword_endings'])}; "
+            f"F1 on the training words {100 * learned['f1_spacy_rules']:.2f} with spaCy's rules, "
+            f"{100 * learned['f1_after_rules']:.2f} after the rule changes, "
+            f"{100 * learned['f1_learned']:.2f} with the special cases.")
+    return (table(["tokenizer", "split", "Tokens", "Words", "Sentences", "words/s"], rows)
+            + "\n\nEach tokenizer alone (no tagger or parser) on the raw text of the split's "
+              "documents, scored by the CoNLL 2018 script (`python -m lab.tokenizers`, "
+              f"`metrics/{TOKENIZERS_FILE}`); Sentences counts only the sentence starts a blank "
+              "line gives (the learned tokenizer sets them; spaCy's sets none); `words/s`: "
+              "tokenizing alone, one thread." + summary)

@@ -1,0 +1,81 @@
+"""Tokenizers alone on raw text: spaCy's English rules against the tokenizer
+learned from EWT train (spacy-elstm.TreebankTokenizer.v1), Tokens and Words
+F1 from the CoNLL 2018 script on the raw text of each split, and the
+tokenizer's own speed.
+
+    python -m lab.tokenizers [--splits dev] [--output metrics/tokenizers/tokenizers.json]
+
+No tagger or parser runs: each pipeline is its tokenizer, so Sentences counts
+only the boundaries a blank line gives (the learned tokenizer starts a sentence
+after one; spaCy's rules start none).
+"""
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict
+
+import spacy
+from spacy.training import Example
+
+from spacy_elstm.files import write_atomically
+from spacy_elstm.raw_text import raw_documents
+from spacy_elstm.scoring import load_scorer, official_scores, write_raw_conllu
+from spacy_elstm.treebank_tokenizer import NAME
+from spacy_elstm.treebanks.conllu import conllu_to_docs
+
+CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
+SCRIPT = "assets/conll2018-eval/conll18_ud_eval.py"
+
+
+def tokenizers(train: Path) -> Dict[str, Any]:
+    rules = spacy.blank("en")
+    learned = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    docs = conllu_to_docs(train, 10, learned.vocab)
+    start = time.perf_counter()
+    learned.tokenizer.initialize(
+        lambda: (Example(learned.make_doc(d.text), d) for d in docs), nlp=learned)
+    seconds = time.perf_counter() - start
+    return {"spacy_rules": (rules, {}),
+            "learned": (learned, {"learned": learned.tokenizer.learned,
+                                  "initialize_seconds": round(seconds, 1)})}
+
+
+def measure(nlp, gold: Path, scorer) -> Dict[str, Any]:
+    documents = raw_documents(gold)
+    texts = [d.text for d in documents]
+    start = time.perf_counter()
+    docs = [nlp.make_doc(text) for text in texts]
+    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as temp:
+        system = Path(temp) / "tokens.conllu"
+        write_raw_conllu(system, docs, documents)
+        evaluation = official_scores(scorer, gold, system)
+    words = sum(1 for doc in docs for t in doc if not t.is_space)
+    return {**{m: round(100 * evaluation[m].f1, 2) for m in ("Tokens", "Words", "Sentences")},
+            "words": words, "words_per_second": round(words / seconds, 1)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", nargs="+", default=["dev"])
+    parser.add_argument("--output", type=Path, default=Path("metrics/tokenizers/tokenizers.json"))
+    args = parser.parse_args(argv)
+    scorer = load_scorer(SCRIPT)
+    result: Dict[str, Any] = {"train": Path(CONLLU.format(split="train")).name, "rows": []}
+    for name, (nlp, extra) in tokenizers(Path(CONLLU.format(split="train"))).items():
+        for split in args.splits:
+            gold = Path(CONLLU.format(split=split))
+            row = {"tokenizer": name, "split": split, **measure(nlp, gold, scorer)}
+            print(json.dumps(row))
+            result["rows"].append(row)
+        result.setdefault("details", {})[name] = extra
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode("utf8"))
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
