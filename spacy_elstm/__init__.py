@@ -9,6 +9,7 @@ from .multiprocess import install as _install_fork_handler
 from .optimizers import Adagrad, create_adagrad
 from .pretraining import create_pretrain_next_word
 from .readers import GoldLemmaCorpus, create_gold_lemma_reader
+from .char_tokenizer import CharTokenizer, create_char_tokenizer
 from .treebank_tokenizer import TreebankTokenizer, create_treebank_tokenizer
 
 _install_fork_handler()
@@ -24,4 +25,5 @@ __all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "bui
            "training_log", "create_pretrain_next_word", "Adagrad", "create_adagrad",
            "GoldLemmaCorpus", "create_gold_lemma_reader", "SequenceLabeller",
            "make_sequence_labeller", "SequenceParser", "make_sequence_parser", "BiaffineParser",
-           "make_biaffine_parser", "TreebankTokenizer", "create_treebank_tokenizer"]
+           "make_biaffine_parser", "TreebankTokenizer", "create_treebank_tokenizer", "CharTokenizer",
+           "create_char_tokenizer"]
