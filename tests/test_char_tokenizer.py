@@ -86,3 +86,25 @@ def test_a_trained_tokenizer_splits_and_is_saved_with_its_pipeline(trained, tmp_
     again = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     with pytest.raises(ValueError, match="not trained"):
         again("text")
+
+
+def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
+    """elstm_senter: the segmenter's sentence ends on the pipeline's own tokens,
+    trained at initialisation, saved and loaded with the pipeline."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("elstm_senter", config={"width": 64, "depth": 1, "char_width": 16})
+    docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
+    nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": 10}
+    nlp.initialize(lambda: [Example(nlp.make_doc(d.text), d) for d in docs])
+    assert nlp.get_pipe("elstm_senter").segmenter.learned["epochs"] == 10
+    doc = nlp(docs[0].text)
+    assert doc.has_annotation("SENT_START") and doc[0].is_sent_start
+    starts = {t.idx for t in doc if t.is_sent_start}
+    gold = {t.idx for t in docs[0] if t.is_sent_start}
+    assert len(starts & gold) >= len(gold) // 2  # a training document: most of it found
+    two = nlp("One thing here\n\ntwo things there")
+    assert [t.text for t in two if t.is_sent_start][-1] == "two"  # a blank line ends one
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert [t.is_sent_start for t in loaded(docs[0].text)] == [t.is_sent_start for t in doc]
+    assert nlp("").text == ""

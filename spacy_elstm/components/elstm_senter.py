@@ -1,0 +1,102 @@
+"""`elstm_senter`: a sentence splitter that reads the text's characters with the
+character-level segmenter (`segmentation.py`), trained on the treebank when the
+pipeline is initialised and saved inside it; it keeps whatever tokenizer the
+pipeline has. It sets every token's sentence start (a word starts a sentence
+where the segmenter ends one at the last character before it, or where a blank
+line comes before it), and spaCy's parser keeps those starts.
+
+It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
+it as it is while the other components train.
+"""
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Union
+
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import ensure_path
+
+from ..segmentation import BLANK_LINE, SENTENCE_END, Segmenter
+
+FACTORY = "elstm_senter"
+
+
+@Language.factory(FACTORY, default_config={"char_width": 32, "width": 128, "depth": 2,
+                                           "cell": "elstm", "period": 20, "dropout": 0.1,
+                                           "window": 300},
+                  assigns=["token.is_sent_start"])
+def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
+                      cell: str, period: int, dropout: float, window: int) -> "ELSTMSenter":
+    """A sentence splitter learned from the training data's characters.
+
+    char_width (int): the width of each character's embedding.
+    width (int): the encoder's width (each direction half of it).
+    depth (int): its stacked bidirectional layers.
+    cell (str): its cell: "elstm", "elstm2", "lstm", "gru" or "srn".
+    period (int): Ts of the ELSTM's scaling factors.
+    dropout (float): dropout on each layer's output while training.
+    window (int): the characters of text read as one sequence, about.
+    """
+    settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
+                    dropout=dropout)
+    return ELSTMSenter(name, Segmenter(settings, window, f"{FACTORY} ({name})"))
+
+
+class ELSTMSenter:
+    def __init__(self, name: str, segmenter: Segmenter):
+        self.name = name
+        self.segmenter = segmenter
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not len(doc):
+            return doc
+        label = self.segmenter.labels(doc.text)
+        text = doc.text
+        previous_end = None  # the index in the text of the last character of the last word
+        for token in doc:
+            if token.is_space:
+                if token.i:
+                    token.is_sent_start = False
+                continue
+            if token.i and previous_end is not None:
+                between = text[previous_end + 1:token.idx]
+                token.is_sent_start = (label[previous_end] == SENTENCE_END
+                                       or BLANK_LINE.search(between) is not None)
+            elif token.i:  # words before it are whitespace only
+                token.is_sent_start = True
+            previous_end = token.idx + len(token.text) - 1
+        return doc
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in docs:
+            yield self(doc)
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
+                   nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
+                   learn_rate: float = 0.002, seed: int = 0) -> None:
+        """Train the segmenter on the training examples' text and sentences
+        (and words: it learns them too, which helps it find sentence ends).
+
+        epochs (int): passes over the training text.
+        batch_size (int): windows per update.
+        learn_rate (float): Adam's learning rate.
+        seed (int): the random seed of the weights and the order of the windows.
+        """
+        self.segmenter.train([eg.reference for eg in get_examples()], epochs=epochs,
+                             batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        return self.segmenter.to_bytes()
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
+        self.segmenter.from_bytes(data)
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        (path / "segmenter.bin").write_bytes(self.to_bytes())
+
+    def from_disk(self, path: Union[str, Path], *,
+                  exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
+        return self.from_bytes((ensure_path(path) / "segmenter.bin").read_bytes())

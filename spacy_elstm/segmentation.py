@@ -1,0 +1,191 @@
+"""The character-level segmenter as this package uses it at the spaCy level:
+the characters it knows, the model (`pytorch/segmenter.py`), its training on a
+treebank's Docs, each character's label for a text, and its serialization.
+The tokenizer (`char_tokenizer.py`) and the sentence splitter
+(`components/elstm_senter.py`) both read its labels.
+
+The text is read in windows of about `window` characters cut at whitespace
+(blank lines first), each its own sequence, so memory and time grow with the
+text's length and nothing else.
+"""
+import io
+import random
+import re
+import sys
+import time
+import unicodedata
+from collections import Counter
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import srsly
+import torch
+from spacy.tokens import Doc
+
+from .multiword import multiword_spans
+from .pytorch.mode import training_mode
+from .pytorch.segmenter import LABELS, CharSegmenter
+
+INSIDE, WORD_END, TOKEN_END, SENTENCE_END = range(len(LABELS))
+UNKNOWN = 1  # character id of a character seen fewer than twice in training (0: unused)
+BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+SETTINGS = ("char_width", "width", "depth", "cell", "period", "dropout")
+
+
+class Segmenter:
+    """A character model and what it needs: its settings (the keys of
+    SETTINGS), its window, its character table; untrained until `train`."""
+
+    def __init__(self, settings: Dict, window: int, owner: str):
+        if window < 20:
+            raise ValueError(f"{owner}: window must be at least 20 characters, got {window!r}.")
+        self.settings = {k: settings[k] for k in SETTINGS}
+        self.window = window
+        self.owner = owner  # the registered name or factory, for messages
+        self.chars: Dict[str, int] = {}
+        self.model: Optional[CharSegmenter] = None
+        self.learned: Dict[str, object] = {}
+
+    def labels(self, text: str) -> List[int]:
+        """Each character's label (INSIDE ... SENTENCE_END)."""
+        if self.model is None:
+            raise ValueError(f"{self.owner} is not trained: initialise the pipeline with its "
+                             "training data first (`spacy train` does).")
+        pieces = windows(text, self.window)
+        texts = [text[a:b] for a, b in pieces]
+        label = [INSIDE] * len(text)
+        if not texts:
+            return label
+        ids, shapes = zip(*(self._ids(t) for t in texts))
+        lengths = torch.tensor([len(t) for t in texts], dtype=torch.long)
+        with torch.no_grad(), training_mode(False):
+            best = self.model(torch.cat(ids), torch.cat(shapes), lengths).argmax(-1).tolist()
+        label[:len(best)] = best  # the windows cover the text in order
+        return label
+
+    def _ids(self, text: str) -> Tuple[torch.Tensor, torch.Tensor]:
+        ids = torch.tensor([self.chars.get(c, UNKNOWN) for c in text], dtype=torch.long)
+        shapes = torch.tensor([shape(c) for c in text], dtype=torch.long)
+        return ids, shapes
+
+    def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
+              learn_rate: float, seed: int) -> None:
+        """Train on gold Docs (their words, multiword tokens and sentences)."""
+        for name, value in (("epochs", epochs), ("batch_size", batch_size)):
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
+        if not references:
+            raise ValueError(f"{self.owner}: no training examples to learn from.")
+        counts = Counter(c for doc in references for c in doc.text)
+        self.chars = {c: i + 2 for i, c in enumerate(sorted(c for c, n in counts.items()
+                                                            if n >= 2))}
+        torch.manual_seed(seed)
+        self.model = CharSegmenter(n_chars=len(self.chars) + 2, **self.settings)
+        data = []
+        for doc in references:
+            text, label = doc.text, gold_labels(doc)
+            for a, b in windows(text, self.window):
+                ids, shapes = self._ids(text[a:b])
+                data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
+        optimizer = torch.optim.Adam(self.model.parameters(), lr=learn_rate)
+        rng = random.Random(seed)
+        start, losses = time.perf_counter(), []
+        for epoch in range(epochs):
+            rng.shuffle(data)
+            total = 0.0
+            for k in range(0, len(data), batch_size):
+                batch = data[k:k + batch_size]
+                lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
+                with training_mode(True):
+                    logits = self.model(torch.cat([b[0] for b in batch]),
+                                        torch.cat([b[1] for b in batch]), lengths)
+                loss = torch.nn.functional.cross_entropy(logits, torch.cat([b[2] for b in batch]))
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+                optimizer.step()
+                total += float(loss.detach()) * len(batch)
+            losses.append(round(total / len(data), 5))
+            print(f"{self.owner}: epoch {epoch + 1}/{epochs}, loss {losses[-1]:.4f} "
+                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+        self.learned = {"windows": len(data), "characters": sum(len(d[0]) for d in data),
+                        "epochs": epochs, "loss": losses,
+                        "seconds": round(time.perf_counter() - start, 1)}
+
+    def to_bytes(self) -> bytes:
+        weights = None
+        if self.model is not None:
+            buffer = io.BytesIO()
+            torch.save(self.model.state_dict(), buffer)
+            weights = buffer.getvalue()
+        return srsly.msgpack_dumps({"settings": self.settings, "window": self.window,
+                                    "chars": self.chars, "learned": self.learned,
+                                    "weights": weights})
+
+    def from_bytes(self, data: bytes) -> "Segmenter":
+        msg = srsly.msgpack_loads(data)
+        self.settings, self.window = msg["settings"], msg["window"]
+        self.chars, self.learned = msg["chars"], msg["learned"]
+        self.model = None
+        if msg["weights"] is not None:
+            self.model = CharSegmenter(n_chars=len(self.chars) + 2, **self.settings)
+            state = torch.load(io.BytesIO(msg["weights"]), map_location="cpu", weights_only=True)
+            self.model.load_state_dict(state)
+        return self
+
+
+def shape(char: str) -> int:
+    """The character's kind, for the segmenter (N_SHAPES of them)."""
+    if char == " ":
+        return 0
+    if char.isspace():
+        return 1
+    if char.islower():
+        return 2
+    if char.isupper():
+        return 3
+    if char.isdigit():
+        return 4
+    return 5 if unicodedata.category(char).startswith("P") else 6
+
+
+def windows(text: str, size: int) -> List[Tuple[int, int]]:
+    """(start, end) of pieces of the text of about `size` characters that
+    cover it, cut at a blank line where one is near and else at whitespace (a
+    piece with no whitespace in 2 * size characters is cut where it must)."""
+    pieces, start, n = [], 0, len(text)
+    while start < n:
+        if n - start <= size:
+            pieces.append((start, n))
+            break
+        end = None
+        blank = [m.end() for m in BLANK_LINE.finditer(text, start + size // 2, start + size)]
+        if blank:
+            end = blank[-1]
+        else:
+            for limit in (start + size, start + 2 * size):
+                cut = max(text.rfind(" ", start + 1, limit), text.rfind("\n", start + 1, limit))
+                if cut > start:
+                    end = cut + 1
+                    break
+        end = end if end is not None else start + 2 * size
+        pieces.append((start, min(end, n)))
+        start = min(end, n)
+    return pieces
+
+
+def gold_labels(doc: Doc) -> List[int]:
+    """Each character's label in a gold Doc (its words, multiword tokens and
+    sentence starts)."""
+    label = [INSIDE] * len(doc.text)
+    inside = {a for first, last in multiword_spans(doc) for a in range(first, last)}
+    words = [t for t in doc if not t.is_space]
+    for k, token in enumerate(words):
+        end = token.idx + len(token.text) - 1
+        following = words[k + 1] if k + 1 < len(words) else None
+        if following is None or following.is_sent_start:
+            label[end] = SENTENCE_END
+        elif token.i in inside:
+            label[end] = WORD_END
+        else:
+            label[end] = TOKEN_END
+    return label
