@@ -1,13 +1,15 @@
-"""Tokenizers alone on raw text: spaCy's English rules against the tokenizer
-learned from EWT train (spacy-elstm.TreebankTokenizer.v1), Tokens and Words
-F1 from the CoNLL 2018 script on the raw text of each split, and the
-tokenizer's own speed.
+"""Tokenizers and sentence splitters alone on raw text, each learned from EWT
+train: spaCy's English rules, the rules adapted to the treebank
+(spacy-elstm.TreebankTokenizer.v1), the character-level tokenizer and
+sentence splitter (spacy-elstm.CharTokenizer.v1), and the adapted rules with
+the character model's sentences (`elstm_senter`, the same trained weights);
+Tokens, Words and Sentences F1 from the CoNLL 2018 script on the raw text of
+each split, and their own speed.
 
-    python -m lab.tokenizers [--splits dev] [--output metrics/tokenizers/tokenizers.json]
+    python -m lab.tokenizers [--splits dev] [--char-epochs 12] [--output metrics/tokenizers/tokenizers.json]
 
-No tagger or parser runs: each pipeline is its tokenizer, so Sentences counts
-only the boundaries a blank line gives (the learned tokenizer starts a sentence
-after one; spaCy's rules start none).
+No tagger or parser runs, so Sentences counts only the splitters' boundaries
+(a blank line ends a sentence for all but spaCy's rules, which split none).
 """
 import argparse
 import json
@@ -19,6 +21,8 @@ from typing import Any, Dict
 import spacy
 from spacy.training import Example
 
+from spacy_elstm.char_tokenizer import NAME as CHAR_NAME
+from spacy_elstm.components.elstm_senter import ELSTMSenter
 from spacy_elstm.files import write_atomically
 from spacy_elstm.raw_text import raw_documents
 from spacy_elstm.scoring import load_scorer, official_scores, write_raw_conllu
@@ -29,7 +33,8 @@ CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 SCRIPT = "assets/conll2018-eval/conll18_ud_eval.py"
 
 
-def tokenizers(train: Path) -> Dict[str, Any]:
+def tokenizers(train: Path, char_epochs: int) -> Dict[str, Any]:
+    """{name: (text -> Doc, what it learned)}."""
     rules = spacy.blank("en")
     learned = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     docs = conllu_to_docs(train, 10, learned.vocab)
@@ -37,16 +42,22 @@ def tokenizers(train: Path) -> Dict[str, Any]:
     learned.tokenizer.initialize(
         lambda: (Example(learned.make_doc(d.text), d) for d in docs), nlp=learned)
     seconds = time.perf_counter() - start
-    return {"spacy_rules": (rules, {}),
-            "learned": (learned, {"learned": learned.tokenizer.learned,
-                                  "initialize_seconds": round(seconds, 1)})}
+    chars = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": CHAR_NAME}}})
+    chars.tokenizer.initialize(lambda: (Example(d, d) for d in docs), nlp=chars,
+                               epochs=char_epochs)
+    senter = ELSTMSenter("elstm_senter", chars.tokenizer.segmenter)
+    return {"spacy_rules": (rules.make_doc, {}),
+            "learned": (learned.make_doc, {"learned": learned.tokenizer.learned,
+                                           "initialize_seconds": round(seconds, 1)}),
+            "characters": (chars.make_doc, {"learned": chars.tokenizer.learned}),
+            "learned+senter": (lambda text: senter(learned.make_doc(text)), {})}
 
 
-def measure(nlp, gold: Path, scorer) -> Dict[str, Any]:
+def measure(make_doc, gold: Path, scorer) -> Dict[str, Any]:
     documents = raw_documents(gold)
     texts = [d.text for d in documents]
     start = time.perf_counter()
-    docs = [nlp.make_doc(text) for text in texts]
+    docs = [make_doc(text) for text in texts]
     seconds = time.perf_counter() - start
     with tempfile.TemporaryDirectory() as temp:
         system = Path(temp) / "tokens.conllu"
@@ -60,14 +71,17 @@ def measure(nlp, gold: Path, scorer) -> Dict[str, Any]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", nargs="+", default=["dev"])
+    parser.add_argument("--char-epochs", type=int, default=12,
+                        help="the character model's passes over EWT train")
     parser.add_argument("--output", type=Path, default=Path("metrics/tokenizers/tokenizers.json"))
     args = parser.parse_args(argv)
     scorer = load_scorer(SCRIPT)
     result: Dict[str, Any] = {"train": Path(CONLLU.format(split="train")).name, "rows": []}
-    for name, (nlp, extra) in tokenizers(Path(CONLLU.format(split="train"))).items():
+    found = tokenizers(Path(CONLLU.format(split="train")), args.char_epochs)
+    for name, (make_doc, extra) in found.items():
         for split in args.splits:
             gold = Path(CONLLU.format(split=split))
-            row = {"tokenizer": name, "split": split, **measure(nlp, gold, scorer)}
+            row = {"tokenizer": name, "split": split, **measure(make_doc, gold, scorer)}
             print(json.dumps(row))
             result["rows"].append(row)
         result.setdefault("details", {})[name] = extra

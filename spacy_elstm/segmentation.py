@@ -15,7 +15,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import srsly
 import torch

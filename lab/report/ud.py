@@ -218,7 +218,10 @@ def tokenizers_section(metrics: Path) -> Optional[str]:
     if data is None:
         return None
     names = {"spacy_rules": "spaCy's English rules (`spacy.Tokenizer.v1`)",
-             "learned": "learned from EWT train (`spacy-elstm.TreebankTokenizer.v1`)"}
+             "learned": "the rules adapted to EWT train (`spacy-elstm.TreebankTokenizer.v1`)",
+             "characters": "the character model (`spacy-elstm.CharTokenizer.v1`)",
+             "learned+senter": "the adapted rules, sentences from the character model "
+                               "(`elstm_senter`)"}
     rows = [[names.get(r["tokenizer"], r["tokenizer"]), r["split"], f"{r['Tokens']:.2f}",
              f"{r['Words']:.2f}", f"{r['Sentences']:.2f}", f"{r['words_per_second']:,.0f}"]
             for r in data["rows"]]
@@ -234,9 +237,15 @@ def tokenizers_section(metrics: Path) -> Optional[str]:
             f"F1 on the training words {100 * learned['f1_spacy_rules']:.2f} with spaCy's rules, "
             f"{100 * learned['f1_after_rules']:.2f} after the rule changes, "
             f"{100 * learned['f1_learned']:.2f} with the special cases.")
+    chars = data.get("details", {}).get("characters", {}).get("learned", {})
+    if chars:
+        summary += (f" The character model trained {chars['epochs']} epochs over "
+                    f"{chars['characters']:,} characters of EWT train in "
+                    f"{chars['seconds'] / 60:.0f} min (final loss {chars['loss'][-1]:.4f}).")
     return (table(["tokenizer", "split", "Tokens", "Words", "Sentences", "words/s"], rows)
-            + "\n\nEach tokenizer alone (no tagger or parser) on the raw text of the split's "
-              "documents, scored by the CoNLL 2018 script (`python -m lab.tokenizers`, "
-              f"`metrics/{TOKENIZERS_FILE}`); Sentences counts only the sentence starts a blank "
-              "line gives (the learned tokenizer sets them; spaCy's sets none); `words/s`: "
-              "tokenizing alone, one thread." + summary)
+            + "\n\nEach tokenizer and sentence splitter alone (no tagger or parser) on the raw "
+              "text of the split's documents, scored by the CoNLL 2018 script (`python -m "
+              f"lab.tokenizers`, `metrics/{TOKENIZERS_FILE}`), each learned from EWT train; "
+              "Sentences counts the splitter's sentences (a blank line ends one, but for "
+              "spaCy's rules, which split none); `words/s`: tokenizing (and splitting) alone, "
+              "one thread, while other jobs shared the machine." + summary)
