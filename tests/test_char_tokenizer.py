@@ -108,3 +108,7 @@ def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
     loaded = spacy.load(tmp_path / "p")
     assert [t.is_sent_start for t in loaded(docs[0].text)] == [t.is_sent_start for t in doc]
     assert nlp("").text == ""
+    given = nlp.make_doc(docs[0].text)
+    for token in given:
+        token.is_sent_start = token.i == 0
+    assert sum(t.is_sent_start for t in nlp(given)) == 1  # sentences given: kept

@@ -3,7 +3,9 @@ character-level segmenter (`segmentation.py`), trained on the treebank when the
 pipeline is initialised and saved inside it; it keeps whatever tokenizer the
 pipeline has. It sets every token's sentence start (a word starts a sentence
 where the segmenter ends one at the last character before it, or where a blank
-line comes before it), and spaCy's parser keeps those starts.
+line comes before it), and spaCy's parser keeps those starts. A Doc that
+comes with every sentence start set (gold sentences, as `spacy-elstm score`
+gives them without `--raw`) keeps its own.
 
 It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
@@ -48,8 +50,8 @@ class ELSTMSenter:
         self.segmenter = segmenter
 
     def __call__(self, doc: Doc) -> Doc:
-        if not len(doc):
-            return doc
+        if not len(doc) or all(t.is_sent_start is not None for t in doc[1:]):
+            return doc  # empty, or its sentences given (every start set, as gold ones are)
         label = self.segmenter.labels(doc.text)
         text = doc.text
         previous_end = None  # the index in the text of the last character of the last word
