@@ -2,7 +2,7 @@
 treebank and save it as a pipeline of its own; with --into, add it to a trained
 pipeline, first, and save that as another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12]
+    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2]
     python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT
 
 The senter trains once, on the training Docs' characters (their words,
@@ -19,9 +19,9 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 
 
-def train(corpus: Path, output: Path, epochs: int, width: int, seed: int) -> None:
+def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int) -> None:
     nlp = spacy.blank("en")
-    nlp.add_pipe("elstm_senter", config={"width": width})
+    nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": epochs, "seed": seed}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
@@ -45,7 +45,8 @@ def main(argv=None) -> int:
     parser.add_argument("into_output", type=Path, nargs="?", help="with --into: the new pipeline")
     parser.add_argument("--into", action="store_true", help="add a trained senter to a pipeline")
     parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--width", type=int, default=128)
+    parser.add_argument("--width", type=int, default=64)
+    parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.into:
@@ -53,7 +54,7 @@ def main(argv=None) -> int:
             parser.error("--into takes PIPELINE SENTER OUTPUT")
         into(args.source, args.output, args.into_output)
     else:
-        train(args.source, args.output, args.epochs, args.width, args.seed)
+        train(args.source, args.output, args.epochs, args.width, args.depth, args.seed)
     return 0
 
 

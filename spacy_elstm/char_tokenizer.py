@@ -30,7 +30,7 @@ __all__ = ["NAME", "create_char_tokenizer", "CharTokenizer", "build_doc", "gold_
 
 
 @registry.tokenizers(NAME)
-def create_char_tokenizer(char_width: int = 32, width: int = 128, depth: int = 2,
+def create_char_tokenizer(char_width: int = 32, width: int = 64, depth: int = 2,
                           cell: str = "elstm", period: int = 20, dropout: float = 0.1,
                           window: int = 300) -> Callable[[Language], "CharTokenizer"]:
     """A tokenizer and sentence splitter learned from the training data's characters.

@@ -23,7 +23,7 @@ from ..segmentation import BLANK_LINE, SENTENCE_END, Segmenter
 FACTORY = "elstm_senter"
 
 
-@Language.factory(FACTORY, default_config={"char_width": 32, "width": 128, "depth": 2,
+@Language.factory(FACTORY, default_config={"char_width": 32, "width": 64, "depth": 2,
                                            "cell": "elstm", "period": 20, "dropout": 0.1,
                                            "window": 300},
                   assigns=["token.is_sent_start"])
