@@ -33,10 +33,12 @@ ROWS = [
 KEYS = ["UPOS", "UAS", "LAS"]
 # The pipelines for raw text (configs/raw/): what a user's text gets, and the same runs on
 # gold tokens and sentences beside it
+# (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg)
 RAW_ROWS = [
-    Row("best_elstm", "raw-10000steps", 10_000,
-        "`best_elstm` for raw text: sentences, the treebank's tokens, lemmas"),
-    Row("cnn", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),
+    (Row("best_elstm_senter", "raw-10000steps", 10_000,
+         "`best_elstm` for raw text: sentences, the treebank's tokens, lemmas"), "best_elstm"),
+    (Row("cnn_senter", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),
+     "cnn"),
 ]
 RAW_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "Lemmas", "UAS", "LAS"]
 SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
@@ -88,22 +90,25 @@ def raw_headline(metrics: Path) -> str:
     """The raw-text table (the raw-text scores, then the same runs' gold ones)
     and the line saying what its numbers are."""
     rows, gold, seeds = [], set(), set()
-    for row in RAW_ROWS:
+    for row, shown in RAW_ROWS:
         raw = row_scores(metrics, row, "raw", RAW_KEYS)
         official = row_scores(metrics, row)
         if raw is None:
-            rows.append([f"`raw/{row.config}`", row.use] + ["-"] * (len(RAW_KEYS) + len(KEYS) + 2))
+            rows.append([f"`raw/{shown}`", row.use] + ["-"] * (len(RAW_KEYS) + len(KEYS) + 2))
             continue
         gold |= raw["gold"]
         seeds.add(len(raw["folders"]))
-        rows.append([f"`raw/{row.config}`", row.use]
+        # the steps its training ran: the log of the run trained (named as its config)
+        raw["steps"] = [s for s in (last_step(f, shown) for f in raw["folders"]) if s is not None]
+        rows.append([f"`raw/{shown}`", row.use]
                     + [mean_sd(raw[key]) if raw[key] else "-" for key in RAW_KEYS]
                     + [mean_sd(official[key]) if official and official[key] else "-"
                        for key in KEYS]
                     + [str(len(raw["folders"])), _steps(row.budget, raw["steps"])])
     header = (["config", "for"] + RAW_KEYS + [f"gold-token {key}" for key in KEYS]
               + ["seeds", "steps"])
-    studies = sorted({row.study for row in RAW_ROWS})
+    studies = sorted({row.study for row, _ in RAW_ROWS})
+    runs = sorted({row.config for row, _ in RAW_ROWS})
     line = (
         f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`) as a user meets it: the raw "
         "text of each test document (`spacy-elstm score --raw`), tokenised, split into sentences, "
@@ -112,8 +117,12 @@ def raw_headline(metrics: Path) -> str:
         "(Tokens, Sentences and Words are F1 of those units; every other score counts their "
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
         "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
-        f"`metrics/{{{', '.join(studies)}}}[-seedN]/<config>-test.{{raw,official}}.json`; "
-        "no pretrained vectors.")
+        f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
+        ".json`; no pretrained vectors. These runs trained the config without its "
+        "`elstm_senter` (the parser splitting sentences on its own), and a sentence splitter "
+        "trained separately on EWT train (`scripts/train_senter.py`, 12 epochs, the config's "
+        "settings) was added before scoring: it trains apart from the other components in "
+        "either case, so only the choice of the best dev checkpoint can differ.")
     return table(header, rows) + "\n\n" + line
 
 
