@@ -25,6 +25,7 @@ def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed:
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": epochs, "seed": seed}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
+    output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     print(f"wrote {output}")
 
@@ -34,6 +35,7 @@ def into(pipeline: Path, senter: Path, output: Path) -> None:
     if "elstm_senter" in nlp.pipe_names:
         raise SystemExit(f"{pipeline} has an elstm_senter already.")
     nlp.add_pipe("elstm_senter", source=spacy.load(senter), first=True)
+    output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     print(f"wrote {output}: {nlp.pipe_names}")
 

@@ -20,7 +20,7 @@ from spacy.training import Example
 from spacy.util import ensure_path, registry
 from spacy.vocab import Vocab
 
-from .multiword import set_multiword_spans
+from .multiword import set_multiword_spans, treebank_docs
 from .segmentation import (BLANK_LINE, INSIDE, SENTENCE_END, TOKEN_END, WORD_END, Segmenter,
                            gold_labels, windows)
 
@@ -73,7 +73,8 @@ class CharTokenizer:
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
-                   learn_rate: float = 0.002, seed: int = 0) -> None:
+                   learn_rate: float = 0.002, seed: int = 0,
+                   treebank: Optional[Union[str, Path]] = None) -> None:
         """Train the segmenter on the training examples' text, words, multiword
         tokens and sentences.
 
@@ -81,8 +82,12 @@ class CharTokenizer:
         batch_size (int): windows per update.
         learn_rate (float): Adam's learning rate.
         seed (int): the random seed of the weights and the order of the windows.
+        treebank (Optional[Path]): train on this converted corpus (.spacy) in
+            place of the training examples (whole Docs with their sentence ends
+            and multiword tokens, whatever gold_preproc the corpus reads with).
         """
-        self.segmenter.train([eg.reference for eg in get_examples()], epochs=epochs,
+        docs = treebank_docs(get_examples, treebank, self.vocab, f"[initialize.tokenizer] ({NAME})")
+        self.segmenter.train(docs, epochs=epochs,
                              batch_size=batch_size, learn_rate=learn_rate, seed=seed)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:

@@ -38,7 +38,7 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
                         ensure_path, get_lang_class, registry)
 from spacy.vocab import Vocab
 
-from .multiword import MultiwordRules, set_multiword_spans
+from .multiword import MultiwordRules, set_multiword_spans, treebank_docs
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
 CHUNK = re.compile(r"\S+")
@@ -87,14 +87,21 @@ class TreebankTokenizer:
         return self.rules.explain(text)
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
-                   nlp: Optional[Language] = None, min_count: int = 1) -> None:
+                   nlp: Optional[Language] = None, min_count: int = 1,
+                   treebank: Optional[Union[str, Path]] = None) -> None:
         """Adapt the rules to the training data's words (see the module's
-        docstring). min_count (int): the fewest times a chunk's most frequent
-        analysis must occur in the training data to become a special case."""
+        docstring).
+
+        min_count (int): the fewest times a chunk's most frequent analysis must
+            occur in the training data to become a special case.
+        treebank (Optional[Path]): learn from this converted corpus (.spacy) in
+            place of the training examples: whole Docs with their multiword
+            tokens, which examples read with gold_preproc = true lack.
+        """
         if min_count < 1:
             raise ValueError(f"[initialize.tokenizer] min_count must be an integer >= 1, "
                              f"got {min_count!r}.")
-        references = [eg.reference for eg in get_examples()]
+        references = treebank_docs(get_examples, treebank, self.vocab, f"[initialize.tokenizer] ({NAME})")
         if not references:
             raise ValueError(f"{NAME}: no training examples to learn the tokenization from.")
         chunks = _chunk_analyses(references)

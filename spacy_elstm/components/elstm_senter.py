@@ -18,6 +18,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path
 
+from ..multiword import treebank_docs
 from ..segmentation import BLANK_LINE, SENTENCE_END, Segmenter
 
 FACTORY = "elstm_senter"
@@ -75,7 +76,8 @@ class ELSTMSenter:
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
-                   learn_rate: float = 0.002, seed: int = 0) -> None:
+                   learn_rate: float = 0.002, seed: int = 0,
+                   treebank: Optional[Union[str, Path]] = None) -> None:
         """Train the segmenter on the training examples' text and sentences
         (and words: it learns them too, which helps it find sentence ends).
 
@@ -83,8 +85,13 @@ class ELSTMSenter:
         batch_size (int): windows per update.
         learn_rate (float): Adam's learning rate.
         seed (int): the random seed of the weights and the order of the windows.
+        treebank (Optional[Path]): train on this converted corpus (.spacy) in
+            place of the training examples: whole Docs, with sentence ends to
+            learn, which examples read with gold_preproc = true lack.
         """
-        self.segmenter.train([eg.reference for eg in get_examples()], epochs=epochs,
+        vocab = nlp.vocab if nlp is not None else None
+        docs = treebank_docs(get_examples, treebank, vocab, f"{FACTORY} ({self.name})")
+        self.segmenter.train(docs, epochs=epochs,
                              batch_size=batch_size, learn_rate=learn_rate, seed=seed)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
