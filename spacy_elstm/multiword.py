@@ -18,6 +18,7 @@ A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
   multiword token more often than not (`'s`, `n't`, `'m`...), which covers
   `Arafat's` though the training data has no Arafat.
 """
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterable, List, Sequence, Tuple
@@ -63,7 +64,7 @@ class MultiwordRules:
             for a, b in spans:
                 joined[_lower(doc, a, b)] += 1
                 if b == a + 1:
-                    ending_joined[doc[b].lower_] += 1
+                    ending_joined[doc[b].text.lower()] += 1
             for a in range(len(doc) - 1):
                 if a in inside or a + 1 in inside:
                     continue
@@ -71,8 +72,8 @@ class MultiwordRules:
                     if b in inside or not _attached(doc, a, b):
                         break
                     apart[_lower(doc, a, b)] += 1
-                    if b == a + 1 and not doc[a].is_punct:
-                        ending_apart[doc[b].lower_] += 1
+                    if b == a + 1 and not _is_punct(doc[a].text):
+                        ending_apart[doc[b].text.lower()] += 1
         sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
         endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
         return cls(sequences, endings)
@@ -86,8 +87,8 @@ class MultiwordRules:
                 if _attached(doc, i, b) and _lower(doc, i, b) in self.sequences:
                     match = b
                     break
-            if (match is None and _attached(doc, i, i + 1) and not doc[i].is_punct
-                    and not doc[i].is_space and doc[i + 1].lower_ in self.endings):
+            if (match is None and _attached(doc, i, i + 1) and not _is_punct(doc[i].text)
+                    and not doc[i].text.isspace() and doc[i + 1].text.lower() in self.endings):
                 match = i + 1
             if match is None:
                 i += 1
@@ -106,7 +107,11 @@ class MultiwordRules:
 
 
 def _lower(doc: Doc, first: int, last: int) -> Tuple[str, ...]:
-    return tuple(doc[i].lower_ for i in range(first, last + 1))
+    return tuple(doc[i].text.lower() for i in range(first, last + 1))
+
+
+def _is_punct(text: str) -> bool:
+    return all(unicodedata.category(c).startswith("P") for c in text)
 
 
 def treebank_docs(get_examples, treebank, vocab, owner: str) -> List[Doc]:

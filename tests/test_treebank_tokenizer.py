@@ -73,5 +73,5 @@ def test_tokenizer_is_saved_and_loaded_with_the_pipeline(tmp_path):
     assert multiword_spans(loaded(text)) == multiword_spans(nlp(text))
     blank = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     assert blank.tokenizer.learned == {} and multiword_spans(blank(text)) == []
-    assert multiword_spans(loaded(text)) == [(0, 1), (3, 4), (7, 8)]
+    assert multiword_spans(loaded(text)) == [(3, 4), (9, 10)]  # it+'s, Is+n't
     assert loaded.tokenizer.from_bytes(nlp.tokenizer.to_bytes()).learned == nlp.tokenizer.learned
