@@ -1,8 +1,8 @@
 """Words per second of whole pipelines on raw text, in one process: each
-trained pipeline as it is (its learned tokenizer and sentence splitter), and
-the same pipeline with spaCy's English rule tokenizer in place of its tokenizer
-and without `elstm_senter`, on the raw text of a split's documents, rounds
-interleaved, one thread.
+trained pipeline as it is (its learned tokenizer and sentence splitter), the
+same without `elstm_senter`, and the same with spaCy's English rule tokenizer
+in place of its tokenizer and without `elstm_senter`, on the raw text of a
+split's documents, rounds interleaved, one thread.
 
     python -m lab.raw_speed NAME=PIPELINE ... [--split dev] [--rounds 3] [--output metrics/bench-raw.json]
 """
@@ -25,11 +25,13 @@ CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 
 
 def variants(path: Path) -> Dict[str, Any]:
-    """The pipeline as trained, and with spaCy's rule tokenizer and no elstm_senter."""
+    """The pipeline as trained; without its elstm_senter (the parser splits
+    sentences); and with spaCy's rule tokenizer and no elstm_senter."""
     learned = spacy.load(path)
+    no_senter = spacy.load(path, exclude=["elstm_senter"])
     rules = spacy.load(path, exclude=["elstm_senter"])
     rules.tokenizer = default_rules(rules)
-    return {"learned": learned, "spacy_rules": rules}
+    return {"learned": learned, "learned_without_senter": no_senter, "spacy_rules": rules}
 
 
 def main(argv=None) -> int:
