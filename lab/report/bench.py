@@ -169,3 +169,25 @@ def _parse_table(path: Path, data: Dict[str, Any]) -> str:
     return note + "\n\n" + table(["setting", "words", "words/s", "× 1 process",
                                    "words/s per worker", "parse s", "start s",
                                    "peak MiB per worker"], lines) + "\n\n" + summary
+
+
+RAW_KINDS = {"learned": "as trained: the adapted tokenizer, `elstm_senter`",
+             "learned_without_senter": "the adapted tokenizer, the parser splitting sentences",
+             "spacy_rules": "spaCy's rule tokenizer, the parser splitting sentences"}
+
+
+def raw_speed_section(path: Path) -> Optional[str]:
+    """Whole pipelines on raw text (`python -m lab.raw_speed`); None if it has not run."""
+    data = read_json(path)
+    if data is None:
+        return None
+    rows = [[r["name"], RAW_KINDS.get(r["tokenizer"], r["tokenizer"]), f"{r['words']:,}",
+             f"{r['words_per_second']:,.0f}", f"{r['vs_spacy_rules']:.2f}"] for r in data["rows"]]
+    return (table(["pipeline", "tokenizer and sentences", "words", "words/s", "× spaCy's rules"],
+                  rows)
+            + f"\n\nEach trained pipeline of `configs/raw/` on the raw text of EWT "
+              f"{data['split']}'s {data['documents']} documents (`nlp.pipe`, batches of "
+              f"{data['batch_size']}), median of {data['rounds']} interleaved rounds, "
+              f"{data['threads']} thread, torch {data['torch']} (`python -m lab.raw_speed`, "
+              f"`metrics/{path.name}`); `× spaCy's rules`: against the same pipeline with "
+              "spaCy's English rule tokenizer and no `elstm_senter`, in the same run.")
