@@ -80,15 +80,23 @@ class MultiwordRules:
 
     def spans(self, doc: Doc) -> List[Tuple[int, int]]:
         """The multiword tokens of a doc's words, left to right, longest first."""
-        found, i = [], 0
-        while i < len(doc) - 1:
+        words = [t.text for t in doc]
+        attached = [not t.whitespace_ for t in doc]  # no space between it and the next
+        found, i, n = [], 0, len(words)
+        while i < n - 1:
+            if not attached[i]:  # most words: nothing to join
+                i += 1
+                continue
             match = None
-            for b in range(min(i + LONGEST, len(doc)) - 1, i, -1):
-                if _attached(doc, i, b) and _lower(doc, i, b) in self.sequences:
+            last = i
+            while last + 1 < min(i + LONGEST, n) and attached[last]:
+                last += 1
+            for b in range(last, i, -1):
+                if tuple(w.lower() for w in words[i:b + 1]) in self.sequences:
                     match = b
                     break
-            if (match is None and _attached(doc, i, i + 1) and not _is_punct(doc[i].text)
-                    and not doc[i].text.isspace() and doc[i + 1].text.lower() in self.endings):
+            if (match is None and not _is_punct(words[i]) and not words[i].isspace()
+                    and words[i + 1].lower() in self.endings):
                 match = i + 1
             if match is None:
                 i += 1

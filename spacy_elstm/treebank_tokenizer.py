@@ -74,9 +74,10 @@ class TreebankTokenizer:
     def __call__(self, text: str) -> Doc:
         doc = self.rules(text)
         set_multiword_spans(doc, self.multiword.spans(doc))
-        for token in doc[:-1]:  # a blank line ends a paragraph, and so a sentence
-            if token.is_space and token.text.count("\n") > 1:
-                doc[token.i + 1].is_sent_start = True
+        if "\n" in text:  # a blank line ends a paragraph, and so a sentence
+            for token in doc[:-1]:
+                if token.is_space and token.text.count("\n") > 1:
+                    doc[token.i + 1].is_sent_start = True
         return doc
 
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
