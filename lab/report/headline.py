@@ -98,8 +98,10 @@ def raw_headline(metrics: Path) -> str:
             continue
         gold |= raw["gold"]
         seeds.add(len(raw["folders"]))
-        # the steps its training ran: the log of the run trained (named as its config)
-        raw["steps"] = [s for s in (last_step(f, shown) for f in raw["folders"]) if s is not None]
+        # the steps its training ran: the log of the run trained (named as its config, or as
+        # the row where the config held the senter when it trained)
+        steps = (last_step(f, shown) or last_step(f, row.config) for f in raw["folders"])
+        raw["steps"] = [s for s in steps if s is not None]
         rows.append([f"`raw/{shown}`", row.use]
                     + [mean_sd(raw[key]) if raw[key] else "-" for key in RAW_KEYS]
                     + [mean_sd(official[key]) if official and official[key] else "-"
@@ -118,7 +120,7 @@ def raw_headline(metrics: Path) -> str:
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
         "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
         f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
-        ".json`; no pretrained vectors. These runs trained the config without its "
+        ".json`; no pretrained vectors. The runs of seed 0 trained the config without its "
         "`elstm_senter` (the parser splitting sentences on its own), and a sentence splitter "
         "trained separately on EWT train (`scripts/train_senter.py`, 12 epochs, the config's "
         "settings) was added before scoring: it trains apart from the other components in "
