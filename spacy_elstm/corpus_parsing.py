@@ -306,7 +306,7 @@ def annotated(doc: Doc, record: Record) -> Doc:
 
 
 def write_shard(shard: Path, docs: List[Doc], out_format: str) -> None:
-    write_atomically(shard, _serialize(docs, out_format))
+    write_atomically(shard, _serialize(docs, out_format, shard.stem))
 
 
 # -- tasks: a chunk as a file's byte range, parsed again by a worker --------------------------
@@ -571,13 +571,14 @@ class ProgressBar:
         summary.seconds = time.perf_counter() - self.start
 
 
-def _serialize(docs: List[Doc], out_format: str) -> bytes:
+def _serialize(docs: List[Doc], out_format: str, shard: str = "doc") -> bytes:
     if out_format == "spacy":
         return DocBin(docs=docs, store_user_data=True).to_bytes()
     if out_format == "jsonl":
         return "".join(json.dumps(doc_to_json(doc), ensure_ascii=False) + "\n"
                        for doc in docs).encode("utf8")
-    return "".join(doc_to_conllu(doc) for doc in docs).encode("utf8")
+    return "".join(doc_to_conllu(doc, f"{shard}-{k + 1}") for k, doc in enumerate(docs)
+                   ).encode("utf8")
 
 
 def doc_to_json(doc: Doc) -> Dict[str, Any]:
@@ -595,10 +596,11 @@ def doc_to_json(doc: Doc) -> Dict[str, Any]:
     return record
 
 
-def doc_to_conllu(doc: Doc) -> str:
+def doc_to_conllu(doc: Doc, fallback_id: Optional[str] = None) -> str:
     """The doc's sentences as CoNLL-U (`conllu_writer.py`: multiword tokens as
-    ranges, `# newdoc id` from the record's "id" field where it has one)."""
+    ranges, `# newdoc id` from the record's "id" field, else `fallback_id`,
+    the shard's name and the doc's place in it, so sent_ids are unique)."""
     from .conllu_writer import doc_to_conllu as write
 
-    doc_id = doc.user_data.get("id")
+    doc_id = doc.user_data.get("id", fallback_id)
     return write(doc, doc_id=None if doc_id is None else str(doc_id))[0]

@@ -84,6 +84,11 @@ def test_jsonl_carries_fields_to_user_data_and_jsonl(nlp, tmp_path):
     text = "".join(f.read_text(encoding="utf8") for f in shards(tmp_path / "conllu", ".conllu"))
     assert text.startswith("# newdoc id = 0\n# sent_id = 0-1\n# text = ")
     assert text.count("# newdoc id = ") == 50 and "# newdoc id = 49\n" in text
+    (tmp_path / "corpus.txt").write_text("\n".join(TEXTS[:30]), encoding="utf8")
+    run(nlp, tmp_path / "corpus.txt", tmp_path / "plain", out_format="conllu", shard_size=20)
+    ids = [line for f in shards(tmp_path / "plain", ".conllu")
+           for line in f.read_text(encoding="utf8").splitlines() if line.startswith("# sent_id")]
+    assert len(ids) >= 30 and len(set(ids)) == len(ids)  # unique across docs and shards
 
 
 def test_conllu_in_keeps_gold_words_and_conllu_out_has_the_parse(nlp, tmp_path):
