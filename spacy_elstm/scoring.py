@@ -329,8 +329,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
             repaired, sentence_count = write_conllu(system, docs, gold), len(docs)
         evaluation = official_scores(module, gold_path, system)
     words = sum(1 for doc in docs for t in doc if not t.is_space)
-    metrics = RAW_METRICS if raw else {m: (a,) for m, a in METRICS.items()}
-    missing = not_predicted(docs, metrics)
+    metrics = RAW_METRICS if raw else METRICS
+    missing = not_predicted(docs, RAW_METRICS if raw else None)
     result: Dict[str, Any] = {
         "scorer": SCORER,
         "scorer_md5": md5(scorer_path),

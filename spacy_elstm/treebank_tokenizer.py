@@ -39,6 +39,7 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
 from spacy.vocab import Vocab
 
 from .multiword import MultiwordRules, set_multiword_spans, treebank_docs
+from .segmentation import BLANK_LINE
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
 CHUNK = re.compile(r"\S+")
@@ -76,7 +77,7 @@ class TreebankTokenizer:
         set_multiword_spans(doc, self.multiword.spans(doc))
         if "\n" in text:  # a blank line ends a paragraph, and so a sentence
             for token in doc[:-1]:
-                if token.is_space and token.text.count("\n") > 1:
+                if token.is_space and BLANK_LINE.search(token.text):
                     doc[token.i + 1].is_sent_start = True
         return doc
 
@@ -102,12 +103,13 @@ class TreebankTokenizer:
         if min_count < 1:
             raise ValueError(f"[initialize.tokenizer] min_count must be an integer >= 1, "
                              f"got {min_count!r}.")
-        references = treebank_docs(get_examples, treebank, self.vocab, f"[initialize.tokenizer] ({NAME})")
+        references = treebank_docs(get_examples, treebank, self.vocab,
+                                   f"[initialize.tokenizer] ({NAME})")
         if not references:
             raise ValueError(f"{NAME}: no training examples to learn the tokenization from.")
         chunks = _chunk_analyses(references)
         learned: Dict[str, object] = {"chunks": sum(sum(c.values()) for c in chunks.values())}
-        learned["f1_spacy_rules"] = _f1(self.rules, chunks)
+        current = learned["f1_spacy_rules"] = _f1(self.rules, chunks)
         prefixes, suffixes, infixes = _patterns(self.vocab.lang)
         runs = _punct_runs(chunks)
         kept_runs = []
@@ -115,20 +117,21 @@ class TreebankTokenizer:
             trial = kept_runs + [char]
             candidate = _with_patterns(self.rules, _runs(trial) + prefixes,
                                        _runs(trial) + suffixes, infixes)
-            if _f1(candidate, chunks) > _f1(self.rules, chunks):
-                kept_runs = trial
-                self.rules = candidate
+            score = _f1(candidate, chunks)
+            if score > current:
+                kept_runs, self.rules, current = trial, candidate, score
         learned["punctuation_runs"] = kept_runs
         dropped = []
         for pattern in list(infixes):
             trial = [p for p in infixes if p != pattern and p not in dropped]
             candidate = _with_patterns(self.rules, _runs(kept_runs) + prefixes,
                                        _runs(kept_runs) + suffixes, trial)
-            if _f1(candidate, chunks) > _f1(self.rules, chunks):
+            score = _f1(candidate, chunks)
+            if score > current:
                 dropped.append(pattern)
-                self.rules = candidate
+                self.rules, current = candidate, score
         learned["infixes_dropped"] = dropped
-        learned["f1_after_rules"] = _f1(self.rules, chunks)
+        learned["f1_after_rules"] = current
         specials = 0
         for chunk, analyses in sorted(chunks.items()):
             analysis, count = analyses.most_common(1)[0]
