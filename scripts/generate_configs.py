@@ -107,8 +107,9 @@ VARIANTS = (
     # raw text in (issue 41): documents, the treebank's tokens, lemmas
     Variant("raw/best_elstm", "best_elstm"),
     Variant("raw/cnn", "cnn"),
-    # the raw-text pipeline trained on gold sentences (issue 41: documents against sentences)
-    Variant("experiments/raw/cnn_sentences", "raw/cnn"),
+    # the raw-text pipelines trained on documents (issue 41: documents against sentences)
+    Variant("experiments/raw/best_elstm_documents", "raw/best_elstm"),
+    Variant("experiments/raw/cnn_documents", "raw/cnn"),
 )
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one

@@ -159,17 +159,20 @@ def test_variant_pipeline_config(path, tmp_path):
 
 @pytest.mark.parametrize("name", ["best_elstm", "cnn"])
 def test_raw_text_config(name, tmp_path):
-    """configs/raw/: its base with documents in place of sentences, the treebank's
-    tokenizer, the character-level sentence splitter and a lemmatizer, and nothing
-    else changed."""
+    """configs/raw/: its base (one gold sentence per Doc) with the treebank's
+    tokenizer and the character-level sentence splitter, both learning from the
+    training corpus file, and a lemmatizer, and nothing else changed."""
     config, nlp = checked_pipeline(ROOT / "configs" / "raw" / f"{name}.cfg", tmp_path)
     assert nlp.pipe_names == ["elstm_senter", "tok2vec", "tagger", "morphologizer",
                               "lemmatizer", "parser"]
     assert type(nlp.tokenizer).__name__ == "TreebankTokenizer"
     raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
     base = spacy.util.load_config(ROOT / "configs" / f"{name}.cfg", interpolate=False)
-    assert raw["corpora"]["train"]["gold_preproc"] is False
-    assert raw["corpora"]["dev"]["gold_preproc"] is False
+    assert raw["corpora"]["train"]["gold_preproc"] is True
+    assert raw["corpora"]["dev"]["gold_preproc"] is True
+    for section in (raw["initialize"]["tokenizer"],
+                    raw["initialize"]["components"]["elstm_senter"]):
+        assert section["treebank"] == "${paths.train}"
     for key in ("components", "training", "corpora", "nlp", "initialize"):
         raw[key].pop("lemmatizer", None)
         raw[key].pop("elstm_senter", None)
@@ -178,24 +181,25 @@ def test_raw_text_config(name, tmp_path):
     raw["nlp"]["pipeline"].remove("elstm_senter")
     raw["nlp"]["tokenizer"] = base["nlp"]["tokenizer"]
     raw["initialize"]["tokenizer"] = base["initialize"]["tokenizer"]
-    for split in ("train", "dev"):
-        raw["corpora"][split]["gold_preproc"] = True
     raw["training"]["score_weights"] = base["training"]["score_weights"]
     assert raw == base
 
 
-def test_raw_text_on_sentences_config(tmp_path):
-    """configs/experiments/raw/cnn_sentences.cfg: raw/cnn trained on gold sentences,
-    its tokenizer and sentence splitter learning from the corpus file itself."""
-    path = ROOT / "configs" / "experiments" / "raw" / "cnn_sentences.cfg"
+@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
+def test_raw_text_on_documents_config(name, tmp_path):
+    """configs/experiments/raw/*_documents.cfg: raw/* trained on documents, its
+    tokenizer and sentence splitter learning from the training documents."""
+    path = ROOT / "configs" / "experiments" / "raw" / f"{name}_documents.cfg"
     _, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names[0] == "elstm_senter"
     config = spacy.util.load_config(path, interpolate=False)
-    raw = spacy.util.load_config(ROOT / "configs" / "raw" / "cnn.cfg", interpolate=False)
-    assert config["corpora"]["train"]["gold_preproc"] is True
-    for section in (config["initialize"]["tokenizer"],
-                    config["initialize"]["components"]["elstm_senter"]):
-        assert section.pop("treebank") == "${paths.train}"
+    raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
+    assert config["corpora"]["train"]["gold_preproc"] is False
+    for section, of_raw in ((config["initialize"]["tokenizer"], raw["initialize"]["tokenizer"]),
+                            (config["initialize"]["components"]["elstm_senter"],
+                             raw["initialize"]["components"]["elstm_senter"])):
+        assert section["treebank"] is None
+        section["treebank"] = of_raw["treebank"]
     for split in ("train", "dev"):
-        config["corpora"][split]["gold_preproc"] = False
+        config["corpora"][split]["gold_preproc"] = True
     assert config == raw

@@ -35,10 +35,9 @@ KEYS = ["UPOS", "UAS", "LAS"]
 # gold tokens and sentences beside it
 # (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg)
 RAW_ROWS = [
-    (Row("best_elstm_senter", "raw-10000steps", 10_000,
+    (Row("best_elstm", "raw-10000steps", 10_000,
          "`best_elstm` for raw text: sentences, the treebank's tokens, lemmas"), "best_elstm"),
-    (Row("cnn_senter", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),
-     "cnn"),
+    (Row("cnn", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"), "cnn"),
 ]
 RAW_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "Lemmas", "UAS", "LAS"]
 SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
@@ -98,9 +97,7 @@ def raw_headline(metrics: Path) -> str:
             continue
         gold |= raw["gold"]
         seeds.add(len(raw["folders"]))
-        # the steps its training ran: the log of the run trained (named as its config, or as
-        # the row where the config held the senter when it trained)
-        steps = (last_step(f, shown) or last_step(f, row.config) for f in raw["folders"])
+        steps = (last_step(f, row.config) for f in raw["folders"])
         raw["steps"] = [s for s in steps if s is not None]
         rows.append([f"`raw/{shown}`", row.use]
                     + [mean_sd(raw[key]) if raw[key] else "-" for key in RAW_KEYS]
@@ -120,11 +117,7 @@ def raw_headline(metrics: Path) -> str:
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
         "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
         f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
-        ".json`; no pretrained vectors. The runs of seed 0 trained the config without its "
-        "`elstm_senter` (the parser splitting sentences on its own), and a sentence splitter "
-        "trained separately on EWT train (`scripts/train_senter.py`, 12 epochs, the config's "
-        "settings) was added before scoring: it trains apart from the other components in "
-        "either case, so only the choice of the best dev checkpoint can differ.")
+        ".json`; no pretrained vectors.")
     return table(header, rows) + "\n\n" + line
 
 

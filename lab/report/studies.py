@@ -38,9 +38,21 @@ DEV_SEARCH = ("A dev-only search (`python scripts/dev_search.py --treebank ptb-s
 
 STUDIES = [
     Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)"),
+    Study(r"raw-documents-.+", "ud", "ud", "Raw text in, trained on documents",
+          "The configs of `configs/experiments/raw/`: those of `configs/raw/` trained on "
+          "documents of ten sentences (`gold_preproc = false`), the tokenizer and `elstm_senter` "
+          "learning from those documents (`python scripts/train_and_score.py "
+          "NAME=configs/experiments/raw/NAME.cfg --metrics metrics/raw-documents-Nsteps "
+          "--steps N --raw`), scored on gold tokens and sentences and on raw text. "
+          "`NAME_nosenter`: the same trained pipeline loaded without its `elstm_senter` (the "
+          "parser splitting sentences). These runs trained without the senter in the pipeline; "
+          "a senter trained apart on EWT train (`scripts/train_senter.py`, 12 epochs, the "
+          "config's settings) was added before scoring (it trains apart from the other "
+          "components in either case)."),
     Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline)",
-          "The configs of `configs/raw/`: trained on documents of ten sentences with the "
-          "tokenizer learned from EWT train and a lemmatizer (`python scripts/train_and_score.py "
+          "The configs of `configs/raw/`: the tagger, morphologizer and parser trained on one "
+          "gold sentence per Doc, the tokenizer and `elstm_senter` learned from EWT train's "
+          "documents, a lemmatizer (`python scripts/train_and_score.py "
           "NAME=configs/raw/NAME.cfg --metrics metrics/raw-Nsteps --steps N --raw`), scored on "
           "gold tokens and sentences and on raw text."),
     Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
