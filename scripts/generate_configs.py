@@ -110,6 +110,8 @@ VARIANTS = (
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
     Variant("experiments/raw/best_elstm_documents", "raw/best_elstm"),
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
+    # the accurate pipeline at the CNN's speed (issue 43): narrower hashed word features
+    Variant("experiments/speed/best_elstm_narrow_words", "best_elstm"),
 )
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one

@@ -9,6 +9,7 @@ import torch
 from spacy.ml.models import MultiHashEmbed
 from spacy.tokens import Doc
 from spacy.training import Example
+from thinc.api import SGD
 
 from spacy_elstm.architectures import build_char_recurrent_embed
 from spacy_elstm.layers.chars import token_dropout, word_bytes
@@ -85,6 +86,74 @@ def test_the_layer_embeds_every_token_and_empty_docs():
     # a doc's vectors do not depend on the other docs in its batch
     alone = model.predict([docs[2]])[0]
     assert abs(model.predict(docs)[2] - alone).max() < 1e-6
+
+
+def test_each_distinct_word_is_read_once_and_its_gradient_summed_over_occurrences():
+    """The layer reads a repeated word once: the same vectors and the same
+    parameter gradients as the recurrence over every occurrence."""
+    from spacy_elstm.layers.chars import with_char_recurrence
+    nlp = spacy.blank("en")
+    docs = [nlp("the cat saw the dog"), nlp("the dog and the cat")]
+    torch.manual_seed(0)
+    module = CharRecurrence(cell="elstm", char_width=6, width=8, period=5).double()
+    layer = with_char_recurrence(module, max_bytes=20, name="chars")
+    calls = []
+    module.register_forward_hook(lambda m, args, out: calls.append(len(args[1])))
+    Ys, backprop = layer(docs, is_train=True)
+    assert calls == [5]  # the, cat, saw, dog, and
+    dYs = [numpy.random.default_rng(i).normal(size=Y.shape).astype(Y.dtype)
+           for i, Y in enumerate(Ys)]
+    backprop(dYs)
+    grads = {n: p.grad.clone() for n, p in module.named_parameters()}
+    module.zero_grad()
+    words = [t.text.encode("utf8") for doc in docs for t in doc]
+    every = module(torch.tensor(list(b"".join(words))), torch.tensor([len(w) for w in words]))
+    torch.testing.assert_close(torch.from_numpy(numpy.concatenate(Ys)), every.detach())
+    every.backward(torch.from_numpy(numpy.concatenate(dYs)))
+    for name, param in module.named_parameters():
+        torch.testing.assert_close(grads[name], param.grad)
+
+
+def test_the_word_cache_gives_each_new_word_a_free_row_then_the_least_recently_used():
+    from spacy_elstm.layers.word_cache import WordCache
+    cache = WordCache(3)
+    assert cache.assign([b"a", b"b"]) == ([0, 1], [0, 1])
+    assert cache.assign([b"b", b"c"]) == ([1, 2], [1])
+    assert cache.assign([b"d", b"b"]) == ([0, 1], [0])  # "a" was the least recently used
+    assert (cache.hits, cache.misses) == (2, 4)
+    cache.check_weights("other weights")
+    assert cache.assign([b"b"]) == ([0], [0])
+    with pytest.raises(ValueError, match="4 distinct words for a WordCache of 3"):
+        cache.assign([b"w", b"x", b"y", b"z"])
+
+
+def test_cached_predictions_equal_fresh_ones_and_follow_the_weights(monkeypatch):
+    """At inference the layer keeps words' vectors between batches: with a cache
+    too small for the vocabulary, each batch still gets what a fresh layer
+    computes, and after an update or loading other weights, the new weights'."""
+    import spacy_elstm.layers.chars as chars
+    monkeypatch.setattr(chars, "CACHE_WORDS", 6)
+    nlp = spacy.blank("en")
+    batches = [[nlp("the cat saw the dog")], [nlp("a dog saw the cat"), nlp("birds")],
+               [nlp("the cat and the bird and the dog and a mouse")]]
+    docs = [doc for batch in batches for doc in batch]
+    model, other = _embed(), _embed()
+    model.initialize(X=docs)
+    other.initialize(X=docs)
+    reference = _embed()
+    reference.initialize(X=docs)
+    reference.from_bytes(model.to_bytes())
+    for batch in batches + batches:
+        for cached, doc in zip(model.predict(batch), batch):
+            fresh = reference.predict([doc])[0]  # one doc per batch: no reuse across docs
+            assert abs(cached - fresh).max() < 1e-6
+    Ys, backprop = model(docs, is_train=True)
+    backprop([Y + 1 for Y in Ys])
+    model.finish_update(SGD(0.1))
+    reference.from_bytes(model.to_bytes())
+    assert abs(model.predict(batches[0])[0] - reference.predict(batches[0])[0]).max() < 1e-6
+    model.from_bytes(other.to_bytes())
+    assert abs(model.predict(batches[0])[0] - other.predict(batches[0])[0]).max() < 1e-6
 
 
 def test_the_layer_round_trips_through_bytes():

@@ -13,6 +13,7 @@ from spacy.util import minibatch
 from thinc.api import Config, fix_random_seed
 
 from ..treebanks.conllu import read_conllu
+from ..layers.word_cache import word_caches
 from .timing import interleaved_median_seconds, peak_rss_increase
 
 ENCODERS: Dict[str, Dict[str, Any]] = {
@@ -100,12 +101,29 @@ def make_run(name: str, mode: str, path: str, width: int, max_words: Optional[in
                 nlp.update(batch, sgd=optimizer)
             return n_words
     else:
+        caches = [c for _, proc in nlp.pipeline if hasattr(proc, "model")
+                  for c in word_caches(proc.model)]
+
         def run() -> int:
+            for cache in caches:  # every pass meets the text as new
+                cache.clear()
             docs = [Doc(nlp.vocab, words=[t.text for t in e.reference]) for e in examples]
             for _ in nlp.pipe(docs, batch_size=256):
                 pass
             return n_words
+        run.word_caches = caches
     return run
+
+
+def word_cache_counts(run: Callable[[], int]) -> Optional[Dict[str, int]]:
+    """What the word caches of a predict run's pipeline saved over its passes:
+    the distinct words of each batch looked up, and those found from an earlier
+    batch; None where the pipeline has no cache."""
+    caches = getattr(run, "word_caches", [])
+    if not caches:
+        return None
+    return {"lookups": sum(c.hits + c.misses for c in caches),
+            "hits": sum(c.hits for c in caches)}
 
 
 def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int = 128,
@@ -151,7 +169,8 @@ def run_pipeline_benchmark(*, path: Path, names: Sequence[str] = (), width: int 
                      "words": words[name, mode],
                      "repeats": repeats, "seconds": run_seconds,
                      "words_per_second": words[name, mode] / run_seconds,
-                     "peak_memory_bytes": mem})
+                     "peak_memory_bytes": mem,
+                     "word_cache": word_cache_counts(runs[name, mode])})
     for mode in ("train", "predict"):
         mode_rows = {r["name"]: r for r in rows if r["mode"] == mode}
         for row in mode_rows.values():

@@ -1,0 +1,150 @@
+"""Where a pipeline's inference time goes: the tokenizer (raw text only), each
+component, and inside the tok2vec its embedding (for the character-level
+embedding: the word features, the characters and the mixing layer) and its
+encoder, on a CoNLL-U file, one thread, batches of 256 Docs, the median of
+interleaved rounds. Word caches are emptied before every round, so each round
+meets the text as new.
+
+    python -m lab.pipeline_profile NAME=PIPELINE_OR_CONFIG ... [--data dev.conllu] [--raw] [--output metrics/profile-inference.json]
+
+A config is built untrained (the trained pipeline's shapes); a folder is a
+trained pipeline. `--raw` runs on each gold document's raw text, the
+pipeline's tokenizer first; otherwise on the gold words, one sentence per Doc.
+"""
+import argparse
+import json
+import platform
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Dict, List
+
+import spacy
+import torch
+from spacy.language import Language
+from spacy.tokens import Doc
+from thinc.api import Model
+
+from spacy_elstm.benchmarks.pipelines import build_from_config, load_examples
+from spacy_elstm.files import write_atomically
+from spacy_elstm.layers.word_cache import word_caches
+from spacy_elstm.raw_text import raw_documents
+from spacy_elstm.treebanks.conllu import read_conllu
+
+
+def _timed(func: Callable, name: str, seconds: Dict[str, float]) -> Callable:
+    """A layer's forward that adds its own time (its layers' included) to `name`."""
+    def forward(model: Model, X, is_train: bool):
+        start = time.perf_counter()
+        result = func(model, X, is_train)
+        seconds[name] += time.perf_counter() - start
+        return result
+    forward.__wrapped_forward__ = func
+    return forward
+
+
+def tok2vec_layers(model: Model) -> Dict[str, Model]:
+    """The layers of a spacy.Tok2Vec.v2 model (chain(embed, encode)) to time,
+    by name; the character-level embedding's three parts too."""
+    embed, encode = model.layers[0], model.layers[-1]
+    layers = {"embed": embed, "encode": encode}
+    if embed.name.endswith("_char_recurrent_embed"):
+        (words, chars), mix = embed.layers[0].layers, embed.layers[1]
+        layers.update({"embed/words": words, "embed/chars": chars, "embed/mix": mix})
+    return layers
+
+
+def instrument(nlp: Language, seconds: Dict[str, float]) -> None:
+    """Wrap the forward of every tok2vec component's layers to time them."""
+    for name, proc in nlp.pipeline:
+        if getattr(proc, "model", None) is None or "tok2vec" not in name:
+            continue
+        for part, layer in tok2vec_layers(proc.model).items():
+            layer._func = _timed(layer._func, f"{name}/{part}", seconds)
+
+
+def one_round(nlp: Language, inputs: List, raw: bool, seconds: Dict[str, float]) -> None:
+    for _, proc in nlp.pipeline:
+        if isinstance(getattr(proc, "model", None), Model):
+            for cache in word_caches(proc.model):
+                cache.clear()
+    start = time.perf_counter()
+    if raw:
+        docs = [nlp.make_doc(text) for text in inputs]
+        seconds["tokenizer"] += time.perf_counter() - start
+    else:
+        docs = [Doc(nlp.vocab, words=words) for words in inputs]
+    for name, proc in nlp.pipeline:
+        begin = time.perf_counter()
+        docs = list(proc.pipe(docs, batch_size=256))
+        seconds[name] += time.perf_counter() - begin
+    seconds["total"] += time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pipelines", nargs="+", metavar="NAME=PIPELINE_OR_CONFIG")
+    parser.add_argument("--data", type=Path,
+                        default=Path("assets/UD_English-EWT/en_ewt-ud-dev.conllu"))
+    parser.add_argument("--raw", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--output", type=Path, default=Path("metrics/profile-inference.json"))
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    pipelines, inputs, words = {}, {}, {}
+    for spec in args.pipelines:
+        name, _, path = spec.partition("=")
+        nlp, trained = build_from_config(path)
+        if not trained:
+            examples = load_examples(args.data, nlp.vocab, None)
+            nlp.initialize(lambda: examples)
+        if args.raw:
+            texts = [doc.text for doc in raw_documents(args.data)]
+            inputs[name] = texts
+        else:
+            inputs[name] = [[t.text for t in gold] for gold in read_conllu(args.data, nlp.vocab)]
+        words[name] = sum(len(gold) for gold in read_conllu(args.data, nlp.vocab))
+        pipelines[name] = nlp
+    rounds: Dict[str, List[Dict[str, float]]] = defaultdict(list)
+    for name, nlp in pipelines.items():  # a first pass: caches of spaCy's and torch's warm
+        one_round(nlp, inputs[name][:50], args.raw, defaultdict(float))
+    for _ in range(args.rounds):
+        for name, nlp in pipelines.items():
+            seconds: Dict[str, float] = defaultdict(float)
+            instrument(nlp, seconds)
+            one_round(nlp, inputs[name], args.raw, seconds)
+            uninstrument(nlp)
+            rounds[name].append(dict(seconds))
+    results = {}
+    for name, per_round in rounds.items():
+        keys = sorted(set().union(*per_round), key=lambda k: (k != "total", k))
+        median = {k: statistics.median(r.get(k, 0.0) for r in per_round) for k in keys}
+        results[name] = {"words": words[name], "seconds": median,
+                         "words_per_second": words[name] / median["total"]}
+    out = {"benchmark": "pipeline_profile", "data": args.data.name, "raw": args.raw,
+           "rounds": args.rounds, "pipelines": dict(p.split("=", 1) for p in args.pipelines),
+           "results": results,
+           "environment": {"torch": torch.__version__, "threads": 1,
+                           "machine": platform.machine(), "python": platform.python_version()}}
+    write_atomically(args.output, (json.dumps(out, indent=2) + "\n").encode("utf8"))
+    for name, result in results.items():
+        total = result["seconds"]["total"]
+        print(f"{name}: {result['words_per_second']:,.0f} words/s")
+        for key, value in result["seconds"].items():
+            print(f"  {key:32s} {value:7.3f} s  {100 * value / total:5.1f}%")
+    return 0
+
+
+def uninstrument(nlp: Language) -> None:
+    """Undo ``instrument``: every wrapped layer gets its own forward back."""
+    for name, proc in nlp.pipeline:
+        if getattr(proc, "model", None) is None or "tok2vec" not in name:
+            continue
+        for layer in tok2vec_layers(proc.model).values():
+            while getattr(layer._func, "__wrapped_forward__", None) is not None:
+                layer._func = layer._func.__wrapped_forward__
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
