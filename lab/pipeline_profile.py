@@ -5,11 +5,14 @@ encoder, on a CoNLL-U file, one thread, batches of 256 Docs, the median of
 interleaved rounds. Word caches are emptied before every round, so each round
 meets the text as new.
 
-    python -m lab.pipeline_profile NAME=PIPELINE_OR_CONFIG ... [--data dev.conllu] [--raw] [--output metrics/profile-inference.json]
+    python -m lab.pipeline_profile NAME=PIPELINE_OR_CONFIG ... [--every-token NAME ...] [--data dev.conllu] [--raw] [--output metrics/profile-inference.json]
 
 A config is built untrained (the trained pipeline's shapes); a folder is a
 trained pipeline. `--raw` runs on each gold document's raw text, the
 pipeline's tokenizer first; otherwise on the gold words, one sentence per Doc.
+`--every-token NAME`: that pipeline's character embedding reads every token's
+bytes, each time, as it did before it read each distinct word of a batch once
+and kept words' vectors between batches (the reference for those two).
 """
 import argparse
 import json
@@ -28,6 +31,7 @@ from thinc.api import Model
 
 from spacy_elstm.benchmarks.pipelines import build_from_config, load_examples
 from spacy_elstm.files import write_atomically
+from spacy_elstm.layers.chars import read_words, word_bytes
 from spacy_elstm.layers.word_cache import word_caches
 from spacy_elstm.raw_text import raw_documents
 from spacy_elstm.treebanks.conllu import read_conllu
@@ -53,6 +57,15 @@ def tok2vec_layers(model: Model) -> Dict[str, Model]:
         (words, chars), mix = embed.layers[0].layers, embed.layers[1]
         layers.update({"embed/words": words, "embed/chars": chars, "embed/mix": mix})
     return layers
+
+
+def read_every_token(model: Model, docs: List[Doc], is_train: bool):
+    """The character layer's inference reading every token (see the module docstring)."""
+    words = [word_bytes(t.text, model.attrs["max_bytes"]) for doc in docs for t in doc]
+    if not words:
+        return [model.ops.alloc2f(0, model.get_dim("nO")) for _ in docs], lambda dYs: []
+    Y, _ = read_words(model, words, False)
+    return model.ops.unflatten(Y, [len(doc) for doc in docs]), lambda dYs: []
 
 
 def instrument(nlp: Language, seconds: Dict[str, float]) -> None:
@@ -88,6 +101,7 @@ def main(argv=None) -> int:
     parser.add_argument("--data", type=Path,
                         default=Path("assets/UD_English-EWT/en_ewt-ud-dev.conllu"))
     parser.add_argument("--raw", action="store_true")
+    parser.add_argument("--every-token", nargs="*", default=[], metavar="NAME")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--output", type=Path, default=Path("metrics/profile-inference.json"))
     args = parser.parse_args(argv)
@@ -105,6 +119,10 @@ def main(argv=None) -> int:
         else:
             inputs[name] = [[t.text for t in gold] for gold in read_conllu(args.data, nlp.vocab)]
         words[name] = sum(len(gold) for gold in read_conllu(args.data, nlp.vocab))
+        if name in args.every_token:
+            for component, proc in nlp.pipeline:
+                if "tok2vec" in component:
+                    tok2vec_layers(proc.model)["embed/chars"]._func = read_every_token
         pipelines[name] = nlp
     rounds: Dict[str, List[Dict[str, float]]] = defaultdict(list)
     for name, nlp in pipelines.items():  # a first pass: caches of spaCy's and torch's warm
@@ -121,9 +139,11 @@ def main(argv=None) -> int:
         keys = sorted(set().union(*per_round), key=lambda k: (k != "total", k))
         median = {k: statistics.median(r.get(k, 0.0) for r in per_round) for k in keys}
         results[name] = {"words": words[name], "seconds": median,
+                         "components": pipelines[name].pipe_names,
                          "words_per_second": words[name] / median["total"]}
     out = {"benchmark": "pipeline_profile", "data": args.data.name, "raw": args.raw,
            "rounds": args.rounds, "pipelines": dict(p.split("=", 1) for p in args.pipelines),
+           "every_token": args.every_token,
            "results": results,
            "environment": {"torch": torch.__version__, "threads": 1,
                            "machine": platform.machine(), "python": platform.python_version()}}

@@ -362,6 +362,33 @@ def test_the_biaffine_decoding_benchmark_is_tabulated(tmp_path):
     assert "## Biaffine parser decoding" not in render(tmp_path)
 
 
+def test_the_profile_shows_each_component_and_the_tok2vec_layers_in_pipeline_order(tmp_path):
+    def result(seconds, components):
+        return {"words": 1000, "components": components, "seconds": seconds,
+                "words_per_second": 1000 / seconds["total"]}
+    chars = {"total": 2.0, "tok2vec": 1.5, "tok2vec/embed": 1.0, "tok2vec/embed/words": 0.5,
+             "tok2vec/embed/chars": 0.2, "tok2vec/embed/mix": 0.3, "tok2vec/encode": 0.5,
+             "parser": 0.5}
+    cnn = {"total": 1.0, "tok2vec": 0.6, "tok2vec/embed": 0.2, "tok2vec/encode": 0.4,
+           "parser": 0.4}
+    (tmp_path / "profile-inference.json").write_text(json.dumps(
+        {"data": "dev.conllu", "raw": False, "rounds": 3, "every_token": ["old"],
+         "pipelines": {"old": "a.cfg", "cnn": "cnn.cfg"},
+         "environment": {"torch": "2.13.0"},
+         "results": {"old": result(chars, ["tok2vec", "parser"]),
+                     "cnn": result(cnn, ["tok2vec", "parser"])}}))
+    section = render(tmp_path).split("## Where the time goes")[1]
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    assert lines[0] == "| part | `old` | `cnn` |"
+    assert [line.split(" | ")[0] for line in lines[1:]] == [
+        "| tok2vec", "| tok2vec: embedding", "| tok2vec: embedding: hashed word features",
+        "| tok2vec: embedding: characters", "| tok2vec: embedding: mixing layer",
+        "| tok2vec: encoder", "| parser", "| whole pipeline, s", "| words/s"]
+    assert "| tok2vec: embedding: characters | 0.20 (10%) | - |" in section
+    assert "| words/s | 500 | 1,000 |" in section
+    assert "`old`: the character embedding reading every token's bytes" in section
+
+
 def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     base = {"UPOS": 95.0, "XPOS": 94.0, "UFeats": 95.5, "UAS": 88.0, "LAS": 85.0,
             "CLAS": 81.0, "words": 25148, "repaired_roots": 0, "words_per_second": 9000.0}

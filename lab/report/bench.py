@@ -191,3 +191,48 @@ def raw_speed_section(path: Path) -> Optional[str]:
               f"{data['threads']} thread, torch {data['torch']} (`python -m lab.raw_speed`, "
               f"`metrics/{path.name}`); `× spaCy's rules`: against the same pipeline with "
               "spaCy's English rule tokenizer and no `elstm_senter`, in the same run.")
+
+
+# the tok2vec layers `lab.pipeline_profile` times, in the order shown
+LAYERS = {"embed": "embedding", "embed/words": "embedding: hashed word features",
+          "embed/chars": "embedding: characters", "embed/mix": "embedding: mixing layer",
+          "encode": "encoder"}
+
+
+def profile_section(path: Path) -> Optional[str]:
+    """Where each pipeline's inference time goes (`python -m lab.pipeline_profile`)."""
+    return _section(path, _profile_table, "_No profile yet._")
+
+
+def _profile_table(path: Path, data: Dict[str, Any]) -> str:
+    results = data["results"]
+    names = list(results)
+    parts: List[str] = []
+    for result in results.values():  # the tokenizer, then the components in pipeline order
+        for part in ["tokenizer"] + result["components"]:
+            layers = [f"{part}/{layer}" for layer in LAYERS] if "tok2vec" in part else []
+            parts += [k for k in [part] + layers if k in result["seconds"] and k not in parts]
+    rows = []
+    for part in parts:
+        component, _, layer = part.partition("/")
+        label = f"{component}: {LAYERS[layer]}" if layer else part
+        cells = []
+        for name in names:
+            seconds = results[name]["seconds"]
+            cells.append("-" if part not in seconds else
+                         f"{seconds[part]:.2f} ({100 * seconds[part] / seconds['total']:.0f}%)")
+        rows.append([label] + cells)
+    rows.append(["whole pipeline, s"] + [f"{results[n]['seconds']['total']:.2f}" for n in names])
+    rows.append(["words/s"] + [f"{results[n]['words_per_second']:,.0f}" for n in names])
+    every = data.get("every_token", [])
+    note = (f"Inference on `{data['data']}` ({'raw text' if data['raw'] else 'gold words'}, "
+            f"batches of 256 Docs), seconds per pass and share of the whole pipeline, median of "
+            f"{data['rounds']} interleaved rounds, 1 thread, torch {data['environment']['torch']}; "
+            "a layer's time includes the layers inside it; word caches emptied before every "
+            "round (`python -m lab.pipeline_profile`, "
+            f"`metrics/{path.name}`; the pipelines: "
+            + ", ".join(f"`{n}` = `{p}`" for n, p in data["pipelines"].items()) + ")"
+            + (f". `{'`, `'.join(every)}`: the character embedding reading every token's bytes, "
+               "each time, as before it read each distinct word of a batch once and kept "
+               "words' vectors between batches" if every else "") + ".")
+    return note + "\n\n" + table(["part"] + [f"`{n}`" for n in names], rows)

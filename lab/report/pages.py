@@ -112,6 +112,10 @@ def _speed(metrics: Path) -> List[str]:
                                   bench.default_first(metrics, "bench-paper")) if t]
     if paper_bench:
         parts += ["## Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
+    profiles = [t for t in map(bench.profile_section,
+                               bench.default_first(metrics, "profile-inference")) if t]
+    if profiles:
+        parts += ["## Where the time goes", ""] + [p for t in profiles for p in (t, "")]
     raw = bench.raw_speed_section(metrics / "bench-raw.json")
     if raw:
         parts += ["## Raw text: whole pipelines with their tokenizers", "", raw, ""]

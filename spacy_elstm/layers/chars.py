@@ -66,7 +66,7 @@ def _distinct_words(model: Model, docs: List[Doc]) -> Tuple[List[bytes], List[in
     return list(distinct), occurrence
 
 
-def _read(model: Model, words: List[bytes], is_train: bool):
+def read_words(model: Model, words: List[bytes], is_train: bool):
     """The recurrence over ``words``: (n_words, nO) vectors and their backprop."""
     lengths = numpy.array([len(w) for w in words], dtype=numpy.int64)
     byte_ids = numpy.frombuffer(b"".join(words), dtype=numpy.uint8).astype(numpy.int64)
@@ -80,7 +80,7 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     words, occurrence = _distinct_words(model, docs)
     if not words:
         return [model.ops.alloc2f(0, n_out) for _ in docs], lambda dYs: []
-    Y_distinct, backprop = _read(model, words, is_train)
+    Y_distinct, backprop = read_words(model, words, is_train)
     which = model.ops.asarray1i(occurrence)
     Ys = model.ops.unflatten(Y_distinct[which], [len(doc) for doc in docs])
 
@@ -116,7 +116,7 @@ def _predict_cached(model: Model, docs: List[Doc], cache: WordCache):
         cache.table = model.ops.alloc2f(cache.size, n_out)
     rows, missing = cache.assign(words)
     if missing:
-        Y_missing, _ = _read(model, [words[i] for i in missing], False)
+        Y_missing, _ = read_words(model, [words[i] for i in missing], False)
         cache.table[model.ops.asarray1i([rows[i] for i in missing])] = Y_missing
     which = model.ops.asarray1i(rows)[model.ops.asarray1i(occurrence)]
     Ys = model.ops.unflatten(cache.table[which], [len(doc) for doc in docs])
