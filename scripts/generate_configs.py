@@ -112,6 +112,9 @@ VARIANTS = (
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
     # the accurate pipeline at the CNN's speed (issue 43): narrower hashed word features
     Variant("experiments/speed/best_elstm_narrow_words", "best_elstm"),
+    # training on a GPU (issue 45): the accurate pipeline, and spaCy's BiLSTM for reference
+    Variant("gpu/best_elstm", "biaffine/best_elstm"),
+    Variant("gpu/spacy_bilstm", "cnn"),
 )
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one

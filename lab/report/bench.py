@@ -209,13 +209,16 @@ def _profile_table(path: Path, data: Dict[str, Any]) -> str:
     names = list(results)
     parts: List[str] = []
     for result in results.values():  # the tokenizer, then the components in pipeline order
-        for part in ["tokenizer"] + result["components"]:
-            layers = [f"{part}/{layer}" for layer in LAYERS] if "tok2vec" in part else []
+        for part in ["tokenizer"] + result["components"] + ["optimizer"]:
+            layers = [f"{part}/{layer}{way}" for layer in LAYERS for way in ("", ":backward")
+                      ] if "tok2vec" in part else []
             parts += [k for k in [part] + layers if k in result["seconds"] and k not in parts]
     rows = []
     for part in parts:
         component, _, layer = part.partition("/")
-        label = f"{component}: {LAYERS[layer]}" if layer else part
+        layer, backward, _ = layer.partition(":")
+        label = (f"{component}: {LAYERS[layer]}{' (backward)' if backward else ''}" if layer
+                 else "optimizer (every finish_update)" if part == "optimizer" else part)
         cells = []
         for name in names:
             seconds = results[name]["seconds"]
@@ -225,9 +228,14 @@ def _profile_table(path: Path, data: Dict[str, Any]) -> str:
     rows.append(["whole pipeline, s"] + [f"{results[n]['seconds']['total']:.2f}" for n in names])
     rows.append(["words/s"] + [f"{results[n]['words_per_second']:,.0f}" for n in names])
     every = data.get("every_token", [])
-    note = (f"Inference on `{data['data']}` ({'raw text' if data['raw'] else 'gold words'}, "
-            f"batches of 256 Docs), seconds per pass and share of the whole pipeline, median of "
-            f"{data['rounds']} interleaved rounds, 1 thread, torch {data['environment']['torch']}; "
+    what = (f"Training (`Language.update`'s steps one by one, batches of "
+            f"{data['batch_words']:,} words) on the first words of `{data['data']}`"
+            if data.get("mode") == "train" else
+            f"Inference on `{data['data']}` ({'raw text' if data['raw'] else 'gold words'}, "
+            f"batches of 256 Docs)")
+    note = (f"{what}, seconds per pass and share of the whole pipeline, median of "
+            f"{data['rounds']} interleaved rounds, {_hardware(data['environment'])}, 1 thread, "
+            f"torch {data['environment']['torch']}; "
             "a layer's time includes the layers inside it; word caches emptied before every "
             "round (`python -m lab.pipeline_profile`, "
             f"`metrics/{path.name}`; the pipelines: "
