@@ -10,6 +10,7 @@ Ray is imported here only, when the backend runs (it is the optional extra
 `spacy-elstm[cluster]`)."""
 import inspect
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
@@ -61,6 +62,10 @@ def start_ray(address: Optional[str], n_process: int) -> bool:
     if address:
         settings["address"] = address
     else:
+        # a local cluster's C++ core workers log at "error" level on stderr when
+        # they are shut down at the end of every run; a failure still reaches
+        # us as a Python exception, so only fatal lines are printed
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
         settings.update(address="local", num_cpus=n_process, include_dashboard=False)
     try:
         ray.init(**settings)
