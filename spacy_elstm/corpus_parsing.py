@@ -1,28 +1,31 @@
 """Parse a corpus with a pipeline into output shards: `spacy-elstm parse`.
 
 Inputs (plain text, one doc a line; JSONL with a `text` field; CoNLL-U, whose
-gold words and sentence starts are kept) are cut into chunks of `shard_size`
-docs; each chunk becomes one output shard named from its input file and chunk
-index, written whole (temporary name, then rename). A shard that exists is
-skipped unless `force`, so a killed run restarted redoes only what is missing.
-Bad input (an undecodable line, invalid JSON, a record without `text`, a line
-over `max_length` characters, an invalid CoNLL-U sentence) names the file and
-line; it is skipped and listed in `errors.jsonl`, or stops the run.
+gold words and sentence starts are kept; corpus_reader.py reads them as a
+stream) are cut into chunks of `shard_size` docs; each chunk becomes one
+output shard named from its input file (its path below the input root) and
+chunk index, written whole (temporary name, then rename). The run's plan is
+recorded in OUTPUT_DIR's manifest (parse_manifest.py): a rerun of the same plan
+skips the shards that exist, so a killed run restarted redoes only what is
+missing; another plan stops, or with `force` starts over. Bad input (an
+undecodable line, invalid JSON, a record without `text`, a line over
+`max_length` characters, an invalid CoNLL-U sentence) names the file and line;
+it is skipped and listed in `errors.jsonl`, or stops the run once the shards
+before it are written.
 
-Both backends share this module: `plan_chunks` (chunking, shard names, the
-resume rule, bad input), `read_records` (a whole file, or one chunk's bytes
-again in a worker), `write_shard` and `parse_task` (one chunk parsed and
-written by a worker that has the pipeline). `parse_corpus` is the local
-backend: `nlp.pipe` in this process, or with `n_process` > 1 workers forked
-with the pipeline, each writing its chunks' shards (`nlp.pipe`'s own
-processes where fork is not available); spacy_elstm/ray_parsing.py is Ray's.
+Both backends share this module: `begin_run` (the output folder, the input
+files, the manifest), `plan_chunks` (chunking, shard names, the resume rule,
+bad input), `write_shard` and `parse_task` (one chunk read again from its byte
+range, parsed and written by a worker that has the pipeline). `parse_corpus`
+is the local backend: `nlp.pipe` in this process, or with `n_process` > 1
+workers forked with the pipeline, each writing its chunks' shards (`nlp.pipe`'s
+own processes where fork is not available); spacy_elstm/ray_parsing.py is Ray's.
 """
 import glob
 import hashlib
 import json
 import multiprocessing
 import os
-import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -32,52 +35,21 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
+from .corpus_reader import CorpusInputError, Record, Span, read_records
 from .files import write_atomically
+from .multiprocess import exit_with_parent
+from .parse_manifest import (ERRORS_FILE, build_manifest, check_output_dir, input_root,
+                             is_inside, model_identity, relative_name, start_or_resume)
 
 INPUT_FORMATS = {".txt": "text", ".jsonl": "jsonl", ".conllu": "conllu"}
 OUTPUT_SUFFIXES = {"spacy": ".spacy", "conllu": ".conllu", "jsonl": ".jsonl"}
-ERRORS_FILE = "errors.jsonl"
 BACKENDS = ("local", "ray")
-UTF8_BOM = b"\xef\xbb\xbf"
-
-
-class CorpusInputError(ValueError):
-    """Bad input; the message names the file and the line (also in `line`)."""
-
-    def __init__(self, message: str, line: Optional[int] = None):
-        super().__init__(message)
-        self.line = line
+__all__ = ["CorpusInputError", "Record", "Span", "read_records"]  # read here by other modules
 
 
 class BackendError(RuntimeError):
     """The backend cannot run: its extra is not installed, the cluster cannot
     be reached, a worker failed, or an input file changed during the run."""
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where some of a file's docs are: bytes [start, end) (end None: to the
-    end of the file), whose first byte starts line `line`."""
-
-    start: int = 0
-    end: Optional[int] = None
-    line: int = 1
-
-    @property
-    def whole(self) -> bool:
-        return self.start == 0 and self.end is None
-
-
-@dataclass
-class Record:
-    """One input doc: its text (or pre-tokenized Doc for CoNLL-U), extra
-    fields, and the 1-based lines it starts and ends on."""
-
-    line: int
-    last: int
-    text: Optional[str] = None
-    doc: Optional[Doc] = None
-    extra: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -90,25 +62,49 @@ class Summary:
     skipped: int = 0
     startup: float = 0.0  # starting or joining a cluster, not in `seconds`
     peak_rss: List[int] = field(default_factory=list)  # bytes, one per worker process
+    errors_file: str = ""  # where the failures are listed
 
     def line(self) -> str:
         rate = self.words / self.seconds if self.seconds > 0 else 0.0
+        failures = f"{self.failures} failures" + (
+            f" (listed in {self.errors_file})" if self.failures and self.errors_file else "")
         return (f"{self.docs} docs, {self.words} words in {self.seconds:.1f} s "
-                f"({rate:.0f} words/s); {self.failures} failures; "
+                f"({rate:.0f} words/s); {failures}; "
                 f"{self.written} shards written, {self.skipped} skipped"
                 + (f"; {self.startup:.1f} s to start or join the cluster" if self.startup else ""))
 
+    @property
+    def all_failed(self) -> bool:
+        """Bad input and not one doc parsed, now or in an earlier run."""
+        return self.failures > 0 and self.written + self.skipped == 0
 
-def input_files(source: Union[str, Path]) -> List[Path]:
+
+class InputFailure(CorpusInputError):
+    """on_error='fail' stopped the run at bad input: the error, and the
+    summary of what was written before it."""
+
+    def __init__(self, error: CorpusInputError, summary: Summary):
+        super().__init__(str(error), error.line)
+        self.summary = summary
+
+
+def input_files(source: Union[str, Path],
+                output_dir: Optional[Union[str, Path]] = None) -> List[Path]:
     """A file, the files of a folder (recursively) with a known extension, or
-    the files a glob matches; sorted, so shard names and order are stable."""
+    the files a glob matches; sorted, so shard names and order are stable.
+    Nothing inside `output_dir` is input (its shards, errors and manifest)."""
     path = Path(source)
+    if output_dir is not None and path.exists() and is_inside(path, Path(output_dir)):
+        raise CorpusInputError(f"INPUT {source} is inside OUTPUT_DIR {output_dir}: the output "
+                               "folder is never input; give another folder for one or the other.")
     if path.is_file():
         return [path]
     if path.is_dir():
         files = [p for p in path.rglob("*") if p.is_file() and p.suffix in INPUT_FORMATS]
     else:
         files = [Path(p) for p in glob.glob(str(source), recursive=True) if Path(p).is_file()]
+    if output_dir is not None:
+        files = [p for p in files if not is_inside(p, Path(output_dir))]
     if not files:
         raise CorpusInputError(f"{source}: no input files (a file, a folder of .txt, .jsonl or "
                                ".conllu files, or a glob).")
@@ -128,87 +124,10 @@ def input_format(path: Path, override: Optional[str] = None) -> str:
                                ".conllu, or give --input-format).") from None
 
 
-def read_records(path: Path, fmt: str, vocab, max_length: int = 0, span: Span = Span()
-                 ) -> Iterator[Union[Record, CorpusInputError]]:
-    """The docs of one input file (or of its `span`), in order; bad input
-    comes as an error in place (the caller skips it or stops)."""
-    if fmt == "conllu":
-        yield from _conllu_records(path, vocab, span)
-        return
-    data = _read(path, span)
-    if span.start == 0 and data.startswith(UTF8_BOM):
-        data = data[len(UTF8_BOM):]
-    for number, raw in enumerate(data.split(b"\n"), start=span.line):
-        raw = raw.rstrip(b"\r")
-        if not raw.strip():
-            continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            yield CorpusInputError(f"{path}, line {number}: not UTF-8 (byte "
-                                   f"0x{raw[err.start]:02x} at column {err.start + 1}).", number)
-            continue
-        extra: Dict[str, Any] = {}
-        if fmt == "jsonl":
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as err:
-                yield CorpusInputError(f"{path}, line {number}: invalid JSON ({err.msg}, "
-                                       f"column {err.colno}).", number)
-                continue
-            if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-                yield CorpusInputError(f"{path}, line {number}: a JSON object with a string "
-                                       "'text' field expected.", number)
-                continue
-            line = value.pop("text")
-            extra = value
-        if max_length and len(line) > max_length:
-            yield CorpusInputError(f"{path}, line {number}: {len(line)} characters, more than "
-                                   f"--max-length {max_length}.", number)
-            continue
-        yield Record(number, number, text=line, extra=extra)
-
-
-def _read(path: Path, span: Span) -> bytes:
-    with path.open("rb") as file:
-        file.seek(span.start)
-        return file.read() if span.end is None else file.read(span.end - span.start)
-
-
-def _conllu_records(path: Path, vocab, span: Span) -> Iterator[Union[Record, CorpusInputError]]:
-    from .treebanks.conllu import CorpusFormatError, _text, _text_blocks, _to_doc
-
-    try:  # a whole file is checked by the treebank reader: not UTF-8 fails it whole
-        text = _text(path) if span.whole else \
-            _read(path, span).decode("utf-8-sig" if span.start == 0 else "utf-8")
-    except CorpusFormatError as err:
-        yield CorpusInputError(str(err), _line_of(str(err)))
-        return
-    for block in _text_blocks(text, span.line):
-        try:
-            gold = _to_doc(path, block, vocab)
-        except CorpusFormatError as err:
-            yield CorpusInputError(str(err), _line_of(str(err)))
-            continue
-        words = [t.text for t in gold]
-        spaces = [bool(t.whitespace_) for t in gold]
-        starts = [True] + [False] * (len(words) - 1)
-        yield Record(block.numbers[0], block.numbers[-1],
-                     doc=Doc(vocab, words=words, spaces=spaces, sent_starts=starts))
-
-
-def _line_of(message: str) -> Optional[int]:
-    found = re.search(r", line (\d+):", message)
-    return int(found.group(1)) if found else None
-
-
 def shard_name(path: Path, root: Path, index: int, out_format: str) -> str:
-    """`<stem>-<8 hex of the path below the input root>-<chunk>.<ext>`."""
-    try:
-        relative = path.resolve().relative_to(root.resolve())
-    except ValueError:
-        relative = path
-    digest = hashlib.sha1(relative.as_posix().encode("utf8")).hexdigest()[:8]
+    """`<stem>-<8 hex of the path below the input root>-<chunk>.<ext>`: the
+    same wherever the command runs from."""
+    digest = hashlib.sha1(relative_name(path, root).encode("utf8")).hexdigest()[:8]
     return f"{path.stem}-{digest}-{index:05d}{OUTPUT_SUFFIXES[out_format]}"
 
 
@@ -229,6 +148,25 @@ def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
         raise CorpusInputError(f"--backend must be local or ray, got {backend!r}.")
 
 
+# -- the run: the output folder, the input files, the manifest (both backends) ----------------
+
+
+def begin_run(model: Any, source: Union[str, Path], output_dir: Union[str, Path], *,
+              in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
+              force: bool) -> None:
+    """Before any work: OUTPUT_DIR made and writable, the input files found
+    (none inside OUTPUT_DIR) with a known format, and the plan checked against
+    OUTPUT_DIR's manifest (resume, or start over with `force`, or
+    PlanChangedError). `model` is a loaded pipeline, or its name or folder."""
+    check_output_dir(output_dir)
+    files = input_files(source, output_dir)
+    for path in files:
+        input_format(path, in_format)
+    manifest = build_manifest(files, input_root(source), model_identity(model), dict(
+        shard_size=shard_size, out_format=out_format, in_format=in_format, max_length=max_length))
+    start_or_resume(output_dir, manifest, force)
+
+
 # -- the plan: chunks, shard names, the resume rule, bad input (both backends) ------------------
 
 
@@ -246,53 +184,56 @@ def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *
                 in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
                 on_error: str, force: bool, summary: "Summary",
                 errors: List[Dict[str, Any]]) -> Iterator[Chunk]:
-    """The chunks still to parse, in input order, each read when it is asked
-    for. A chunk whose shard exists is counted in `summary.skipped` and not
-    given (unless `force`); bad input is added to `errors` (and
-    `summary.failures`), or raised with on_error='fail'. The input files and
-    their formats are found now, and `output_dir` made."""
-    files = input_files(source)
-    root = Path(source) if Path(source).is_dir() else Path(".")
-    formats = {path: input_format(path, in_format) for path in files}
+    """The chunks still to parse, in input order, each read from its file
+    when it is asked for (one chunk's records in memory at a time). A chunk
+    whose shard exists is counted in `summary.skipped` and not given (unless
+    `force`); bad input is added to `errors` (and `summary.failures`), or
+    raised with on_error='fail' (also listed in `errors`)."""
+    files = input_files(source, output_dir)
+    root = input_root(source)
     output_dir = Path(output_dir)
-    output_dir.mkdir(parents=True, exist_ok=True)
-
-    def chunks() -> Iterator[Chunk]:
-        for path in files:
-            records: List[Record] = []
-            index = 0
-            for item in read_records(path, formats[path], vocab, max_length):
-                if isinstance(item, CorpusInputError):
-                    if on_error == "fail":
-                        raise item
-                    errors.append({"file": str(path), "line": item.line, "error": str(item)})
-                    summary.failures += 1
-                    continue
-                records.append(item)
-                if len(records) == shard_size:
-                    yield Chunk(path, formats[path], output_dir / shard_name(
-                        path, root, index, out_format), records)
-                    records, index = [], index + 1
-            if records:
-                yield Chunk(path, formats[path], output_dir / shard_name(
-                    path, root, index, out_format), records)
-
-    for chunk in chunks():
-        if chunk.shard.exists() and not force:
-            summary.skipped += 1
-            continue
-        yield chunk
+    for path in files:
+        fmt = input_format(path, in_format)
+        records: List[Record] = []
+        index = 0
+        for item in read_records(path, fmt, vocab, max_length):
+            if isinstance(item, CorpusInputError):
+                errors.append({"file": str(path), "line": item.line, "error": str(item)})
+                summary.failures += 1
+                if on_error == "fail":
+                    raise item
+                continue
+            records.append(item)
+            if len(records) == shard_size:
+                chunk = Chunk(path, fmt, output_dir / shard_name(path, root, index, out_format),
+                              records)
+                records, index = [], index + 1
+                if _still_to_do(chunk, force, summary):
+                    yield chunk
+        if records:
+            chunk = Chunk(path, fmt, output_dir / shard_name(path, root, index, out_format),
+                          records)
+            if _still_to_do(chunk, force, summary):
+                yield chunk
 
 
-def write_errors(output_dir: Union[str, Path], errors: List[Dict[str, Any]], on_error: str) -> None:
-    """`errors.jsonl` lists this run's bad input; a clean run removes an old one
-    (with on_error='fail', a run stopped early keeps it)."""
+def _still_to_do(chunk: Chunk, force: bool, summary: "Summary") -> bool:
+    if chunk.shard.exists() and not force:
+        summary.skipped += 1
+        return False
+    return True
+
+
+def write_errors(output_dir: Union[str, Path], errors: List[Dict[str, Any]]) -> str:
+    """`errors.jsonl` lists this run's bad input (a clean run removes an old
+    one); its path, or "" when there is none."""
     errors_path = Path(output_dir) / ERRORS_FILE
     if errors:
         write_atomically(errors_path, "".join(json.dumps(e, ensure_ascii=False) + "\n"
                                               for e in errors).encode("utf8"))
-    elif errors_path.exists() and on_error == "skip":
-        errors_path.unlink()
+        return str(errors_path)
+    errors_path.unlink(missing_ok=True)
+    return ""
 
 
 def pipe_input(record: Record) -> Union[str, Doc]:
@@ -334,46 +275,16 @@ class Task:
         return asdict(self)
 
 
+def chunk_task(chunk: Chunk) -> Task:
+    """The chunk as a Task, its records dropped: the bytes from its first
+    record's start to its last record's end."""
+    first, last = chunk.records[0], chunk.records[-1]
+    return Task(str(chunk.path.resolve()), chunk.fmt, str(chunk.shard.resolve()),
+                len(chunk.records), first.start, last.end, first.line)
+
+
 def chunk_tasks(chunks: Iterable[Chunk]) -> Iterator[Task]:
-    """The chunks as Tasks, their records dropped: the line range of each
-    file's chunks becomes a byte range in one pass over the file. With
-    on_error='fail', the tasks before the bad input come out, then its error."""
-    ranges: List[Tuple[Path, str, Path, int, int, int]] = []
-
-    def tasks() -> Iterator[Task]:
-        if not ranges:
-            return
-        starts = _line_starts(ranges[0][0].read_bytes(),
-                              [n for r in ranges for n in (r[3], r[4] + 1)])
-        for path, fmt, shard, first, last, docs in ranges:
-            yield Task(str(path.resolve()), fmt, str(shard.resolve()), docs, starts[first],
-                       starts[last + 1], first)
-        ranges.clear()
-
-    try:
-        for chunk in chunks:
-            if ranges and ranges[0][0] != chunk.path:
-                yield from tasks()
-            ranges.append((chunk.path, chunk.fmt, chunk.shard, chunk.records[0].line,
-                           chunk.records[-1].last, len(chunk.records)))
-    except CorpusInputError:
-        yield from tasks()
-        raise
-    yield from tasks()
-
-
-def _line_starts(data: bytes, lines: Iterable[int]) -> Dict[int, int]:
-    """{line: the offset of its first byte} for the 1-based `lines` (the size
-    of `data` for a line past its end)."""
-    found: Dict[int, int] = {}
-    line, offset = 1, 0
-    for wanted in sorted(set(lines)):
-        while line < wanted and offset < len(data):
-            newline = data.find(b"\n", offset)
-            offset = len(data) if newline < 0 else newline + 1
-            line += 1
-        found[wanted] = offset if line == wanted else len(data)
-    return found
+    return (chunk_task(chunk) for chunk in chunks)
 
 
 def parse_task(nlp, task: Task, *, out_format: str, batch_size: int,
@@ -414,17 +325,20 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
     """Parse every input file into shards in `output_dir` on this machine (see
     the module's docstring; the Ray backend is ray_parsing.parse_with_ray, with
     the same options). `nlp` is a loaded pipeline or its name or folder.
-    Raises CorpusInputError on bad input when on_error='fail', after the
-    shards before it are written whole."""
+    Raises InputFailure on bad input when on_error='fail', after the shards
+    before it are written whole; PlanChangedError or OutputDirError before any
+    work."""
     check_options(out_format=out_format, in_format=in_format, on_error=on_error,
                   shard_size=shard_size)
     options = dict(out_format=out_format, in_format=in_format, shard_size=shard_size,
                    batch_size=batch_size, n_process=n_process, max_length=max_length,
                    on_error=on_error, force=force, progress=progress)
     if isinstance(nlp, (str, Path)):
-        import spacy
+        from .pipeline_loading import load_pipeline
 
-        nlp = spacy.load(nlp)
+        nlp = load_pipeline(nlp)
+    begin_run(nlp, source, output_dir, in_format=in_format, out_format=out_format,
+              shard_size=shard_size, max_length=max_length, force=force)
     if n_process > 1 and "fork" in multiprocessing.get_all_start_methods():
         return _parse_in_forked_workers(nlp, source, output_dir, **options)
     summary = Summary()
@@ -433,12 +347,16 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
                          on_error=on_error, force=force, summary=summary, errors=errors)
     pending: List[Optional[Chunk]] = []
+    failure: List[CorpusInputError] = []
 
     def todo() -> Iterator[Tuple[Union[str, Doc], Tuple[int, int]]]:
-        for chunk in chunks:
-            pending.append(chunk)
-            for i, record in enumerate(chunk.records):
-                yield pipe_input(record), (len(pending) - 1, i)
+        try:
+            for chunk in chunks:
+                pending.append(chunk)
+                for i, record in enumerate(chunk.records):
+                    yield pipe_input(record), (len(pending) - 1, i)
+        except CorpusInputError as err:  # the chunks before it are still parsed and written
+            failure.append(err)
 
     bar = ProgressBar(progress)
     parsed: List[Doc] = []
@@ -457,8 +375,10 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
             bar.update(summary, 1)
     finally:
         bar.close(summary)
-        write_errors(output_dir, errors, on_error)
+        summary.errors_file = write_errors(output_dir, errors)
     summary.peak_rss = [peak_rss_bytes(children=n_process > 1)]
+    if failure:
+        raise InputFailure(failure[0], summary)
     return summary
 
 
@@ -477,12 +397,15 @@ def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[st
     with its pipeline: each takes a chunk's task, parses it and writes its
     shard (`parse_task`, as a Ray actor does), and sends back only a summary,
     so no doc passes between processes (nlp.pipe's own workers send every doc
-    back to be written here, which leaves this process the bottleneck)."""
+    back to be written here, which leaves this process the bottleneck). A
+    worker whose parent is killed exits at once, quietly."""
     def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
         _WORKER_STATE.update(nlp=nlp, options=dict(out_format=out_format, batch_size=batch_size,
                                                    max_length=max_length))
         try:
-            with multiprocessing.get_context("fork").Pool(min(n_process, len(tasks))) as pool:
+            with multiprocessing.get_context("fork").Pool(
+                    min(n_process, len(tasks)), initializer=exit_with_parent,
+                    initargs=(os.getpid(),)) as pool:
                 for row in pool.imap_unordered(_parse_in_worker, tasks):
                     count(row)
         finally:
@@ -500,12 +423,13 @@ def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, 
               vocab: Vocab, *, out_format: str, in_format: Optional[str], shard_size: int,
               max_length: int, on_error: str, force: bool, progress: bool) -> Summary:
     """What every backend of workers that write their own shards does around
-    them: plan the chunks, make a task of each chunk to parse, and hand the
-    tasks to `run(tasks, summary, count)`, which has them parsed (each by
-    `parse_task`) and calls `count(row)` with each written shard's summary.
-    The progress bar, the errors file and the summary are kept here; an input
-    error found while making the tasks is raised once the shards before it are
-    written. `summary.seconds` leaves out `summary.startup` (a cluster's start)."""
+    them (after `begin_run`): plan the chunks, make a task of each chunk to
+    parse, and hand the tasks to `run(tasks, summary, count)`, which has them
+    parsed (each by `parse_task`) and calls `count(row)` with each written
+    shard's summary. The progress bar, the errors file and the summary are kept
+    here; an input error found while making the tasks is raised (InputFailure)
+    once the shards before it are written. `summary.seconds` leaves out
+    `summary.startup` (a cluster's start)."""
     summary, errors = Summary(), []
     chunks = plan_chunks(source, output_dir, vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
@@ -521,7 +445,8 @@ def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, 
 
     try:
         try:
-            tasks.extend(chunk_tasks(chunks))
+            for chunk in chunks:
+                tasks.append(chunk_task(chunk))
         except CorpusInputError as err:  # the shards before it are still written
             failure = err
         if tasks:
@@ -530,9 +455,9 @@ def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, 
         bar.close(summary)
         summary.seconds -= summary.startup
         summary.peak_rss = sorted(peaks.values())
-        write_errors(output_dir, errors, on_error)
+        summary.errors_file = write_errors(output_dir, errors)
     if failure is not None:
-        raise failure
+        raise InputFailure(failure, summary)
     return summary
 
 

@@ -33,3 +33,19 @@ def install() -> None:
 def installed() -> bool:
     """Whether forked children get one torch thread."""
     return _installed
+
+
+def exit_with_parent(parent_pid: int, every: float = 0.5) -> None:
+    """In a worker process: exit at once, quietly, when the process that
+    started it is gone (killed with -9, its pipes closed), rather than finish
+    its task and print a BrokenPipeError traceback writing the result to no
+    one. A daemon thread polls the parent's id (a pool's `initializer`)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

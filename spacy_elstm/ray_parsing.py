@@ -10,13 +10,16 @@ Ray is imported here only, when the backend runs (it is the optional extra
 `spacy-elstm[cluster]`)."""
 import inspect
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from spacy.vocab import Vocab
 
-from .corpus_parsing import BackendError, Summary, Task, check_options, parse_task, run_tasks
+from .corpus_parsing import (BackendError, Summary, Task, begin_run, check_options, parse_task,
+                             run_tasks)
+from .pipeline_loading import check_pipeline, load_pipeline
 
 MISSING = '--backend ray needs Ray Data, not installed: pip install "spacy-elstm[cluster]"'
 
@@ -36,9 +39,7 @@ class ShardParser:
     parsed into its shard; a row of the task's summary back."""
 
     def __init__(self, model: str, out_format: str, batch_size: int, max_length: int):
-        import spacy
-
-        self.nlp = spacy.load(model)
+        self.nlp = load_pipeline(model)
         self.options = dict(out_format=out_format, batch_size=batch_size, max_length=max_length)
 
     def __call__(self, batch: Dict[str, Any]) -> Dict[str, List[Any]]:
@@ -61,6 +62,10 @@ def start_ray(address: Optional[str], n_process: int) -> bool:
     if address:
         settings["address"] = address
     else:
+        # a local cluster's C++ core workers log at "error" level on stderr when
+        # they are shut down at the end of every run; a failure still reaches
+        # us as a Python exception, so only fatal lines are printed
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
         settings.update(address="local", num_cpus=n_process, include_dashboard=False)
     try:
         ray.init(**settings)
@@ -88,6 +93,9 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
     if Path(model).exists():  # workers may start in another folder
         model = Path(model).resolve()
     ray = import_ray()
+    check_pipeline(model)  # a damaged pipeline found here, not in every worker
+    begin_run(model, source, output_dir, in_format=in_format, out_format=out_format,
+              shard_size=shard_size, max_length=max_length, force=force)
 
     def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
         begun = time.perf_counter()

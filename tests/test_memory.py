@@ -239,7 +239,54 @@ def test_response_on_a_folder_that_is_no_pipeline(tmp_path):
     result = invoke("response", tmp_path / "missing", "She reads")
     assert result.exit_code == 1
     assert result.output.strip() == (f"spacy-elstm memory response: {tmp_path / 'missing'}: "
-                                     "no such pipeline folder.")
+                                     "no such pipeline folder or installed package.")
+
+
+def test_response_takes_a_package_name(pipeline, tmp_path, monkeypatch):
+    """An installed pipeline package, as `parse` and `score` take one."""
+    import shutil
+
+    import spacy
+
+    package = tmp_path / "en_tiny"
+    shutil.copytree(pipeline, package / "en_tiny-0.0.1")
+    (package / "meta.json").write_text(json.dumps({"lang": "en", "name": "tiny",
+                                                   "version": "0.0.1"}))
+    monkeypatch.setattr(spacy.util, "is_package", lambda name: name == "en_tiny")
+    monkeypatch.setattr(spacy.util, "get_package_path", lambda name: package)
+    monkeypatch.setattr(spacy.util, "load_model_from_package", lambda name, **kwargs:
+                        spacy.util.load_model_from_path(package / "en_tiny-0.0.1", **kwargs))
+    result = invoke("response", "en_tiny", "She reads", "--output", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out" / "response.json").read_text())["pipeline"] == "en_tiny"
+
+
+@pytest.mark.parametrize("command,drawn", [
+    (["memory", "response", "missing", "She reads"], "response.png"),
+    (["memory", "among-bs"], "loss.png"),
+    (["dyck", "OUT"], "NAME-ldpa.png"),
+])
+def test_without_matplotlib_the_plotting_commands_stop_first_in_one_line(command, drawn,
+                                                                         tmp_path, monkeypatch):
+    """matplotlib comes with the `project` extra, the command line's; without
+    it the commands stop before any work, naming the install."""
+    import sys
+    import tomllib
+
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(r.startswith("matplotlib") for r in extras["project"])
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    result = CliRunner().invoke(app, args + (["--output", str(tmp_path / "out")]
+                                             if command[0] == "memory" else []))
+    assert result.exit_code == 1
+    assert result.output == (f"spacy-elstm {' '.join(command[:2]) if command[0] == 'memory' else 'dyck'}: "
+                             f"draws {drawn} with matplotlib, which is not installed: "
+                             'pip install "spacy-elstm[project]"\n')
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("cell,gates", [("lstm", "recurrent"), ("elstm", "recurrent"),

@@ -128,7 +128,9 @@ def test_bad_lines_named_in_errors_file_or_fail(nlp, tmp_path):
     assert "UTF-8" in errors[2]["error"] and "--max-length 40" in errors[3]["error"]
     with pytest.raises(CorpusInputError, match=r"bad.jsonl, line 2: invalid JSON"):
         run(nlp, source, tmp_path / "fail", on_error="fail")
-    assert not [p for p in (tmp_path / "fail").iterdir()]  # nothing half-written
+    # nothing half-written: the manifest, and the error listed
+    assert sorted(p.name for p in (tmp_path / "fail").iterdir()) == ["errors.jsonl",
+                                                                      "manifest.json"]
 
 
 def test_invalid_conllu_sentence_skipped_with_its_line(nlp, tmp_path):
@@ -235,6 +237,7 @@ def test_parse_task_writes_the_local_backend_s_shard(nlp, tmp_path):
     source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n"
                               for i, t in enumerate(TEXTS[:45])), encoding="utf8")
     run(nlp, source, tmp_path / "local", shard_size=20, out_format="jsonl")
+    (tmp_path / "tasks").mkdir()
     chunks = plan_chunks(source, tmp_path / "tasks", nlp.vocab, in_format=None,
                          out_format="jsonl", shard_size=20, max_length=0, on_error="skip",
                          force=False, summary=Summary(), errors=[])

@@ -218,3 +218,28 @@ def test_the_timing_script_writes_its_record(tmp_path):
     assert record["wall_s"] >= sum(p["wall_s"] for p in record["parts"]) - 0.01
     assert record["machine"]["cpu_cores"] >= 1 and len(record["machine"]["load_before"]) == 3
     assert "min" in quickstart(tmp_path)
+
+
+def test_the_readme_gives_the_cpu_build_of_torch_everywhere():
+    """PyPI serves torch's CUDA build on Linux: the index URL gets the CPU one."""
+    assert ("pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+            in list(bash_lines(README)))
+
+
+def test_the_project_page_scores_a_pipeline_that_a_workflow_writes():
+    """Every `spacy-elstm score|parse training/.../model-best` of docs/project.md
+    names a pipeline that a command of a workflow lists in its outputs."""
+    project = srsly.read_yaml(ROOT / "project.yml")
+    names = {name for steps in project["workflows"].values() for name in steps}
+    variables = {k: str(v) for k, v in project.get("vars", {}).items()}
+    written = set()
+    for command in project["commands"]:
+        if command["name"] in names:
+            for output in command.get("outputs", []):
+                written.add(re.sub(r"\$\{vars\.(\w+)\}", lambda m: variables[m[1]], output))
+    page = (ROOT / "docs" / "project.md").read_text(encoding="utf8")
+    found = [model for block in re.findall(r"```bash\n(.*?)```", page, flags=re.S)
+             for model in re.findall(r"spacy-elstm (?:score|parse) (training/\S+/model-best)", block)]
+    assert found
+    for model in found:
+        assert model in written, f"docs/project.md: no workflow writes {model}"

@@ -37,7 +37,9 @@ def dyck(
 
     from ..dyck.experiment import Settings, plot, run
     from ..files import write_atomically
+    from .errors import require_matplotlib
 
+    require_matplotlib("dyck", "NAME-ldpa.png")
     given = {k: v for k, v in dict(train=train, dev=dev, test=test, max_length=max_length,
                                     epochs=epochs, learn_rate=learn_rate,
                                     solstm_cells=solstm_cells).items() if v is not None}

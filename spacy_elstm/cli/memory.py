@@ -37,8 +37,8 @@ def _write_json(path: Path, data, compact: bool = False) -> None:
 
 @memory_app.command("response")
 def response_command(
-    model: Path = typer.Argument(..., help="A saved spaCy pipeline (folder), or a detector "
-                                           "that `memory among-bs` saved (.pt)."),
+    model: str = typer.Argument(..., help="A spaCy pipeline (a package name or a folder), or "
+                                          "a detector that `memory among-bs` saved (.pt)."),
     text: str = typer.Argument(..., help="The input: a sentence for a pipeline, a string of "
                                          "A and B for a detector (e.g. BBBBBBBBAB)."),
     component: str = typer.Option("tok2vec", help="The pipeline component whose encoder to read."),
@@ -55,31 +55,33 @@ def response_command(
     of the gate values of a forward pass; the scaling factors s_k at each
     position; the Jacobian norms |dh_T / dx_k|. Writes response.json and
     response.png."""
-    from .errors import fail
+    from .errors import fail, require_matplotlib
 
+    require_matplotlib("memory response", "response.png")
     try:
         import torch
 
         from ..memory.response import analyse
 
-        if model.suffix == ".pt":
+        if model.endswith(".pt"):
             from ..memory.among_bs import encode, load_detector
 
             if (component, layer, direction) != ("tok2vec", 0, "forward"):
                 raise ValueError("a detector has one forward layer: leave out --component, "
                                  "--layer and --direction.")
-            detector = load_detector(model)
+            detector = load_detector(Path(model))
             tokens = encode(text)
             with torch.no_grad():
                 x = detector.embed(tokens)
             rnn, labels = detector.rnn, ["A" if int(t) == 0 else "B" for t in tokens]
             where = {"model": str(model)}
         else:
-            from ..memory.pipeline import DIRECTIONS, choose, layer_input, load
+            from ..memory.pipeline import DIRECTIONS, choose, layer_input
+            from ..pipeline_loading import load_pipeline
 
             if direction not in DIRECTIONS:
                 raise ValueError(f"--direction {direction!r}: choose 'forward' or 'backward'.")
-            nlp = load(model)
+            nlp = load_pipeline(model)
             thinc_model, rnn = choose(nlp, component, layer, direction)
             doc = nlp.make_doc(text)
             if len(doc) == 0:
@@ -127,8 +129,9 @@ def among_bs_command(
     --solved-loss, over seeds, and the memory responses of Fig. 5 (T = 10
     with A at 9, T = 60 with A at 30).
     Writes among-bs.json, loss.png, response-T<T>.png, runs.jsonl and models/."""
-    from .errors import fail
+    from .errors import fail, require_matplotlib
 
+    require_matplotlib("memory among-bs", "loss.png")
     try:
         import torch
 

@@ -42,18 +42,21 @@ def parse(
     check_gpu_or_fail("parse", gpu_id)
     import spacy
 
-    from ..corpus_parsing import (BackendError, CorpusInputError, check_options, input_files,
-                                  parse_corpus)
+    from ..corpus_parsing import (BackendError, CorpusInputError, InputFailure, check_options,
+                                  input_files, parse_corpus)
+    from ..parse_manifest import OutputDirError, PlanChangedError, check_output_dir
+    from ..pipeline_loading import PipelineLoadError, load_pipeline
 
-    try:
+    try:  # before any work: the options, the output folder, the input files
         check_options(out_format=out_format, in_format=input_format, on_error=on_error,
                       shard_size=shard_size, backend=backend)
         if backend == "ray":
             _check_ray_options(model, gpu_id)
         elif address is not None:
             raise CorpusInputError("--address goes with --backend ray.")
-        input_files(input_path)
-    except (CorpusInputError, BackendError) as err:
+        input_files(input_path, output_dir)
+        check_output_dir(output_dir)
+    except (CorpusInputError, BackendError, OutputDirError) as err:
         fail("parse", err)
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
@@ -66,10 +69,16 @@ def parse(
 
             summary = parse_with_ray(model, input_path, output_dir, address=address, **options)
         else:
-            summary = parse_corpus(spacy.load(model), input_path, output_dir, **options)
-    except (CorpusInputError, BackendError, OSError) as err:
+            summary = parse_corpus(load_pipeline(model), input_path, output_dir, **options)
+    except InputFailure as err:  # what was written before it, then the bad input
+        typer.echo(err.summary.line())
+        fail("parse", err)
+    except (CorpusInputError, BackendError, PipelineLoadError, OutputDirError, PlanChangedError,
+            OSError) as err:
         fail("parse", err)
     typer.echo(summary.line())
+    if summary.all_failed:
+        fail("parse", ValueError(f"every doc failed: nothing parsed (see {summary.errors_file})."))
 
 
 def _check_ray_options(model: str, gpu_id: int) -> None:

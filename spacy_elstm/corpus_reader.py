@@ -1,0 +1,162 @@
+"""The input docs of `spacy-elstm parse`, read from a file as a stream.
+
+A file is read line by line from a byte offset to another (a `Span`), never
+whole, so memory does not grow with the file: each doc comes out as a `Record`
+that knows the bytes it was read from, which is how a worker finds a chunk's
+docs again. Plain text is one doc a line; JSONL one object a line with a
+string `text` field (its other fields kept); CoNLL-U one doc a sentence, with
+its gold words and sentence start. Bad input comes out in place as a
+`CorpusInputError` naming the file and the line, for the caller to skip or
+raise."""
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
+
+from spacy.tokens import Doc
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+class CorpusInputError(ValueError):
+    """Bad input; the message names the file and the line (also in `line`)."""
+
+    def __init__(self, message: str, line: Optional[int] = None):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where some of a file's docs are: bytes [start, end) (end None: to the
+    end of the file), whose first byte starts line `line`."""
+
+    start: int = 0
+    end: Optional[int] = None
+    line: int = 1
+
+
+@dataclass
+class Record:
+    """One input doc: its text (or pre-tokenized Doc for CoNLL-U), extra
+    fields, the 1-based lines it starts and ends on, and its bytes [start, end)
+    in the file (the end past its last line's newline)."""
+
+    line: int
+    last: int
+    text: Optional[str] = None
+    doc: Optional[Doc] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+    start: int = 0
+    end: int = 0
+
+
+Item = Union[Record, CorpusInputError]
+
+
+def read_records(path: Path, fmt: str, vocab, max_length: int = 0, span: Span = Span()
+                 ) -> Iterator[Item]:
+    """The docs of one input file (or of its `span`), in order, one line or
+    sentence in memory at a time; bad input comes as an error in place."""
+    with path.open("rb") as file:
+        lines = _lines(file, span)
+        if fmt == "conllu":
+            yield from _conllu_records(path, vocab, lines)
+        else:
+            yield from _line_records(path, fmt, max_length, lines)
+
+
+Line = Tuple[int, int, int, bytes]
+
+
+def _lines(file: BinaryIO, span: Span) -> Iterator[Line]:
+    """(line number, its first byte, the byte after its end of line, the line
+    without its end of line) from the span's start to its end."""
+    file.seek(span.start)
+    offset, number = span.start, span.line
+    for raw in file:
+        if span.end is not None and offset >= span.end:
+            return
+        line = raw.rstrip(b"\n").rstrip(b"\r")
+        if offset == 0 and line.startswith(UTF8_BOM):
+            line = line[len(UTF8_BOM):]
+        yield number, offset, offset + len(raw), line
+        offset += len(raw)
+        number += 1
+
+
+def _line_records(path: Path, fmt: str, max_length: int,
+                  lines: Iterator[Line]) -> Iterator[Item]:
+    for number, offset, end, raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            yield CorpusInputError(f"{path}, line {number}: not UTF-8 (byte "
+                                   f"0x{raw[err.start]:02x} at column {err.start + 1}).", number)
+            continue
+        extra: Dict[str, Any] = {}
+        if fmt == "jsonl":
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as err:
+                yield CorpusInputError(f"{path}, line {number}: invalid JSON ({err.msg}, "
+                                       f"column {err.colno}).", number)
+                continue
+            if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+                yield CorpusInputError(f"{path}, line {number}: a JSON object with a string "
+                                       "'text' field expected.", number)
+                continue
+            line = value.pop("text")
+            extra = value
+        if max_length and len(line) > max_length:
+            yield CorpusInputError(f"{path}, line {number}: {len(line)} characters, more than "
+                                   f"--max-length {max_length}.", number)
+            continue
+        yield Record(number, number, text=line, extra=extra, start=offset, end=end)
+
+
+def _conllu_records(path: Path, vocab, lines: Iterator[Line]) -> Iterator[Item]:
+    """One record a sentence block (a run of non-blank lines), checked by the
+    treebank reader's strict CoNLL-U rules."""
+    from .treebanks.conllu import Block, CorpusFormatError, _to_doc
+
+    block: List[Line] = []
+    for line in itertools.chain(lines, [(0, 0, 0, b"")]):  # a blank line ends the last block
+        if line[3].strip():
+            block.append(line)
+            continue
+        if not block:
+            continue
+        numbers = [n for n, _, _, _ in block]
+        start, end = block[0][1], block[-1][2]
+        try:
+            texts = [_decode(path, n, r) for n, _, _, r in block]
+            gold = _to_doc(path, Block(texts, numbers), vocab)
+        except CorpusFormatError as err:
+            yield CorpusInputError(str(err), _line_of(str(err)))
+        else:
+            words = [t.text for t in gold]
+            spaces = [bool(t.whitespace_) for t in gold]
+            starts = [True] + [False] * (len(words) - 1)
+            yield Record(numbers[0], numbers[-1], start=start, end=end,
+                         doc=Doc(vocab, words=words, spaces=spaces, sent_starts=starts))
+        block = []
+
+
+def _decode(path: Path, number: int, raw: bytes) -> str:
+    from .treebanks.conllu import CorpusFormatError
+
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CorpusFormatError(f"{path}, line {number}: not UTF-8 (byte 0x{raw[err.start]:02x} "
+                                f"at column {err.start + 1}; CoNLL-U files are UTF-8).") from None
+
+
+def _line_of(message: str) -> Optional[int]:
+    found = re.search(r", line (\d+):", message)
+    return int(found.group(1)) if found else None
