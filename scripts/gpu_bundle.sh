@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Pack what a bare GPU machine lacks for scripts/gpu_check.sh into .gpu/ (ignored
+# by git, carried to the machine): the CPython 3.12 manylinux wheels of spaCy,
+# thinc and their dependencies that its image does not hold (docs/gpu.md, "The
+# prepared device check"), and a wheel of this package, installed into one folder
+# with their shared libraries stripped of debug symbols (spaCy's 35 MB wheel
+# unpacks to 122 MB, 20 MB stripped), then tarred: .gpu/site.tar.gz. Also copies
+# the converted EWT corpus and the dev CoNLL-U file the check reads into .gpu/.
+#
+#   bash scripts/gpu_bundle.sh        # needs PyPI (pip download) and corpus/ud/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=3.12
+PLATFORMS=(manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_24_x86_64
+           manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64)
+# the versions of this machine's environment, for the packages the GPU image lacks
+PACKAGES=(spacy thinc blis catalogue confection cymem murmurhash preshed srsly wasabi
+          weasel cloudpathlib pydantic pydantic_core annotated-types typing-inspection
+          spacy-legacy spacy-loggers conllu smart-open)
+pins=()
+for name in "${PACKAGES[@]}"; do
+    version=$(python -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p')
+    [ -n "$version" ] || { echo "gpu_bundle: $name is not installed here; install the project first." >&2; exit 1; }
+    pins+=("$name==$version")
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+platform_args=()
+for p in "${PLATFORMS[@]}"; do platform_args+=(--platform "$p"); done
+python -m pip download --quiet --no-deps --only-binary=:all: --python-version "$PY" \
+    --implementation cp "${platform_args[@]}" -d "$work/wheels" "${pins[@]}"
+python -m pip wheel --quiet --no-deps -w "$work/wheels" .
+python -m pip install --quiet --no-deps --no-compile --only-binary=:all: --python-version "$PY" \
+    --implementation cp "${platform_args[@]}" --target "$work/site" "$work"/wheels/*.whl
+find "$work/site" -name "*.so" -exec strip --strip-unneeded {} +
+mkdir -p .gpu/corpus
+tar -czf .gpu/site.tar.gz -C "$work/site" .
+cp corpus/ud/en_ewt-ud-train.spacy corpus/ud/en_ewt-ud-dev.spacy .gpu/corpus/
+cp assets/UD_English-EWT/en_ewt-ud-dev.conllu assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
+du -sh .gpu

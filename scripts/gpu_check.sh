@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The GPU check of issue 45, in one call on a bare machine (docs/gpu.md, "The
+# prepared device check"): install what travels in .gpu/ (scripts/gpu_bundle.sh),
+# run the test files with CUDA cases, profile training steps of
+# configs/gpu/best_elstm.cfg (lab.pipeline_profile --train), train it for a
+# fixed wall time, score dev with the official script, and time inference
+# beside spaCy's CNN and BiLSTM pipelines on the same device. Every result goes
+# to OUT as JSON (at most 8 files: what a device call brings back):
+#
+#   environment.json  steps.jsonl (each step's exit status and seconds)  gpu-check.log
+#   profile-train-gpu.json  train-gpu.jsonl  gpu-dev.official.json  bench-gpu.json
+#
+#   bash scripts/gpu_check.sh OUT
+#
+# Settings (environment variables): GPU_ID (0; -1 runs it all on the CPU, as
+# the test does), TRAIN_SECONDS (240), TRAIN_OVERRIDES (extra `spacy train`
+# options), PROFILE_WORDS (10000), BATCH_WORDS (5000), BENCH_WORDS (all of dev),
+# TESTS (the pytest files), DATA (.gpu/corpus: en_ewt-ud-{train,dev}.spacy,
+# en_ewt-ud-dev.conllu, conll18_ud_eval.py). A step that fails is recorded and
+# the next ones still run; the script exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: bash scripts/gpu_check.sh OUT}
+mkdir -p "$OUT"
+GPU_ID=${GPU_ID:-0}
+TRAIN_SECONDS=${TRAIN_SECONDS:-240}
+TRAIN_OVERRIDES=${TRAIN_OVERRIDES:-}
+PROFILE_WORDS=${PROFILE_WORDS:-10000}
+BATCH_WORDS=${BATCH_WORDS:-5000}
+BENCH_WORDS=${BENCH_WORDS:-}
+TESTS=${TESTS:-tests/test_gpu.py tests/test_triton.py tests/test_reference.py}
+DATA=${DATA:-.gpu/corpus}
+MODEL=$(mktemp -d)/gpu_best_elstm
+LOG="$OUT/gpu-check.log"
+: > "$OUT/steps.jsonl"
+failed=0
+
+step() {  # step NAME COMMAND...: run it, its output into the log, its status into steps.jsonl
+    local name=$1 start rc
+    shift
+    start=$(date +%s)
+    echo "== $name: $*" | tee -a "$LOG"
+    "$@" >> "$LOG" 2>&1
+    rc=$?
+    echo "{\"step\": \"$name\", \"rc\": $rc, \"seconds\": $(( $(date +%s) - start ))}" >> "$OUT/steps.jsonl"
+    echo "   $name: exit $rc" | tee -a "$LOG"
+    if [ "$rc" -ne 0 ]; then failed=1; fi
+    return 0
+}
+
+install() {  # the bundle's packages, where this Python lacks spaCy (a bare GPU machine)
+    if python3 -c "import spacy, spacy_elstm" 2>/dev/null; then
+        echo "spaCy and spacy_elstm are installed: the bundle is not needed"
+        return 0
+    fi
+    mkdir -p /tmp/gpu-site && tar -xzf .gpu/site.tar.gz -C /tmp/gpu-site
+}
+
+if [ ! -d "$DATA" ]; then
+    echo "gpu_check: no $DATA: run scripts/gpu_bundle.sh first." >&2
+    exit 2
+fi
+step install install
+if ! python3 -c "import spacy" 2>/dev/null; then
+    export PYTHONPATH=/tmp/gpu-site${PYTHONPATH:+:$PYTHONPATH}
+fi
+export PYTHONUNBUFFERED=1
+step environment python3 -c "
+import json, platform, sys, torch, spacy, thinc
+env = {'python': platform.python_version(), 'torch': torch.__version__, 'cuda': torch.version.cuda,
+       'spacy': spacy.__version__, 'thinc': thinc.__version__, 'gpu_id': $GPU_ID,
+       'gpu': torch.cuda.get_device_name($GPU_ID) if $GPU_ID >= 0 else None}
+json.dump(env, open(sys.argv[1], 'w'), indent=2)
+print(env)" "$OUT/environment.json"
+# shellcheck disable=SC2086
+step tests timeout 150 python3 -m pytest -q -p no:cacheprovider $TESTS
+step profile-train python3 -m lab.pipeline_profile gpu_best_elstm=configs/gpu/best_elstm.cfg \
+    --train --train-words "$PROFILE_WORDS" --batch-words "$BATCH_WORDS" --rounds 2 \
+    --gpu-id "$GPU_ID" --data "$DATA/en_ewt-ud-dev.conllu" --output "$OUT/profile-train-gpu.json"
+train() {  # stopped after TRAIN_SECONDS; model-best holds the best dev evaluation so far
+    # shellcheck disable=SC2086
+    timeout -s INT "$TRAIN_SECONDS" python3 -m spacy train configs/gpu/best_elstm.cfg \
+        --output "$MODEL" --paths.train "$DATA/en_ewt-ud-train.spacy" \
+        --paths.dev "$DATA/en_ewt-ud-dev.spacy" --paths.train_log "$OUT/train-gpu.jsonl" \
+        --gpu-id "$GPU_ID" $TRAIN_OVERRIDES
+    local rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 130 ]; then
+        echo "stopped after $TRAIN_SECONDS s, as asked"
+        rc=0
+    fi
+    [ "$rc" -eq 0 ] && [ -d "$MODEL/model-best" ] || { echo "no $MODEL/model-best"; return 1; }
+}
+step train train
+step score python3 -m spacy_elstm score "$MODEL/model-best" "$DATA/en_ewt-ud-dev.conllu" \
+    --scorer "$DATA/conll18_ud_eval.py" --gpu-id "$GPU_ID" --output "$OUT/gpu-dev.official.json"
+step bench python3 -m spacy_elstm benchmark configs "$DATA/en_ewt-ud-dev.conllu" configs/cnn.cfg \
+    configs/gpu/spacy_bilstm.cfg "$MODEL/model-best" --reference cnn --repeats 3 \
+    --gpu-id "$GPU_ID" ${BENCH_WORDS:+--max-words "$BENCH_WORDS"} --output "$OUT/bench-gpu.json"
+echo "done: $(grep -c '"rc": 0' "$OUT/steps.jsonl") of $(wc -l < "$OUT/steps.jsonl") steps passed" | tee -a "$LOG"
+exit $failed
