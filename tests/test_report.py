@@ -389,6 +389,20 @@ def test_the_profile_shows_each_component_and_the_tok2vec_layers_in_pipeline_ord
     assert "`old`: the character embedding reading every token's bytes" in section
 
 
+def test_parse_memory_is_tabulated_with_the_ratio(tmp_path):
+    rows = [{"input_bytes": 10_000_000, "lines": 1000, "peak_rss_bytes": 300 * 2**20,
+             "seconds": 5.0},
+            {"input_bytes": 1_000_000_000, "lines": 100_000, "peak_rss_bytes": 330 * 2**20,
+             "seconds": 109.0}]
+    (tmp_path / "parse-memory.json").write_text(json.dumps(
+        {"command": "python -m lab.parse_memory", "pipeline": "blank", "shard_size": 100,
+         "words_per_line": 10, "word_length": 9, "rows": rows,
+         "peak_ratio_largest_to_smallest": 1.1, "target_ratio": 2.0}))
+    section = render(tmp_path).split("## Corpus parsing memory")[1]
+    assert "| 1,000 | 100,000 | 330 | 109 |" in section
+    assert "1.10× the smallest's (target: at most 2×)" in section
+
+
 def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     base = {"UPOS": 95.0, "XPOS": 94.0, "UFeats": 95.5, "UAS": 88.0, "LAS": 85.0,
             "CLAS": 81.0, "words": 25148, "repaired_roots": 0, "words_per_second": 9000.0}

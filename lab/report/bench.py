@@ -244,3 +244,20 @@ def _profile_table(path: Path, data: Dict[str, Any]) -> str:
                "each time, as before it read each distinct word of a batch once and kept "
                "words' vectors between batches" if every else "") + ".")
     return note + "\n\n" + table(["part"] + [f"`{n}`" for n in names], rows)
+
+
+def parse_memory_section(path: Path) -> Optional[str]:
+    """Peak memory of `spacy-elstm parse` against the input's size
+    (`python -m lab.parse_memory`); None if it has not run."""
+    data = read_json(path)
+    if data is None:
+        return None
+    rows = [[f"{r['input_bytes'] / 1e6:,.0f}", f"{r['lines']:,}",
+             f"{r['peak_rss_bytes'] / 2**20:,.0f}", f"{r['seconds']:,.0f}"] for r in data["rows"]]
+    return (table(["input MB", "lines", "peak RSS MiB", "seconds"], rows)
+            + f"\n\nOne `spacy-elstm parse` process per input (`{data['command']}`, "
+              f"`metrics/{path.name}`): pipeline `{data['pipeline']}`, `--shard-size "
+              f"{data['shard_size']}`, lines of {data['words_per_line']} words of "
+              f"{data['word_length']} characters; the largest input's peak is "
+              f"{data['peak_ratio_largest_to_smallest']:.2f}× the smallest's (target: at most "
+              f"{data['target_ratio']:.0f}×), as the input is read a line at a time.")

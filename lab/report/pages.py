@@ -123,6 +123,9 @@ def _speed(metrics: Path) -> List[str]:
               if t]
     if corpus:
         parts += ["## Corpus parsing speed", ""] + [p for t in corpus for p in (t, "")]
+    parse_memory = bench.parse_memory_section(metrics / "parse-memory.json")
+    if parse_memory:
+        parts += ["## Corpus parsing memory", "", parse_memory, ""]
     return parts
 
 
