@@ -29,6 +29,9 @@ INSIDE, WORD_END, TOKEN_END, SENTENCE_END = range(len(LABELS))
 UNKNOWN = 1  # character id of a character seen fewer than twice in training (0: unused)
 BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 SETTINGS = ("char_width", "width", "depth", "cell", "period", "dropout")
+# windows read in one call of the model: texts of a batch share the recurrence's
+# steps, and memory stays bounded however long a text is
+WINDOWS_PER_CALL = 256
 
 
 class Segmenter:
@@ -47,20 +50,28 @@ class Segmenter:
 
     def labels(self, text: str) -> List[int]:
         """Each character's label (INSIDE ... SENTENCE_END)."""
+        return self.labels_of([text])[0]
+
+    def labels_of(self, texts: Sequence[str]) -> List[List[int]]:
+        """Each text's labels, as ``labels`` gives them, the windows of all the
+        texts read together, WINDOWS_PER_CALL at a time."""
         if self.model is None:
             raise ValueError(f"{self.owner} is not trained: initialise the pipeline with its "
                              "training data first (`spacy train` does).")
-        pieces = windows(text, self.window)
-        texts = [text[a:b] for a, b in pieces]
-        label = [INSIDE] * len(text)
-        if not texts:
-            return label
-        ids, shapes = zip(*(self._ids(t) for t in texts))
-        lengths = torch.tensor([len(t) for t in texts], dtype=torch.long)
-        with torch.no_grad(), training_mode(False):
-            best = self.model(torch.cat(ids), torch.cat(shapes), lengths).argmax(-1).tolist()
-        label[:len(best)] = best  # the windows cover the text in order
-        return label
+        pieces = [(i, text[a:b]) for i, text in enumerate(texts)
+                  for a, b in windows(text, self.window)]
+        labels: List[List[int]] = [[] for _ in texts]
+        for k in range(0, len(pieces), WINDOWS_PER_CALL):
+            chunk = pieces[k:k + WINDOWS_PER_CALL]
+            ids, shapes = zip(*(self._ids(piece) for _, piece in chunk))
+            lengths = torch.tensor([len(piece) for _, piece in chunk], dtype=torch.long)
+            with torch.no_grad(), training_mode(False):
+                best = self.model(torch.cat(ids), torch.cat(shapes), lengths).argmax(-1).tolist()
+            start = 0
+            for i, piece in chunk:  # each text's windows cover it in order
+                labels[i] += best[start:start + len(piece)]
+                start += len(piece)
+        return [label + [INSIDE] * (len(text) - len(label)) for label, text in zip(labels, texts)]
 
     def _ids(self, text: str) -> Tuple[torch.Tensor, torch.Tensor]:
         ids = torch.tensor([self.chars.get(c, UNKNOWN) for c in text], dtype=torch.long)

@@ -112,3 +112,19 @@ def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
     for token in given:
         token.is_sent_start = token.i == 0
     assert sum(t.is_sent_start for t in nlp(given)) == 1  # sentences given: kept
+    # nlp.pipe reads the characters of a batch's Docs together, a few windows per
+    # call of the model here, and sets the starts one Doc at a time would
+    import spacy_elstm.segmentation as segmentation
+    texts = [d.text for d in docs[:6]] + ["", "Short one. Another"]
+    one_by_one = [[t.is_sent_start for t in nlp(text)] for text in texts]
+    calls = []
+    model = nlp.get_pipe("elstm_senter").segmenter.model
+    handle = model.register_forward_hook(lambda m, args, out: calls.append(len(args[2])))
+    try:
+        segmentation.WINDOWS_PER_CALL, kept = 3, segmentation.WINDOWS_PER_CALL
+        piped = [[t.is_sent_start for t in doc] for doc in nlp.pipe(texts, batch_size=4)]
+    finally:
+        segmentation.WINDOWS_PER_CALL = kept
+        handle.remove()
+    assert piped == one_by_one
+    assert max(calls) == 3 and len(calls) < sum(len(windows(t, 300)) for t in texts)

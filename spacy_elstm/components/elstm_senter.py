@@ -11,12 +11,12 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, List, Optional, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path
+from spacy.util import ensure_path, minibatch
 
 from ..multiword import treebank_docs
 from ..segmentation import BLANK_LINE, SENTENCE_END, Segmenter
@@ -51,9 +51,27 @@ class ELSTMSenter:
         self.segmenter = segmenter
 
     def __call__(self, doc: Doc) -> Doc:
-        if not len(doc) or all(t.is_sent_start is not None for t in doc[1:]):
-            return doc  # empty, or its sentences given (every start set, as gold ones are)
-        label = self.segmenter.labels(doc.text)
+        if self._splits(doc):
+            self._set_starts(doc, self.segmenter.labels(doc.text))
+        return doc
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        """As ``__call__`` on each Doc, the characters of a batch's Docs read
+        together."""
+        for batch in minibatch(docs, size=batch_size):
+            todo = [doc for doc in batch if self._splits(doc)]
+            for doc, label in zip(todo, self.segmenter.labels_of([d.text for d in todo])):
+                self._set_starts(doc, label)
+            yield from batch
+
+    @staticmethod
+    def _splits(doc: Doc) -> bool:
+        """Whether the Doc needs its sentences: not empty, and not every start given
+        (as gold sentences are)."""
+        return bool(len(doc)) and not all(t.is_sent_start is not None for t in doc[1:])
+
+    @staticmethod
+    def _set_starts(doc: Doc, label: List[int]) -> None:
         text = doc.text
         previous_end = None  # the index in the text of the last character of the last word
         for token in doc:
@@ -68,11 +86,6 @@ class ELSTMSenter:
             elif token.i:  # words before it are whitespace only
                 token.is_sent_start = True
             previous_end = token.idx + len(token.text) - 1
-        return doc
-
-    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        for doc in docs:
-            yield self(doc)
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
