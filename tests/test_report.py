@@ -403,6 +403,41 @@ def test_parse_memory_is_tabulated_with_the_ratio(tmp_path):
     assert "1.10× the smallest's (target: at most 2×)" in section
 
 
+def test_the_gpu_check_is_set_against_the_cpus_own_training_log(tmp_path):
+    """metrics/gpu-check/ (scripts/gpu_check.sh's files): the steps, dev LAS against
+    wall time beside the CPU run's log, the official dev score, inference against
+    spaCy's BiLSTM."""
+    folder = tmp_path / "gpu-check"
+    folder.mkdir()
+    (folder / "environment.json").write_text(json.dumps(
+        {"gpu": "Some GPU", "torch": "2.11.0", "cuda": "13.0", "spacy": "3.8.18"}))
+    (folder / "steps.jsonl").write_text('{"step": "tests", "rc": 0, "seconds": 90}\n')
+
+    def log(path, points):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(
+            {"epoch": 0, "step": i, "words": i, "seconds": s, "score": 0.5,
+             "scores": {"dep_las": las}, "losses": {}}) + "\n"
+            for i, (s, las) in enumerate(points)))
+    log(folder / "train-gpu.jsonl", [(30, 0.70), (120, 0.84), (240, 0.855)])
+    log(tmp_path / "converged-10000steps" / "train-biaffine-best_elstm.jsonl",
+        [(200, 0.75), (1200, 0.85), (7800, 0.86)])
+    (folder / "gpu-dev.official.json").write_text(json.dumps(
+        {"UPOS": 95.0, "UAS": 88.0, "LAS": 85.1}))
+    (folder / "bench-gpu.json").write_text(json.dumps({"rows": [
+        {"name": "spacy_bilstm", "mode": "predict", "words": 100, "words_per_second": 20000},
+        {"name": "gpu_best_elstm", "mode": "predict", "words": 100, "words_per_second": 25000}]}))
+    section = render(tmp_path).split("## GPU check")[1]
+    assert "on Some GPU (PyTorch 2.11.0" in section
+    assert "| tests | 0 | 90 |" in section
+    # the target is the CPU's converged 86.00 less 0.5: the GPU at 240 s, the CPU at 7,800 s
+    assert "| `configs/gpu/best_elstm.cfg`, GPU | 240 | 85.50 | 240 |" in section
+    assert "| `configs/biaffine/best_elstm.cfg`, CPU, the same wall time | 240 | 75.00 | - |" in section
+    assert "32.5× sooner than the CPU" in section
+    assert "LAS 85.10" in section and "| gpu_best_elstm | predict | 100 | 25,000 | 1.25 |" in section
+    assert "## GPU check" not in render(tmp_path / "converged-10000steps")
+
+
 def test_the_unseen_word_column_appears_only_where_a_file_has_it(tmp_path):
     base = {"UPOS": 95.0, "XPOS": 94.0, "UFeats": 95.5, "UAS": 88.0, "LAS": 85.0,
             "CLAS": 81.0, "words": 25148, "repaired_roots": 0, "words_per_second": 9000.0}

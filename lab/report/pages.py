@@ -3,7 +3,7 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, dyck, input_gates, lm, memory, paper, ptb, ud
+from . import bench, dyck, gpu, input_gates, lm, memory, paper, ptb, ud
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -116,6 +116,9 @@ def _speed(metrics: Path) -> List[str]:
                                bench.default_first(metrics, "profile-inference")) if t]
     if profiles:
         parts += ["## Where the time goes", ""] + [p for t in profiles for p in (t, "")]
+    gpu_check = gpu.gpu_check_section(metrics)
+    if gpu_check:
+        parts += ["## GPU check", "", gpu_check, ""]
     raw = bench.raw_speed_section(metrics / "bench-raw.json")
     if raw:
         parts += ["## Raw text: whole pipelines with their tokenizers", "", raw, ""]
