@@ -9,7 +9,7 @@ import torch
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
-from spacy_elstm.memory.among_bs import A, B, Settings, constant_loss, dataset
+from spacy_elstm.memory.among_bs import A, B, Detector, Settings, constant_loss, dataset
 from spacy_elstm.memory.response import analyse, jacobian_norms, memory_response, trace
 from spacy_elstm.pytorch.recurrence import Recurrence
 
@@ -262,3 +262,93 @@ def test_the_trace_is_the_layers_own_forward_pass(cell, gates, reverse):
     if cell != "srn":  # the responses are the terms of the last state
         state = tr.c[-1] if tr.c is not None else tr.h[-1]
         assert torch.allclose(mr.sum(0), state)
+
+
+# "A among Bs" is solvable at every T by construction: hand-set weights that
+# hold the A's presence for any length, through the experiment's own Detector.
+K = 10.0  # a saturating pre-activation: sigmoid(10) = 1 - 4.5e-5
+
+
+def solve(detector, scale=None, state_bias=None):
+    """Set ``detector``'s weights to the construction: embedding A -> (1, 0),
+    B -> (0, 1); no recurrent weights; unit 0 writes +1 into its memory on an A
+    and nothing on a B (its input gate open on A, shut on B, its candidate 0 on
+    B), keeps it on B (forget gate saturated open; the GRU's update gate z), and
+    shows it (output gate open); the affine map reads unit 0 with a threshold
+    halfway between what it shows without and with an A. Every other unit is
+    zero. ELSTMs: ``scale`` (T, N) and ``state_bias`` (N), if given, replace
+    the initial s = 1 and b = 0 (the threshold then follows b and the
+    smallest s)."""
+    rnn = detector.rnn
+    n = rnn.hidden_width
+    with torch.no_grad():
+        detector.embed.weight.copy_(torch.tensor([[1.0, 0.0], [0.0, 1.0]]))
+        for param in (rnn.weight_x, rnn.weight_h, rnn.bias, rnn.bias_hn):
+            if param is not None:
+                param.zero_()
+        width = rnn.spec.n_gates * n
+        for copy in range(rnn.weight_x.shape[0] // width):  # a second-order cell's S copies alike
+            w, b = rnn.weight_x[copy * width:(copy + 1) * width], rnn.bias[copy * width:(copy + 1) * width]
+
+            def unit0(gate):
+                return rnn.spec.block(gate, n).start
+
+            if rnn.cell == "gru":
+                w[unit0("z"), 0], w[unit0("z"), 1] = -K, K  # replace h on A, keep it on B
+                w[unit0("n"), 0] = K  # the candidate: 1 on A, 0 on B
+            else:
+                w[unit0("i"), 0], w[unit0("i"), 1] = K, -K
+                w[unit0("g"), 0] = K
+                b[unit0("o")] = K
+                if rnn.spec.index("f") >= 0:
+                    b[unit0("f")] = K
+        low, high = 0.0, math.tanh(1.0)
+        if rnn.scale is not None:
+            if scale is not None:
+                rnn.scale.copy_(scale)
+            if state_bias is not None:
+                rnn.state_bias.copy_(state_bias)
+            s, bias = float(rnn.scale[:, 0].min()), float(rnn.state_bias[0])
+            low, high = math.tanh(bias), math.tanh(bias + 0.9 * s)  # 0.9: sigmoid(K)^1000 > 0.95
+        detector.read.weight.zero_()
+        detector.read.weight[0, 0] = 200.0 / (high - low)
+        detector.read.bias.fill_(-200.0 / (high - low) * (low + high) / 2)
+    return detector
+
+
+def whole_set_loss(detector, length):
+    tokens, labels = dataset(length)
+    with torch.no_grad():
+        logits = detector(tokens)
+    loss = float(torch.nn.functional.binary_cross_entropy_with_logits(logits, labels))
+    return loss, ((logits > 0).float() == labels).all().item()
+
+
+@pytest.mark.parametrize("cell", ["lstm", "elstm", "elstm2", "gru", "solstm"])
+@pytest.mark.parametrize("length", [10, 100, 1000])
+def test_hand_set_weights_solve_any_t(cell, length):
+    detector = solve(Detector(cell=cell, length=length))
+    loss, right = whole_set_loss(detector, length)
+    assert right and loss < 1e-6, (loss, constant_loss(length))
+
+
+@pytest.mark.parametrize("length", [10, 100, 1000])
+def test_hand_set_weights_solve_any_t_with_any_positive_scaling_factors(length):
+    """The ELSTM's learned form: s_k > 0 per position, any b inside tanh(c + b);
+    eight units, the construction in the first."""
+    gen = torch.Generator().manual_seed(length)
+    detector = Detector(cell="elstm", length=length, hidden_width=8)
+    scale = 0.5 + 1.5 * torch.rand(length, 8, generator=gen)  # in [0.5, 2)
+    state_bias = 2 * torch.rand(8, generator=gen) - 1  # in [-1, 1)
+    loss, right = whole_set_loss(solve(detector, scale, state_bias), length)
+    assert right and loss < 1e-6
+
+
+def test_without_a_saturated_forget_gate_the_construction_forgets():
+    """The control: the forget gate at the package's initial bias (+1) lets
+    the A at position 1 fade over T = 100, so the first positive is lost."""
+    detector = solve(Detector(cell="lstm", length=100))
+    with torch.no_grad():
+        detector.rnn.bias[detector.rnn.spec.block("f", 1)] = 1.0
+    loss, right = whole_set_loss(detector, 100)
+    assert not right
