@@ -20,7 +20,9 @@ each T's model (per cell and seed) from the previous T's trained one
 (``grow``), instead of from a fresh initialisation.
 
 A run stops when the loss over the whole training set (computed after each
-epoch) falls below ``solved_loss`` (solved), when its best value has not
+epoch) falls below ``stop_loss`` (by default ``solved_loss``; a lower one
+trains a solved model on, to a margin that a warm start to the next T keeps),
+when its best value has not
 improved by a relative ``min_improvement`` for ``patience`` updates (plateau),
 or once it has made ``max_updates`` updates. Budgets count updates, not epochs:
 an epoch holds ceil((T + 1) / 5) updates, so an epoch budget would give T = 10
@@ -63,6 +65,7 @@ class Settings:
     patience: int = 1500
     min_improvement: float = 0.01
     solved_loss: float = 0.01
+    stop_loss: Optional[float] = None
     learn_rate: float = 0.05
     optimizer: str = "adam"
     warm_start: bool = False
@@ -92,6 +95,9 @@ class Settings:
                                  f"for T = {length}.")
         if not self.learn_rate > 0 or not self.solved_loss > 0:
             raise ValueError("learn_rate and solved_loss must be > 0.")
+        if self.stop_loss is not None and not 0 < self.stop_loss <= self.solved_loss:
+            raise ValueError(f"stop_loss must lie in (0, solved_loss = {self.solved_loss:g}], "
+                             f"got {self.stop_loss!r}.")
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(f"Unknown optimizer {self.optimizer!r}: choose one of "
                              f"{', '.join(map(repr, OPTIMIZERS))}.")
@@ -201,7 +207,9 @@ def train(cell: str, length: int, seed: int, settings: Settings,
     why it stopped, its final loss and accuracy on the training set). The
     per-epoch losses are kept every ``settings.loss_every`` epochs (epochs 1,
     1 + loss_every, ...), and the last epoch's always, in ``losses`` with their
-    epoch numbers in ``loss_epochs``."""
+    epoch numbers in ``loss_epochs``; the loss before the first update in
+    ``initial_loss``. A run whose start is already below the stopping loss
+    makes no update. A run is solved if its final loss is below ``solved_loss``."""
     torch.manual_seed(seed)
     if start is None:
         model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
@@ -214,7 +222,11 @@ def train(cell: str, length: int, seed: int, settings: Settings,
     losses: List[float] = []
     best, best_at, stop, updates = math.inf, 0, "max_updates", 0
     began = time.perf_counter()
-    while updates < settings.max_updates:
+    initial, _ = _loss(model, tokens, labels)
+    stop_loss = settings.solved_loss if settings.stop_loss is None else settings.stop_loss
+    if initial < stop_loss:  # a warm start that already solves this T
+        stop = "solved"
+    while updates < settings.max_updates and stop != "solved":
         before = updates
         for batch in torch.randperm(length + 1, generator=order).split(settings.batch_size):
             loss = F.binary_cross_entropy_with_logits(model(tokens[batch]), labels[batch])
@@ -231,7 +243,7 @@ def train(cell: str, length: int, seed: int, settings: Settings,
         if not math.isfinite(loss_value):
             stop = "not_finite"
             break
-        if loss_value < settings.solved_loss:
+        if loss_value < stop_loss:
             stop = "solved"
             break
         if updates - best_at >= settings.patience:
@@ -243,8 +255,8 @@ def train(cell: str, length: int, seed: int, settings: Settings,
         kept.append(len(losses))
     record = {"cell": cell, "T": length, "seed": seed,
               "start_T": None if start is None else start.length,
-              "epochs": len(losses), "updates": updates,
-              "stop": stop, "final_loss": final, "best_loss": min(losses),
+              "epochs": len(losses), "updates": updates, "stop": stop,
+              "initial_loss": initial, "final_loss": final, "best_loss": min(losses + [initial]),
               "accuracy": accuracy, "solved": final < settings.solved_loss,
               "constant_loss": constant_loss(length),
               "seconds": round(time.perf_counter() - began, 2),
@@ -370,3 +382,15 @@ def encode(text: str) -> Tensor:
         raise ValueError(f"an among-Bs model reads a string of A and B, got {text!r}"
                          + (f" (bad letters: {', '.join(bad)})" if bad else "") + ".")
     return torch.tensor([A if ch == "A" else B for ch in letters])
+
+
+def solved_through(runs: Sequence[Dict], cell: str, seed: int) -> Optional[int]:
+    """The largest T up to which ``cell``'s seed ``seed`` solved every T it
+    trained (in increasing T); None if it did not solve the first."""
+    through = None
+    for run in sorted((r for r in runs if r["cell"] == cell and r["seed"] == seed),
+                      key=lambda r: r["T"]):
+        if not run["solved"]:
+            break
+        through = run["T"]
+    return through
