@@ -352,3 +352,167 @@ def test_without_a_saturated_forget_gate_the_construction_forgets():
         detector.rnn.bias[detector.rnn.spec.block("f", 1)] = 1.0
     loss, right = whole_set_loss(detector, 100)
     assert not right
+
+
+# the training options of the sweep: optimiser, warm start, T raised by a step, stop loss
+
+from spacy_elstm.memory.among_bs import grow, make_optimizer, solved_through, sweep, train  # noqa: E402
+from spacy_elstm.memory.grid import choose, grid  # noqa: E402
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"optimizer": "adamw"}, "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ({"step": -1}, "step must be an integer >= 0 (0: only the listed lengths), got -1."),
+    ({"warm_start": True, "lengths": (20, 10)}, "With warm_start or step the lengths must "
+                                                 "rise, got 20, 10."),
+    ({"step": 1, "lengths": (10, 10)}, "With warm_start or step the lengths must rise, "
+                                       "got 10, 10."),
+    ({"stop_loss": 0.5}, "stop_loss must lie in (0, solved_loss = 0.01], got 0.5."),
+])
+def test_bad_training_options_are_refused(kwargs, message):
+    with pytest.raises(ValueError) as err:
+        Settings(**kwargs).check()
+    assert str(err.value) == message
+
+
+def test_step_trains_every_kth_t_and_the_listed_ones():
+    assert Settings(lengths=(3, 6)).trained_lengths() == (3, 6)
+    assert Settings(lengths=(3, 6), step=1).trained_lengths() == (3, 4, 5, 6)
+    assert Settings(lengths=(3, 6), step=2).trained_lengths() == (3, 5, 6)
+
+
+@pytest.mark.parametrize("name,kind", [("adam", torch.optim.Adam), ("rmsprop", torch.optim.RMSprop),
+                                       ("sgd", torch.optim.SGD)])
+def test_each_optimizer_trains(name, kind):
+    optimizer = make_optimizer(name, [torch.nn.Parameter(torch.zeros(1))], 0.1)
+    assert isinstance(optimizer, kind)
+    assert name != "sgd" or optimizer.defaults["momentum"] == 0.9
+    settings = Settings(cells=("lstm",), lengths=(3,), optimizer=name, max_updates=4)
+    model, record = train("lstm", 3, 0, settings)
+    assert record["updates"] == 4 and record["initial_loss"] != record["final_loss"]
+
+
+def test_grow_keeps_the_weights_and_gives_new_positions_scale_1():
+    torch.manual_seed(0)
+    small = Detector(cell="elstm", length=3, hidden_width=2)
+    with torch.no_grad():
+        small.rnn.scale.fill_(2.0)
+    big = grow(small, 5)
+    assert big.length == 5 and big.rnn.period == 5
+    assert big.rnn.scale.tolist() == [[2.0, 2.0]] * 3 + [[1.0, 1.0]] * 2
+    assert torch.equal(big.rnn.weight_x, small.rnn.weight_x)
+    assert torch.equal(big.read.weight, small.read.weight)
+    assert grow(Detector(cell="lstm", length=3), 4).rnn.scale is None
+    with pytest.raises(ValueError, match="cannot grow to the shorter T = 2"):
+        grow(small, 2)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "elstm"])
+def test_a_warm_start_from_a_solution_makes_no_update(cell):
+    solution = solve(Detector(cell=cell, length=10))
+    model, record = train(cell, 20, 0, Settings(cells=(cell,), lengths=(20,)), start=solution)
+    assert record["start_T"] == 10 and record["updates"] == 0 and record["stop"] == "solved"
+    assert record["solved"] and record["initial_loss"] == record["final_loss"] < 1e-6
+
+
+def test_a_lower_stop_loss_trains_a_solved_model_on():
+    solution = solve(Detector(cell="lstm", length=4))
+    with torch.no_grad():  # a weaker read: solved (loss < 0.01) but above the stop loss
+        solution.read.weight.mul_(0.06)
+        solution.read.bias.mul_(0.06)
+    settings = Settings(cells=("lstm",), lengths=(4,), stop_loss=1e-4, max_updates=50)
+    _, record = train("lstm", 4, 0, settings, start=solution)
+    assert 1e-4 < record["initial_loss"] < 0.01 and record["updates"] > 0
+    _, unchanged = train("lstm", 4, 0, Settings(cells=("lstm",), lengths=(4,)), start=solution)
+    assert unchanged["updates"] == 0
+
+
+def test_a_warm_sweep_starts_each_t_from_the_previous_ts_model():
+    settings = Settings(cells=("lstm", "elstm"), lengths=(3, 5), seeds=2, step=1,
+                        warm_start=True, max_updates=2, samples=())
+    runs = sweep(settings)["runs"]
+    assert [(r["T"], r["start_T"]) for r in runs if r["cell"] == "elstm" and r["seed"] == 1] == \
+        [(3, None), (4, 3), (5, 4)]
+    scratch = sweep(Settings(cells=("lstm",), lengths=(3, 5), step=1, seeds=1, max_updates=2,
+                             samples=()))["runs"]
+    assert [(r["T"], r["start_T"]) for r in scratch] == [(3, None), (4, None), (5, None)]
+
+
+def test_solved_through_is_the_last_t_before_the_first_failure():
+    runs = [{"cell": "lstm", "seed": 0, "T": t, "solved": t != 5} for t in (3, 4, 5, 6)]
+    assert solved_through(runs, "lstm", 0) == 4
+    assert solved_through([dict(r, solved=False) for r in runs], "lstm", 0) is None
+
+
+def test_choose_prefers_the_longest_t_then_all_then_speed():
+    rows = [{"optimizer": "adam", "learn_rate": 0.05, "start": "scratch", "seeds": 5,
+             "solved": {"20": 5, "40": 1}, "seconds": 10.0},
+            {"optimizer": "sgd", "learn_rate": 0.01, "start": "warm", "seeds": 5,
+             "solved": {"20": 3, "40": 4}, "seconds": 50.0},
+            {"optimizer": "adam", "learn_rate": 0.01, "start": "warm", "seeds": 5,
+             "solved": {"20": 4, "40": 4}, "seconds": 90.0}]
+    assert choose(rows, (20, 40))["optimizer"] == "adam"
+    rows[2]["solved"]["20"] = 3
+    assert choose(rows, (20, 40))["optimizer"] == "sgd"
+
+
+def test_the_grid_runs_the_lstm_under_every_combination():
+    seen = []
+    result = grid(Settings(cells=("gru",), lengths=(2, 4), step=1, seeds=1, max_updates=2),
+                  ["adam", "sgd"], [0.01, 0.1], ["scratch", "warm"], on_run=seen.append)
+    assert [(r["optimizer"], r["learn_rate"], r["start"]) for r in result["grid"]] == [
+        (o, r, s) for o in ("adam", "sgd") for r in (0.01, 0.1) for s in ("scratch", "warm")]
+    assert {r["cell"] for r in seen} == {"lstm"}
+    runs = {r["start"]: [x["T"] for x in r["runs"]] for r in result["grid"][:2]}
+    assert runs == {"scratch": [2, 4], "warm": [2, 3, 4]}
+    assert set(result["chosen"]) == {"optimizer", "learn_rate", "start", "solved", "seeds"}
+    with pytest.raises(ValueError, match="Unknown start 'cold': choose one of 'scratch', 'warm'."):
+        grid(Settings(lengths=(2,)), ["adam"], [0.1], ["cold"])
+
+
+def test_among_bs_writes_its_training_options(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("among-bs", "--cells", "lstm", "--lengths", "3,5", "--seeds", "1",
+                    "--max-updates", "2", "--optimizer", "sgd", "--learn-rate", "0.1",
+                    "--warm-start", "--step", "1", "--stop-loss", "0.001", "--no-progress",
+                    "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs.json").read_text())
+    s = data["settings"]
+    assert (s["optimizer"], s["warm_start"], s["step"], s["stop_loss"]) == ("sgd", True, 1, 0.001)
+    assert [r["T"] for r in data["runs"]] == [3, 4, 5]
+    assert "T=   4" not in result.output and "T=   5" in result.output  # the listed lengths
+    assert sorted(p.name for p in (out / "models").iterdir()) == ["lstm-T3.pt", "lstm-T5.pt"]
+
+
+def test_among_bs_grid_writes_the_choice(tmp_path):
+    out = tmp_path / "grid"
+    result = invoke("among-bs-grid", "--lengths", "2,3", "--seeds", "1", "--max-updates", "2",
+                    "--optimizers", "adam,rmsprop", "--learn-rates", "0.05", "--no-progress",
+                    "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs-grid.json").read_text())
+    assert len(data["grid"]) == 4 and data["settings"]["cells"] == ["lstm"]
+    assert "chosen: " in result.output
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 4 * 2  # T = 2, 3 each
+
+
+@pytest.mark.parametrize("command,args,message", [
+    ("among-bs", ["--optimizer", "adamw"],
+     "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ("among-bs", ["--step", "-1"], "step must be an integer >= 0 (0: only the listed lengths), "
+                                   "got -1."),
+    ("among-bs", ["--warm-start", "--lengths", "20,10"],
+     "With warm_start or step the lengths must rise, got 20, 10."),
+    ("among-bs", ["--stop-loss", "0.5"], "stop_loss must lie in (0, solved_loss = 0.01], got 0.5."),
+    ("among-bs-grid", ["--optimizers", "adam,adamw"],
+     "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ("among-bs-grid", ["--learn-rates", "0.1,x"],
+     "--learn-rates takes numbers separated by commas, got '0.1,x'."),
+    ("among-bs-grid", ["--learn-rates", "0.1,-1"], "Every learning rate must be > 0, got -1.0."),
+    ("among-bs-grid", ["--starts", "cold"], "Unknown start 'cold': choose one of 'scratch', 'warm'."),
+])
+def test_bad_training_options_are_one_line(command, args, message, tmp_path):
+    result = invoke(command, *args, "--no-progress", "--output", tmp_path / "out")
+    assert result.exit_code == 1
+    assert result.output.strip() == f"spacy-elstm memory {command}: {message}"
