@@ -147,3 +147,26 @@ def test_a_sweep_with_t_raised_one_step_at_a_time(tmp_path):
     assert [line.split(" |")[0] for line in text.splitlines() if line.startswith("| 1")] == \
         ["| 10"]  # T = 11 and 12 trained, not listed
     assert "- `lstm`: 11, -" in text and "- `elstm`: 60, 60" in text
+
+
+def test_the_protocol_sweep_is_one_table_per_setting_over_its_cells(tmp_path):
+    folder = _sweep(tmp_path)
+    data = json.loads((folder / "among-bs.json").read_text())
+    data["settings"].update(warm_start=True, step=1, learn_rate=0.01)
+    for cell in ("lstm", "elstm"):  # one piece per cell, as scripts/among_bs_sweep.sh writes
+        piece = dict(data, settings=dict(data["settings"], cells=[cell]),
+                     runs=[r for r in data["runs"] if r["cell"] == cell],
+                     responses=[r for r in data["responses"] if r["cell"] == cell])
+        piece["summary"] = summarise(piece["runs"])
+        (folder / "protocol" / "h1-warm" / cell).mkdir(parents=True)
+        (folder / "protocol" / "h1-warm" / cell / "among-bs.json").write_text(json.dumps(piece))
+    text, plots = memory_section(folder)
+    _, protocol = text.split("### A among Bs (Sec. 3.1, Table 2), hidden width 1: warm start, "
+                             "T raised by 1, adam at 0.01")
+    assert "`" + (folder / "protocol" / "h1-warm").as_posix() + "/<cell>/among-bs.json` " in protocol
+    assert "spacy-elstm memory among-bs --cells <cell> --learn-rate 0.01 --warm-start --step 1`" \
+        in protocol
+    assert "| 60 | 0.0836 | 1/2 | 2/2 |" in protocol
+    assert "- `lstm`: 60, 10" in protocol and "- `elstm`: 60, 60" in protocol
+    assert {"memory-protocol-h1-warm-loss.png", "memory-protocol-h1-warm-response-T10.png",
+            "memory-protocol-h1-warm-scale-T10.png"} <= set(plots)

@@ -78,6 +78,9 @@ def memory_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
     grid = grid_section(folder / GRID)
     if grid is not None:
         texts.append(grid)
+    for text, drawn in protocol_sections(folder):
+        texts.append(text)
+        plots.update(drawn)
     for path, prefix in found:
         section = _sweep_section(path, prefix)
         if section is not None:
@@ -103,6 +106,36 @@ def _sweep_section(path: Path, prefix: str) -> Optional[Tuple[str, Dict[str, Any
     data = read_json(path)
     if data is None or "summary" not in data:
         return None
+    return _sweep_text(data, f"`{path.as_posix()}`", prefix)
+
+
+def _merged(datas: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The sweeps of one setting run a cell at a time, as one sweep of all their cells."""
+    from spacy_elstm.memory.among_bs import summarise
+
+    runs = [r for d in datas for r in d["runs"]]
+    settings = dict(datas[0]["settings"], cells=[c for d in datas for c in d["settings"]["cells"]])
+    return {**datas[0], "settings": settings, "runs": runs, "summary": summarise(runs),
+            "responses": [r for d in datas for r in d["responses"]]}
+
+
+def protocol_sections(folder: Path) -> List[Tuple[str, Dict[str, Any]]]:
+    """(Markdown, plots) of each setting of `scripts/among_bs_sweep.sh`:
+    ``folder/protocol/<setting>/<cell>/among-bs.json`` merged over the cells."""
+    sections = []
+    for group in sorted(p for p in (folder / "protocol").glob("*") if p.is_dir()):
+        datas = [d for d in (read_json(p) for p in sorted(group.glob(f"*/{FILE}")))
+                 if d is not None and "summary" in d]
+        if datas:
+            source = (f"`{group.as_posix()}/<cell>/{FILE}` (one per cell, by "
+                      "`scripts/among_bs_sweep.sh`)")
+            sections.append(_sweep_text(_merged(datas), source,
+                                        f"memory-protocol-{group.name}-"))
+    return sections
+
+
+def _sweep_text(data: Dict[str, Any], source: str, prefix: str) -> Tuple[str, Dict[str, Any]]:
+    """(Markdown, plots) of one sweep read from ``source``."""
     s, rows = data["settings"], data["summary"]
     width = s["hidden_width"]
     units = f"{width} unit{'s' if width != 1 else ''}"
@@ -119,8 +152,9 @@ def _sweep_section(path: Path, prefix: str) -> Optional[Tuple[str, Dict[str, Any
                     + [f"{r['solved']}/{r['seeds']}" if r else "-" for r in found]
                     + [_loss(r) for r in found])
     parts = [
-        f"### A among Bs (Sec. 3.1, Table 2), hidden width {width}", "",
-        f"From `{path.as_posix()}`, written by `spacy-elstm memory among-bs"
+        f"### A among Bs (Sec. 3.1, Table 2), hidden width {width}" + _heading(s), "",
+        f"From {source}, written by `spacy-elstm memory among-bs"
+        + (" --cells <cell>" if "by `scripts/" in source else "")
         + (f" --hidden {width}" if width != 1 else "")
         + (f" --loss-every {s['loss_every']}" if s.get("loss_every", 1) != 1 else "")
         + _training_flags(s) + "`. "
@@ -186,6 +220,15 @@ def _sweep_section(path: Path, prefix: str) -> Optional[Tuple[str, Dict[str, Any
 
 
 OPTIMIZER_NAMES = {"adam": "Adam", "rmsprop": "RMSprop", "sgd": "SGD with momentum 0.9"}
+
+
+def _heading(s: Dict[str, Any]) -> str:
+    """What sets a sweep's training apart from the first sweeps', for its heading."""
+    if not (s.get("warm_start") or s.get("step") or s.get("optimizer", "adam") != "adam"):
+        return ""
+    start = "warm start" if s.get("warm_start") else "each T afresh"
+    raised = f", T raised by {s['step']}" if s.get("step") else ""
+    return f": {start}{raised}, {s.get('optimizer', 'adam')} at {s['learn_rate']:g}"
 
 
 def _training_flags(s: Dict[str, Any]) -> str:
