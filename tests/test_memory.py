@@ -516,3 +516,13 @@ def test_bad_training_options_are_one_line(command, args, message, tmp_path):
     result = invoke(command, *args, "--no-progress", "--output", tmp_path / "out")
     assert result.exit_code == 1
     assert result.output.strip() == f"spacy-elstm memory {command}: {message}"
+
+
+def test_the_second_order_lstm_runs_among_bs_without_a_response(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("among-bs", "--cells", "solstm,lstm", "--lengths", "10", "--seeds", "1",
+                    "--max-updates", "2", "--no-progress", "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs.json").read_text())
+    assert [r["cell"] for r in data["runs"]] == ["solstm", "lstm"]
+    assert [r["cell"] for r in data["responses"]] == ["lstm"]

@@ -43,7 +43,7 @@ from torch.nn import functional as F
 from ..pytorch.cells import check_cell
 from ..pytorch.packing import Packing
 from ..pytorch.recurrence import Recurrence
-from .response import analyse
+from .response import RESPONSE_CELLS, analyse
 
 A, B = 0, 1
 DEFAULT_CELLS = ("lstm", "gru", "elstm", "elstm2")
@@ -296,7 +296,8 @@ def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], No
     """Every cell, trained length (``Settings.trained_lengths``) and seed of
     ``settings``, with ``warm_start`` each run starting from the same cell's
     and seed's model of the previous T; the memory responses of seed
-    0's detectors to the figure samples whose T is in the sweep. ``progress``
+    0's detectors to the figure samples whose T is in the sweep (for the cells
+    of ``response.RESPONSE_CELLS``). ``progress``
     is given the total number of updates at most and returns a callable
     given the updates of each epoch trained (those a run leaves by stopping
     early are given when it stops). ``models``: a folder to save seed 0's
@@ -324,7 +325,7 @@ def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], No
                 if seed == 0 and models is not None and length in settings.lengths:
                     models.mkdir(parents=True, exist_ok=True)
                     save_detector(model, models / f"{cell}-T{length}.pt", cell, length, settings)
-                if seed == 0:
+                if seed == 0 and cell in RESPONSE_CELLS:  # no memory response for solstm
                     for sample_length, position in settings.samples:
                         if sample_length == length:
                             response = sample_response(model, length, position)
