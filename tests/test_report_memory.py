@@ -106,10 +106,13 @@ def test_the_settings_grid_gets_its_table_and_choice(tmp_path):
                                stop_loss=0.001, samples=()))
     rows = [{"optimizer": "adam", "learn_rate": 0.01, "start": "warm", "seeds": 5,
              "solved": {"2": 4, "20": 5, "40": 5}, "solved_through": [40, 40, None, 40, 40],
-             "updates": 1000, "seconds": 90.0, "runs": [{}] * 195},
+             "updates": 1000, "seconds": 90.0,
+             "runs": [{"seed": seed, "solved": seed != 2 or t > 2} for seed in range(5)
+                      for t in range(2, 41)]},
             {"optimizer": "sgd", "learn_rate": 0.05, "start": "scratch", "seeds": 5,
              "solved": {"2": 5, "20": 0, "40": 0}, "solved_through": [2, 2, 2, 2, 2],
-             "updates": 1000, "seconds": 30.0, "runs": [{}] * 15}]
+             "updates": 1000, "seconds": 30.0,
+             "runs": [{"seed": seed, "solved": t == 2} for seed in range(5) for t in (2, 20, 40)]}]
     data = {"settings": settings, "optimizers": ["adam", "sgd"], "learn_rates": [0.01, 0.05],
             "starts": ["warm", "scratch"], "grid": rows, "chosen": choose(rows, (2, 20, 40)),
             "torch": "2.x", "threads": 1}
@@ -121,11 +124,15 @@ def test_the_settings_grid_gets_its_table_and_choice(tmp_path):
     assert ("`spacy-elstm memory among-bs-grid --lengths 2,20,40 --step 1 --seeds 5 "
             "--optimizers adam,sgd --learn-rates 0.01,0.05 --starts warm,scratch "
             "--max-updates 3000 --patience 1500 --stop-loss 0.001`") in grid
-    assert "| adam | 0.01 | warm | 4/5 | 5/5 | 5/5 | 40, 40, -, 40, 40 | 1.5 |" in grid
-    assert "| sgd | 0.05 | scratch | 5/5 | 0/5 | 0/5 | 2, 2, 2, 2, 2 | 0.5 |" in grid
+    assert ("| adam | 0.01 | warm | 4/5 | 5/5 | 5/5 | 40, 40, -, 40, 40 | "
+            "39/39, 39/39, 38/39, 39/39, 39/39 | 1.5 |") in grid
+    assert ("| sgd | 0.05 | scratch | 5/5 | 0/5 | 0/5 | 2, 2, 2, 2, 2 | "
+            "1/3, 1/3, 1/3, 1/3, 1/3 | 0.5 |") in grid
     assert "210 runs, 2 minutes" in grid
     assert ("Chosen (most seeds solving T = 40, then most over all listed T, then the fastest): "
-            "adam at 0.01, warm start: T = 2: 4/5, T = 20: 5/5, T = 40: 5/5.") in grid
+            "adam at 0.01, warm start: T = 2: 4/5, T = 20: 5/5, T = 40: 5/5. At T = 40, warm: at "
+            "most 5 of 5 seeds (over 1 settings); scratch: at most 0 of 5 seeds (over 1 "
+            "settings).") in grid
 
 
 def test_a_sweep_with_t_raised_one_step_at_a_time(tmp_path):

@@ -284,6 +284,15 @@ def _through(values: List[Optional[int]]) -> str:
     return ", ".join("-" if v is None else str(v) for v in values)
 
 
+def _solved_counts(runs: List[Dict[str, Any]], seeds: int) -> str:
+    """Per seed, how many of the T it trained it solved, e.g. "38/39"."""
+    counts = []
+    for seed in range(seeds):
+        mine = [r for r in runs if r.get("seed") == seed]
+        counts.append(f"{sum(r['solved'] for r in mine)}/{len(mine)}")
+    return ", ".join(counts)
+
+
 def grid_section(path: Path) -> Optional[str]:
     """Markdown of the settings grid that `memory among-bs-grid` wrote, or None."""
     data = read_json(path)
@@ -293,10 +302,12 @@ def grid_section(path: Path) -> Optional[str]:
     lengths = [str(t) for t in s["lengths"]]
     stop = s.get("stop_loss") or s["solved_loss"]
     header = (["optimiser", "learning rate", "start"] + [f"solved at T = {t}" for t in lengths]
-              + ["solved every T up to (per seed)", "minutes"])
+              + ["solved every T up to (per seed)", "T solved of those trained (per seed)",
+                 "minutes"])
     body = [[r["optimizer"], f"{r['learn_rate']:g}", r["start"]]
             + [f"{r['solved'][t]}/{r['seeds']}" for t in lengths]
-            + [_through(r["solved_through"]), f"{r['seconds'] / 60:.1f}"] for r in rows]
+            + [_through(r["solved_through"]), _solved_counts(r["runs"], r["seeds"]),
+               f"{r['seconds'] / 60:.1f}"] for r in rows]
     minutes = sum(r["seconds"] for r in rows) / 60
     return "\n".join([
         "### Choosing the training settings on the LSTM alone", "",
@@ -322,4 +333,15 @@ def grid_section(path: Path) -> Optional[str]:
         f"the fastest): {chosen['optimizer']} at {chosen['learn_rate']:g}, "
         f"{chosen['start']} start: "
         + ", ".join(f"T = {t}: {chosen['solved'][t]}/{chosen['seeds']}" for t in lengths)
-        + ".", ""])
+        + ". " + _by_start(rows, lengths[-1]), ""])
+
+
+def _by_start(rows: List[Dict[str, Any]], longest: str) -> str:
+    """The most seeds any setting of each start solved the longest T with."""
+    parts = []
+    for start in dict.fromkeys(r["start"] for r in rows):
+        mine = [r for r in rows if r["start"] == start]
+        best = max(r["solved"][longest] for r in mine)
+        parts.append(f"{start}: at most {best} of {mine[0]['seeds']} seeds "
+                     f"(over {len(mine)} settings)")
+    return f"At T = {longest}, " + "; ".join(parts) + "."
