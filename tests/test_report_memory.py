@@ -153,7 +153,7 @@ def test_a_sweep_with_t_raised_one_step_at_a_time(tmp_path):
             "model starts from the same cell's and seed's model of the previous T.") in text
     assert [line.split(" |")[0] for line in text.splitlines() if line.startswith("| 1")] == \
         ["| 10"]  # T = 11 and 12 trained, not listed
-    assert "- `lstm`: 11, -" in text and "- `elstm`: 60, 60" in text
+    assert "- `lstm`: 11, - (3/4, 0/2)" in text and "- `elstm`: 60, 60 (2/2, 2/2)" in text
 
 
 def test_the_protocol_sweep_is_one_table_per_setting_over_its_cells(tmp_path):
@@ -174,6 +174,6 @@ def test_the_protocol_sweep_is_one_table_per_setting_over_its_cells(tmp_path):
     assert "spacy-elstm memory among-bs --cells <cell> --learn-rate 0.01 --warm-start --step 1`" \
         in protocol
     assert "| 60 | 0.0836 | 1/2 | 2/2 |" in protocol
-    assert "- `lstm`: 60, 10" in protocol and "- `elstm`: 60, 60" in protocol
+    assert "- `lstm`: 60, 10 (2/2, 1/2)" in protocol and "- `elstm`: 60, 60 (2/2, 2/2)" in protocol
     assert {"memory-protocol-h1-warm-loss.png", "memory-protocol-h1-warm-response-T10.png",
             "memory-protocol-h1-warm-scale-T10.png"} <= set(plots)

@@ -266,10 +266,13 @@ def _through_lines(runs: List[Dict[str, Any]], cells: List[str], s: Dict[str, An
         return []
     from spacy_elstm.memory.among_bs import solved_through
 
-    lines = ["Solved every T up to, per seed (0, 1, ...; - where the first T was not solved):", ""]
+    lines = ["Solved every T up to, per seed (0, 1, ...; - where the first T was not solved), "
+             "and the T solved of those trained:", ""]
     for cell in cells:
         through = [solved_through(runs, cell, seed) for seed in range(s["seeds"])]
-        lines.append(f"- `{cell}`: " + ", ".join("-" if t is None else str(t) for t in through))
+        lines.append(f"- `{cell}`: " + ", ".join("-" if t is None else str(t) for t in through)
+                     + " (" + _solved_counts([r for r in runs if r["cell"] == cell], s["seeds"])
+                     + ")")
     return lines + [""]
 
 
