@@ -9,7 +9,7 @@ import torch
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
-from spacy_elstm.memory.among_bs import A, B, Settings, constant_loss, dataset
+from spacy_elstm.memory.among_bs import A, B, Detector, Settings, constant_loss, dataset
 from spacy_elstm.memory.response import analyse, jacobian_norms, memory_response, trace
 from spacy_elstm.pytorch.recurrence import Recurrence
 
@@ -309,3 +309,267 @@ def test_the_trace_is_the_layers_own_forward_pass(cell, gates, reverse):
     if cell != "srn":  # the responses are the terms of the last state
         state = tr.c[-1] if tr.c is not None else tr.h[-1]
         assert torch.allclose(mr.sum(0), state)
+
+
+# "A among Bs" is solvable at every T by construction: hand-set weights that
+# hold the A's presence for any length, through the experiment's own Detector.
+K = 10.0  # a saturating pre-activation: sigmoid(10) = 1 - 4.5e-5
+
+
+def solve(detector, scale=None, state_bias=None):
+    """Set ``detector``'s weights to the construction: embedding A -> (1, 0),
+    B -> (0, 1); no recurrent weights; unit 0 writes +1 into its memory on an A
+    and nothing on a B (its input gate open on A, shut on B, its candidate 0 on
+    B), keeps it on B (forget gate saturated open; the GRU's update gate z), and
+    shows it (output gate open); the affine map reads unit 0 with a threshold
+    halfway between what it shows without and with an A. Every other unit is
+    zero. ELSTMs: ``scale`` (T, N) and ``state_bias`` (N), if given, replace
+    the initial s = 1 and b = 0 (the threshold then follows b and the
+    smallest s)."""
+    rnn = detector.rnn
+    n = rnn.hidden_width
+    with torch.no_grad():
+        detector.embed.weight.copy_(torch.tensor([[1.0, 0.0], [0.0, 1.0]]))
+        for param in (rnn.weight_x, rnn.weight_h, rnn.bias, rnn.bias_hn):
+            if param is not None:
+                param.zero_()
+        width = rnn.spec.n_gates * n
+        for copy in range(rnn.weight_x.shape[0] // width):  # a second-order cell's S copies alike
+            w, b = rnn.weight_x[copy * width:(copy + 1) * width], rnn.bias[copy * width:(copy + 1) * width]
+
+            def unit0(gate):
+                return rnn.spec.block(gate, n).start
+
+            if rnn.cell == "gru":
+                w[unit0("z"), 0], w[unit0("z"), 1] = -K, K  # replace h on A, keep it on B
+                w[unit0("n"), 0] = K  # the candidate: 1 on A, 0 on B
+            else:
+                w[unit0("i"), 0], w[unit0("i"), 1] = K, -K
+                w[unit0("g"), 0] = K
+                b[unit0("o")] = K
+                if rnn.spec.index("f") >= 0:
+                    b[unit0("f")] = K
+        low, high = 0.0, math.tanh(1.0)
+        if rnn.scale is not None:
+            if scale is not None:
+                rnn.scale.copy_(scale)
+            if state_bias is not None:
+                rnn.state_bias.copy_(state_bias)
+            s, bias = float(rnn.scale[:, 0].min()), float(rnn.state_bias[0])
+            low, high = math.tanh(bias), math.tanh(bias + 0.9 * s)  # 0.9: sigmoid(K)^1000 > 0.95
+        detector.read.weight.zero_()
+        detector.read.weight[0, 0] = 200.0 / (high - low)
+        detector.read.bias.fill_(-200.0 / (high - low) * (low + high) / 2)
+    return detector
+
+
+def whole_set_loss(detector, length):
+    tokens, labels = dataset(length)
+    with torch.no_grad():
+        logits = detector(tokens)
+    loss = float(torch.nn.functional.binary_cross_entropy_with_logits(logits, labels))
+    return loss, ((logits > 0).float() == labels).all().item()
+
+
+@pytest.mark.parametrize("cell", ["lstm", "elstm", "elstm2", "gru", "solstm"])
+@pytest.mark.parametrize("length", [10, 100, 1000])
+def test_hand_set_weights_solve_any_t(cell, length):
+    detector = solve(Detector(cell=cell, length=length))
+    loss, right = whole_set_loss(detector, length)
+    assert right and loss < 1e-6, (loss, constant_loss(length))
+
+
+@pytest.mark.parametrize("length", [10, 100, 1000])
+def test_hand_set_weights_solve_any_t_with_any_positive_scaling_factors(length):
+    """The ELSTM's learned form: s_k > 0 per position, any b inside tanh(c + b);
+    eight units, the construction in the first."""
+    gen = torch.Generator().manual_seed(length)
+    detector = Detector(cell="elstm", length=length, hidden_width=8)
+    scale = 0.5 + 1.5 * torch.rand(length, 8, generator=gen)  # in [0.5, 2)
+    state_bias = 2 * torch.rand(8, generator=gen) - 1  # in [-1, 1)
+    loss, right = whole_set_loss(solve(detector, scale, state_bias), length)
+    assert right and loss < 1e-6
+
+
+def test_without_a_saturated_forget_gate_the_construction_forgets():
+    """The control: the forget gate at the package's initial bias (+1) lets
+    the A at position 1 fade over T = 100, so the first positive is lost."""
+    detector = solve(Detector(cell="lstm", length=100))
+    with torch.no_grad():
+        detector.rnn.bias[detector.rnn.spec.block("f", 1)] = 1.0
+    loss, right = whole_set_loss(detector, 100)
+    assert not right
+
+
+# the training options of the sweep: optimiser, warm start, T raised by a step, stop loss
+
+from spacy_elstm.memory.among_bs import grow, make_optimizer, solved_through, sweep, train  # noqa: E402
+from spacy_elstm.memory.grid import choose, grid  # noqa: E402
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"optimizer": "adamw"}, "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ({"step": -1}, "step must be an integer >= 0 (0: only the listed lengths), got -1."),
+    ({"warm_start": True, "lengths": (20, 10)}, "With warm_start or step the lengths must "
+                                                 "rise, got 20, 10."),
+    ({"step": 1, "lengths": (10, 10)}, "With warm_start or step the lengths must rise, "
+                                       "got 10, 10."),
+    ({"stop_loss": 0.5}, "stop_loss must lie in (0, solved_loss = 0.01], got 0.5."),
+])
+def test_bad_training_options_are_refused(kwargs, message):
+    with pytest.raises(ValueError) as err:
+        Settings(**kwargs).check()
+    assert str(err.value) == message
+
+
+def test_step_trains_every_kth_t_and_the_listed_ones():
+    assert Settings(lengths=(3, 6)).trained_lengths() == (3, 6)
+    assert Settings(lengths=(3, 6), step=1).trained_lengths() == (3, 4, 5, 6)
+    assert Settings(lengths=(3, 6), step=2).trained_lengths() == (3, 5, 6)
+
+
+@pytest.mark.parametrize("name,kind", [("adam", torch.optim.Adam), ("rmsprop", torch.optim.RMSprop),
+                                       ("sgd", torch.optim.SGD)])
+def test_each_optimizer_trains(name, kind):
+    optimizer = make_optimizer(name, [torch.nn.Parameter(torch.zeros(1))], 0.1)
+    assert isinstance(optimizer, kind)
+    assert name != "sgd" or optimizer.defaults["momentum"] == 0.9
+    settings = Settings(cells=("lstm",), lengths=(3,), optimizer=name, max_updates=4)
+    model, record = train("lstm", 3, 0, settings)
+    assert record["updates"] == 4 and record["initial_loss"] != record["final_loss"]
+
+
+def test_grow_keeps_the_weights_and_gives_new_positions_scale_1():
+    torch.manual_seed(0)
+    small = Detector(cell="elstm", length=3, hidden_width=2)
+    with torch.no_grad():
+        small.rnn.scale.fill_(2.0)
+    big = grow(small, 5)
+    assert big.length == 5 and big.rnn.period == 5
+    assert big.rnn.scale.tolist() == [[2.0, 2.0]] * 3 + [[1.0, 1.0]] * 2
+    assert torch.equal(big.rnn.weight_x, small.rnn.weight_x)
+    assert torch.equal(big.read.weight, small.read.weight)
+    assert grow(Detector(cell="lstm", length=3), 4).rnn.scale is None
+    with pytest.raises(ValueError, match="cannot grow to the shorter T = 2"):
+        grow(small, 2)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "elstm"])
+def test_a_warm_start_from_a_solution_makes_no_update(cell):
+    solution = solve(Detector(cell=cell, length=10))
+    model, record = train(cell, 20, 0, Settings(cells=(cell,), lengths=(20,)), start=solution)
+    assert record["start_T"] == 10 and record["updates"] == 0 and record["stop"] == "solved"
+    assert record["solved"] and record["initial_loss"] == record["final_loss"] < 1e-6
+
+
+def test_a_lower_stop_loss_trains_a_solved_model_on():
+    solution = solve(Detector(cell="lstm", length=4))
+    with torch.no_grad():  # a weaker read: solved (loss < 0.01) but above the stop loss
+        solution.read.weight.mul_(0.06)
+        solution.read.bias.mul_(0.06)
+    settings = Settings(cells=("lstm",), lengths=(4,), stop_loss=1e-4, max_updates=50)
+    _, record = train("lstm", 4, 0, settings, start=solution)
+    assert 1e-4 < record["initial_loss"] < 0.01 and record["updates"] > 0
+    _, unchanged = train("lstm", 4, 0, Settings(cells=("lstm",), lengths=(4,)), start=solution)
+    assert unchanged["updates"] == 0
+
+
+def test_a_warm_sweep_starts_each_t_from_the_previous_ts_model():
+    settings = Settings(cells=("lstm", "elstm"), lengths=(3, 5), seeds=2, step=1,
+                        warm_start=True, max_updates=2, samples=())
+    runs = sweep(settings)["runs"]
+    assert [(r["T"], r["start_T"]) for r in runs if r["cell"] == "elstm" and r["seed"] == 1] == \
+        [(3, None), (4, 3), (5, 4)]
+    scratch = sweep(Settings(cells=("lstm",), lengths=(3, 5), step=1, seeds=1, max_updates=2,
+                             samples=()))["runs"]
+    assert [(r["T"], r["start_T"]) for r in scratch] == [(3, None), (4, None), (5, None)]
+
+
+def test_solved_through_is_the_last_t_before_the_first_failure():
+    runs = [{"cell": "lstm", "seed": 0, "T": t, "solved": t != 5} for t in (3, 4, 5, 6)]
+    assert solved_through(runs, "lstm", 0) == 4
+    assert solved_through([dict(r, solved=False) for r in runs], "lstm", 0) is None
+
+
+def test_choose_prefers_the_longest_t_then_all_then_speed():
+    rows = [{"optimizer": "adam", "learn_rate": 0.05, "start": "scratch", "seeds": 5,
+             "solved": {"20": 5, "40": 1}, "seconds": 10.0},
+            {"optimizer": "sgd", "learn_rate": 0.01, "start": "warm", "seeds": 5,
+             "solved": {"20": 3, "40": 4}, "seconds": 50.0},
+            {"optimizer": "adam", "learn_rate": 0.01, "start": "warm", "seeds": 5,
+             "solved": {"20": 4, "40": 4}, "seconds": 90.0}]
+    assert choose(rows, (20, 40))["optimizer"] == "adam"
+    rows[2]["solved"]["20"] = 3
+    assert choose(rows, (20, 40))["optimizer"] == "sgd"
+
+
+def test_the_grid_runs_the_lstm_under_every_combination():
+    seen = []
+    result = grid(Settings(cells=("gru",), lengths=(2, 4), step=1, seeds=1, max_updates=2),
+                  ["adam", "sgd"], [0.01, 0.1], ["scratch", "warm"], on_run=seen.append)
+    assert [(r["optimizer"], r["learn_rate"], r["start"]) for r in result["grid"]] == [
+        (o, r, s) for o in ("adam", "sgd") for r in (0.01, 0.1) for s in ("scratch", "warm")]
+    assert {r["cell"] for r in seen} == {"lstm"}
+    runs = {r["start"]: [x["T"] for x in r["runs"]] for r in result["grid"][:2]}
+    assert runs == {"scratch": [2, 4], "warm": [2, 3, 4]}
+    assert set(result["chosen"]) == {"optimizer", "learn_rate", "start", "solved", "seeds"}
+    with pytest.raises(ValueError, match="Unknown start 'cold': choose one of 'scratch', 'warm'."):
+        grid(Settings(lengths=(2,)), ["adam"], [0.1], ["cold"])
+
+
+def test_among_bs_writes_its_training_options(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("among-bs", "--cells", "lstm", "--lengths", "3,5", "--seeds", "1",
+                    "--max-updates", "2", "--optimizer", "sgd", "--learn-rate", "0.1",
+                    "--warm-start", "--step", "1", "--stop-loss", "0.001", "--no-progress",
+                    "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs.json").read_text())
+    s = data["settings"]
+    assert (s["optimizer"], s["warm_start"], s["step"], s["stop_loss"]) == ("sgd", True, 1, 0.001)
+    assert [r["T"] for r in data["runs"]] == [3, 4, 5]
+    assert "T=   4" not in result.output and "T=   5" in result.output  # the listed lengths
+    assert sorted(p.name for p in (out / "models").iterdir()) == ["lstm-T3.pt", "lstm-T5.pt"]
+
+
+def test_among_bs_grid_writes_the_choice(tmp_path):
+    out = tmp_path / "grid"
+    result = invoke("among-bs-grid", "--lengths", "2,3", "--seeds", "1", "--max-updates", "2",
+                    "--optimizers", "adam,rmsprop", "--learn-rates", "0.05", "--no-progress",
+                    "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs-grid.json").read_text())
+    assert len(data["grid"]) == 4 and data["settings"]["cells"] == ["lstm"]
+    assert "chosen: " in result.output
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 4 * 2  # T = 2, 3 each
+
+
+@pytest.mark.parametrize("command,args,message", [
+    ("among-bs", ["--optimizer", "adamw"],
+     "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ("among-bs", ["--step", "-1"], "step must be an integer >= 0 (0: only the listed lengths), "
+                                   "got -1."),
+    ("among-bs", ["--warm-start", "--lengths", "20,10"],
+     "With warm_start or step the lengths must rise, got 20, 10."),
+    ("among-bs", ["--stop-loss", "0.5"], "stop_loss must lie in (0, solved_loss = 0.01], got 0.5."),
+    ("among-bs-grid", ["--optimizers", "adam,adamw"],
+     "Unknown optimizer 'adamw': choose one of 'adam', 'rmsprop', 'sgd'."),
+    ("among-bs-grid", ["--learn-rates", "0.1,x"],
+     "--learn-rates takes numbers separated by commas, got '0.1,x'."),
+    ("among-bs-grid", ["--learn-rates", "0.1,-1"], "Every learning rate must be > 0, got -1.0."),
+    ("among-bs-grid", ["--starts", "cold"], "Unknown start 'cold': choose one of 'scratch', 'warm'."),
+])
+def test_bad_training_options_are_one_line(command, args, message, tmp_path):
+    result = invoke(command, *args, "--no-progress", "--output", tmp_path / "out")
+    assert result.exit_code == 1
+    assert result.output.strip() == f"spacy-elstm memory {command}: {message}"
+
+
+def test_the_second_order_lstm_runs_among_bs_without_a_response(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("among-bs", "--cells", "solstm,lstm", "--lengths", "10", "--seeds", "1",
+                    "--max-updates", "2", "--no-progress", "--output", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "among-bs.json").read_text())
+    assert [r["cell"] for r in data["runs"]] == ["solstm", "lstm"]
+    assert [r["cell"] for r in data["responses"]] == ["lstm"]

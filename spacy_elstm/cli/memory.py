@@ -109,8 +109,19 @@ def among_bs_command(
     patience: int = typer.Option(1500, help="Stop after this many updates without a relative "
                                            "improvement of --min-improvement in the loss."),
     min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
-    solved_loss: float = typer.Option(0.01, help="Stop, solved, below this training loss."),
-    learn_rate: float = typer.Option(0.05, help="Adam's learning rate."),
+    solved_loss: float = typer.Option(0.01, help="A run whose final training loss is below "
+                                                 "this solved T."),
+    stop_loss: float = typer.Option(None, help="Stop below this training loss (at most "
+                                               "--solved-loss, which it defaults to): a lower "
+                                               "one trains a solved model on to a margin."),
+    learn_rate: float = typer.Option(0.05, help="The optimiser's learning rate."),
+    optimizer: str = typer.Option("adam", help="adam, rmsprop or sgd (SGD with momentum 0.9)."),
+    warm_start: bool = typer.Option(False, help="Start each T's model from the same cell's "
+                                                "and seed's model of the previous T (the "
+                                                "paper's raising of T), not afresh."),
+    step: int = typer.Option(0, help="Also train every STEP-th T from the first length to the "
+                                     "last (1: T raised one at a time, as in the paper); 0: "
+                                     "only the listed lengths."),
     hidden: int = typer.Option(1, "--hidden", help="The cell's hidden width (units). The "
                                "paper's Table 2 ('Number of RNN cells 1') is read as one unit; "
                                "it may also mean one cell (layer) of a width the paper does not "
@@ -146,7 +157,8 @@ def among_bs_command(
             cells=tuple(c.strip() for c in cells.split(",") if c.strip()),
             lengths=tuple(_ints("--lengths", lengths)), seeds=seeds, max_updates=max_updates,
             patience=patience, min_improvement=min_improvement, solved_loss=solved_loss,
-            learn_rate=learn_rate, hidden_width=hidden, loss_every=loss_every).check()
+            stop_loss=stop_loss, learn_rate=learn_rate, optimizer=optimizer, warm_start=warm_start, step=step,
+            hidden_width=hidden, loss_every=loss_every).check()
 
         def bar(total):
             from tqdm import tqdm
@@ -173,7 +185,94 @@ def among_bs_command(
     except (ValueError, OSError) as err:
         fail("memory among-bs", err)
     for row in result["summary"]:
+        if row["T"] not in settings.lengths:
+            continue
         typer.echo(f"T={row['T']:>4} {row['cell']:>7}: solved {row['solved']}/{row['seeds']}, "
                    f"loss {row['loss_mean']:.4f} (min {row['loss_min']:.4f}, max "
                    f"{row['loss_max']:.4f}; constant guess {row['constant_loss']:.4f})")
     typer.echo("wrote " + ", ".join(str(p) for p in written))
+
+
+def _floats(option: str, text: str) -> List[float]:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"{option} takes numbers separated by commas, got {text!r}.")
+    if not values:
+        raise ValueError(f"{option} is empty.")
+    return values
+
+
+def _words(text: str) -> List[str]:
+    return [w.strip() for w in text.split(",") if w.strip()]
+
+
+@memory_app.command("among-bs-grid")
+def among_bs_grid_command(
+    lengths: str = typer.Option("2,20,40", help="Lengths T to count solved seeds at, rising."),
+    step: int = typer.Option(1, help="A warm start trains every STEP-th T between them."),
+    seeds: int = typer.Option(5, help="Seeds per combination (0, 1, ...)."),
+    optimizers: str = typer.Option("adam,sgd", help="Optimisers, by commas (adam, rmsprop, sgd)."),
+    learn_rates: str = typer.Option("0.01,0.05", help="Learning rates, by commas."),
+    starts: str = typer.Option("scratch,warm", help="scratch (each T afresh) and/or warm (each "
+                                                    "T from the previous T's model)."),
+    max_updates: int = typer.Option(3000, help="Updates (batches) at most per run."),
+    patience: int = typer.Option(1500, help="Stop after this many updates without a relative "
+                                           "improvement of --min-improvement in the loss."),
+    min_improvement: float = typer.Option(0.01, help="Relative loss improvement that counts."),
+    solved_loss: float = typer.Option(0.01, help="A final training loss below this solved T."),
+    stop_loss: float = typer.Option(None, help="Stop below this training loss (default: "
+                                               "--solved-loss)."),
+    output: Path = typer.Option(Path("memory-among-bs-grid"), "--output",
+                                help="Folder for among-bs-grid.json and runs.jsonl."),
+    progress: bool = typer.Option(True, help="Show a progress bar (updates)."),
+) -> None:
+    """Choose the 'A among Bs' training settings on the LSTM alone.
+
+    Runs the LSTM (one unit) under every optimiser x learning rate x start and
+    counts the seeds that solved each of --lengths; picks the combination that
+    solves the longest T in most seeds. Writes among-bs-grid.json and runs.jsonl."""
+    from .errors import fail
+
+    try:
+        import torch
+
+        from ..memory.among_bs import Settings
+        from ..memory.grid import grid
+
+        torch.set_num_threads(1)
+        settings = Settings(
+            cells=("lstm",), lengths=tuple(_ints("--lengths", lengths)), seeds=seeds,
+            step=step, max_updates=max_updates, patience=patience,
+            min_improvement=min_improvement, solved_loss=solved_loss, stop_loss=stop_loss,
+            samples=()).check()
+        chosen_optimizers = _words(optimizers)
+        for name in chosen_optimizers or [""]:
+            Settings(optimizer=name).check()
+        rates = _floats("--learn-rates", learn_rates)
+
+        def bar(total):
+            from tqdm import tqdm
+
+            return tqdm(total=total, desc="among-bs-grid", unit="update", disable=not progress,
+                        dynamic_ncols=True).update
+
+        output.mkdir(parents=True, exist_ok=True)
+        log = output / "runs.jsonl"
+        log.write_text("")
+
+        def on_run(record):
+            with log.open("a", encoding="utf8") as handle:
+                handle.write(json.dumps({k: v for k, v in record.items() if k != "losses"}) + "\n")
+
+        result = grid(settings, chosen_optimizers, rates, _words(starts), on_run=on_run,
+                      progress=bar)
+        _write_json(output / "among-bs-grid.json", result, compact=True)
+    except (ValueError, OSError) as err:
+        fail("memory among-bs-grid", err)
+    for row in result["grid"]:
+        solved = ", ".join(f"T={t}: {n}/{row['seeds']}" for t, n in row["solved"].items())
+        typer.echo(f"{row['optimizer']:>7} lr {row['learn_rate']:<6g} {row['start']:>7}: {solved}")
+    chosen = result["chosen"]
+    typer.echo(f"chosen: {chosen['optimizer']} at {chosen['learn_rate']:g}, {chosen['start']}")
+    typer.echo(f"wrote {output / 'among-bs-grid.json'}")

@@ -9,12 +9,20 @@ through a trainable affine map to the logit of "an A is present". The paper
 gives the layer, embedding, cell count and batch size (Table 2) and says that
 both cells trained for equal numbers of epochs until the training loss stopped
 changing; it names no loss, optimiser or initialisation, so here they are
-binary cross-entropy (mean over the batch), Adam and the package's own
-initialisation (forget bias +1, scaling factors 1). The ELSTMs get one scaling
-factor per position (period Ts = T).
+binary cross-entropy (mean over the batch), an optimiser of ``OPTIMIZERS``
+(Adam by default) and the package's own initialisation (forget bias +1,
+scaling factors 1). The ELSTMs get one scaling factor per position (period
+Ts = T).
+
+The paper raises T "by 1 at a time". ``step`` = k trains every T from the
+first length to the last by k (besides the listed ones); ``warm_start`` starts
+each T's model (per cell and seed) from the previous T's trained one
+(``grow``), instead of from a fresh initialisation.
 
 A run stops when the loss over the whole training set (computed after each
-epoch) falls below ``solved_loss`` (solved), when its best value has not
+epoch) falls below ``stop_loss`` (by default ``solved_loss``; a lower one
+trains a solved model on, to a margin that a warm start to the next T keeps),
+when its best value has not
 improved by a relative ``min_improvement`` for ``patience`` updates (plateau),
 or once it has made ``max_updates`` updates. Budgets count updates, not epochs:
 an epoch holds ceil((T + 1) / 5) updates, so an epoch budget would give T = 10
@@ -35,11 +43,13 @@ from torch.nn import functional as F
 from ..pytorch.cells import check_cell
 from ..pytorch.packing import Packing
 from ..pytorch.recurrence import Recurrence
-from .response import analyse
+from .response import RESPONSE_CELLS, analyse
 
 A, B = 0, 1
 DEFAULT_CELLS = ("lstm", "gru", "elstm", "elstm2")
 DEFAULT_LENGTHS = (10, 20, 40, 60, 80, 100)
+# the optimisers a sweep may use; "sgd" is SGD with momentum 0.9
+OPTIMIZERS = ("adam", "rmsprop", "sgd")
 # the samples of the paper's Fig. 5: (T, position of the A, 1-based)
 FIGURE_SAMPLES = ((10, 9), (60, 30))
 
@@ -55,7 +65,11 @@ class Settings:
     patience: int = 1500
     min_improvement: float = 0.01
     solved_loss: float = 0.01
+    stop_loss: Optional[float] = None
     learn_rate: float = 0.05
+    optimizer: str = "adam"
+    warm_start: bool = False
+    step: int = 0
     batch_size: int = 5
     embedding_width: int = 2
     hidden_width: int = 1
@@ -81,7 +95,39 @@ class Settings:
                                  f"for T = {length}.")
         if not self.learn_rate > 0 or not self.solved_loss > 0:
             raise ValueError("learn_rate and solved_loss must be > 0.")
+        if self.stop_loss is not None and not 0 < self.stop_loss <= self.solved_loss:
+            raise ValueError(f"stop_loss must lie in (0, solved_loss = {self.solved_loss:g}], "
+                             f"got {self.stop_loss!r}.")
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(f"Unknown optimizer {self.optimizer!r}: choose one of "
+                             f"{', '.join(map(repr, OPTIMIZERS))}.")
+        if isinstance(self.step, bool) or not isinstance(self.step, int) or self.step < 0:
+            raise ValueError(f"step must be an integer >= 0 (0: only the listed lengths), "
+                             f"got {self.step!r}.")
+        if (self.warm_start or self.step) and list(self.lengths) != sorted(set(self.lengths)):
+            raise ValueError(f"With warm_start or step the lengths must rise, got "
+                             f"{', '.join(map(str, self.lengths))}.")
         return self
+
+    def trained_lengths(self) -> Tuple[int, ...]:
+        """Every T a sweep trains, in order: the listed lengths, and with
+        ``step`` = k every k-th T from the first to the last."""
+        if not self.step:
+            return tuple(self.lengths)
+        raised = range(self.lengths[0], self.lengths[-1] + 1, self.step)
+        return tuple(sorted(set(raised) | set(self.lengths)))
+
+
+def make_optimizer(name: str, parameters, learn_rate: float) -> torch.optim.Optimizer:
+    """The optimiser ``name`` of ``OPTIMIZERS`` at ``learn_rate``."""
+    if name == "adam":
+        return torch.optim.Adam(parameters, lr=learn_rate)
+    if name == "rmsprop":
+        return torch.optim.RMSprop(parameters, lr=learn_rate)
+    if name == "sgd":
+        return torch.optim.SGD(parameters, lr=learn_rate, momentum=0.9)
+    raise ValueError(f"Unknown optimizer {name!r}: choose one of "
+                     f"{', '.join(map(repr, OPTIMIZERS))}.")
 
 
 def dataset(length: int) -> Tuple[Tensor, Tensor]:
@@ -106,6 +152,7 @@ class Detector(nn.Module):
 
     def __init__(self, *, cell: str, length: int, embedding_width: int = 2, hidden_width: int = 1):
         super().__init__()
+        self.length = length
         self.embed = nn.Embedding(2, embedding_width)
         self.rnn = Recurrence(cell=cell, input_width=embedding_width, hidden_width=hidden_width,
                               period=length)
@@ -123,6 +170,26 @@ class Detector(nn.Module):
         return self.read(h).squeeze(1)
 
 
+def grow(model: Detector, length: int) -> Detector:
+    """A detector for sequences of ``length`` that starts where ``model``
+    (trained on a shorter T) ended: the same weights, and for the ELSTMs the
+    scaling factors of positions 1..T' kept and those of the new positions at
+    their initial value 1."""
+    if length < model.length:
+        raise ValueError(f"A detector of T = {model.length} cannot grow to the shorter "
+                         f"T = {length}.")
+    old = model.rnn.period
+    grown = Detector(cell=model.rnn.cell, length=length,
+                     embedding_width=model.embed.embedding_dim,
+                     hidden_width=model.rnn.hidden_width)
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    if old:
+        state["rnn.scale"] = torch.cat([state["rnn.scale"],
+                                        torch.ones(length - old, model.rnn.hidden_width)])
+    grown.load_state_dict(state)
+    return grown
+
+
 def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float]:
     with torch.no_grad():
         logits = model(tokens)
@@ -132,22 +199,34 @@ def _loss(model: Detector, tokens: Tensor, labels: Tensor) -> Tuple[float, float
 
 
 def train(cell: str, length: int, seed: int, settings: Settings,
-          tick: Optional[Callable[[int], None]] = None) -> Tuple[Detector, Dict]:
-    """Train one detector; returns it and its record (losses every epoch,
+          tick: Optional[Callable[[int], None]] = None,
+          start: Optional[Detector] = None) -> Tuple[Detector, Dict]:
+    """Train one detector, from a fresh initialisation or, given ``start``
+    (a detector of the same cell trained on a shorter T), from where that one
+    ended (``grow``); returns it and its record (losses every epoch,
     why it stopped, its final loss and accuracy on the training set). The
     per-epoch losses are kept every ``settings.loss_every`` epochs (epochs 1,
     1 + loss_every, ...), and the last epoch's always, in ``losses`` with their
-    epoch numbers in ``loss_epochs``."""
+    epoch numbers in ``loss_epochs``; the loss before the first update in
+    ``initial_loss``. A run whose start is already below the stopping loss
+    makes no update. A run is solved if its final loss is below ``solved_loss``."""
     torch.manual_seed(seed)
-    model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
-                     hidden_width=settings.hidden_width)
+    if start is None:
+        model = Detector(cell=cell, length=length, embedding_width=settings.embedding_width,
+                         hidden_width=settings.hidden_width)
+    else:
+        model = grow(start, length)
     tokens, labels = dataset(length)
-    optimizer = torch.optim.Adam(model.parameters(), lr=settings.learn_rate)
+    optimizer = make_optimizer(settings.optimizer, model.parameters(), settings.learn_rate)
     order = torch.Generator().manual_seed(seed)
     losses: List[float] = []
     best, best_at, stop, updates = math.inf, 0, "max_updates", 0
-    start = time.perf_counter()
-    while updates < settings.max_updates:
+    began = time.perf_counter()
+    initial, _ = _loss(model, tokens, labels)
+    stop_loss = settings.solved_loss if settings.stop_loss is None else settings.stop_loss
+    if initial < stop_loss:  # a warm start that already solves this T
+        stop = "solved"
+    while updates < settings.max_updates and stop != "solved":
         before = updates
         for batch in torch.randperm(length + 1, generator=order).split(settings.batch_size):
             loss = F.binary_cross_entropy_with_logits(model(tokens[batch]), labels[batch])
@@ -164,7 +243,7 @@ def train(cell: str, length: int, seed: int, settings: Settings,
         if not math.isfinite(loss_value):
             stop = "not_finite"
             break
-        if loss_value < settings.solved_loss:
+        if loss_value < stop_loss:
             stop = "solved"
             break
         if updates - best_at >= settings.patience:
@@ -174,11 +253,13 @@ def train(cell: str, length: int, seed: int, settings: Settings,
     kept = list(range(1, len(losses) + 1, settings.loss_every))
     if kept and kept[-1] != len(losses):
         kept.append(len(losses))
-    record = {"cell": cell, "T": length, "seed": seed, "epochs": len(losses), "updates": updates,
-              "stop": stop, "final_loss": final, "best_loss": min(losses),
+    record = {"cell": cell, "T": length, "seed": seed,
+              "start_T": None if start is None else start.length,
+              "epochs": len(losses), "updates": updates, "stop": stop,
+              "initial_loss": initial, "final_loss": final, "best_loss": min(losses + [initial]),
               "accuracy": accuracy, "solved": final < settings.solved_loss,
               "constant_loss": constant_loss(length),
-              "seconds": round(time.perf_counter() - start, 2),
+              "seconds": round(time.perf_counter() - began, 2),
               "losses": [round(losses[e - 1], 6) for e in kept], "loss_epochs": kept}
     return model, record
 
@@ -212,30 +293,39 @@ def sample_response(model: Detector, length: int, position: int) -> Dict:
 def sweep(settings: Settings, progress: Optional[Callable[[int], Callable[[], None]]] = None,
           models: Optional[Path] = None, on_run: Optional[Callable[[Dict], None]] = None
           ) -> Dict:
-    """Every cell, length and seed of ``settings``; the memory responses of seed
-    0's detectors to the figure samples whose T is in the sweep. ``progress``
+    """Every cell, trained length (``Settings.trained_lengths``) and seed of
+    ``settings``, with ``warm_start`` each run starting from the same cell's
+    and seed's model of the previous T; the memory responses of seed
+    0's detectors to the figure samples whose T is in the sweep (for the cells
+    of ``response.RESPONSE_CELLS``). ``progress``
     is given the total number of updates at most and returns a callable
     given the updates of each epoch trained (those a run leaves by stopping
-    early are given when it stops). ``models``: a folder to save seed 0's detectors in, as
+    early are given when it stops). ``models``: a folder to save seed 0's
+    detectors of the listed lengths in, as
     ``<cell>-T<T>.pt``, for `spacy-elstm memory response`. ``on_run``: given
     each run's record as it ends."""
     settings.check()
-    total = len(settings.cells) * len(settings.lengths) * settings.seeds * settings.max_updates
+    lengths = settings.trained_lengths()
+    total = len(settings.cells) * len(lengths) * settings.seeds * settings.max_updates
     tick = progress(total) if progress is not None else None
     runs, responses = [], []
-    for length in settings.lengths:
+    previous: Dict[Tuple[str, int], Detector] = {}
+    for length in lengths:
         for cell in settings.cells:
             for seed in range(settings.seeds):
-                model, record = train(cell, length, seed, settings, tick)
+                start = previous.get((cell, seed)) if settings.warm_start else None
+                model, record = train(cell, length, seed, settings, tick, start=start)
+                if settings.warm_start:
+                    previous[(cell, seed)] = model
                 if tick is not None and record["updates"] < settings.max_updates:
                     tick(settings.max_updates - record["updates"])
                 runs.append(record)
                 if on_run is not None:
                     on_run(record)
-                if seed == 0 and models is not None:
+                if seed == 0 and models is not None and length in settings.lengths:
                     models.mkdir(parents=True, exist_ok=True)
                     save_detector(model, models / f"{cell}-T{length}.pt", cell, length, settings)
-                if seed == 0:
+                if seed == 0 and cell in RESPONSE_CELLS:  # no memory response for solstm
                     for sample_length, position in settings.samples:
                         if sample_length == length:
                             response = sample_response(model, length, position)
@@ -293,3 +383,15 @@ def encode(text: str) -> Tensor:
         raise ValueError(f"an among-Bs model reads a string of A and B, got {text!r}"
                          + (f" (bad letters: {', '.join(bad)})" if bad else "") + ".")
     return torch.tensor([A if ch == "A" else B for ch in letters])
+
+
+def solved_through(runs: Sequence[Dict], cell: str, seed: int) -> Optional[int]:
+    """The largest T up to which ``cell``'s seed ``seed`` solved every T it
+    trained (in increasing T); None if it did not solve the first."""
+    through = None
+    for run in sorted((r for r in runs if r["cell"] == cell and r["seed"] == seed),
+                      key=lambda r: r["T"]):
+        if not run["solved"]:
+            break
+        through = run["T"]
+    return through

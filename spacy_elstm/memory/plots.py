@@ -101,7 +101,8 @@ def sample_plot(responses: List[Dict], path: Path) -> Path:
     for ax in axes:
         ax.axvline(first["position"], color="red", lw=0.8, ls=":")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:  # no ELSTM: no scaling factors drawn
+            ax.legend(fontsize=7)
     width = first.get("hidden_width", 1)
     axes[0].set_ylabel("memory response mr_k" if one_unit else "|mr_k| (norm over units)")
     axes[0].set_title(f"T = {first['T']}, A at position {first['position']} (seed 0), "

@@ -48,6 +48,10 @@ class Trace:
     scale: Optional[Tensor]
 
 
+# the cells that memory_response has a form for (not the second-order LSTM)
+RESPONSE_CELLS = ("lstm", "elstm", "elstm2", "gru", "srn")
+
+
 def trace(rnn: Recurrence, x: Tensor) -> Trace:
     """Run ``rnn`` over one sequence x: (T, input_width), given in the
     sentence's order, keeping every gate's value. The states come from
