@@ -15,11 +15,7 @@ from spacy_elstm.cli.app import app
 from spacy_elstm.corpus_parsing import CorpusInputError, parse_corpus
 from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV
 from spacy_elstm.treebanks.conllu import read_conllu
-
-MODEL = Path(__file__).parent / "fixtures" / "compat_models" / "biaffine_dbrnn"
-WORDS = "the a dog cat saw chased quickly big small house near".split()
-TEXTS = [" ".join(WORDS[(i * k) % len(WORDS)] for k in range(1, 4 + i % 6)) + "."
-         for i in range(240)]
+from parse_utils import MODEL, TEXTS
 
 
 @pytest.fixture(scope="module")

@@ -23,11 +23,7 @@ from spacy_elstm.corpus_parsing import (CorpusInputError, InputFailure, Summary,
                                         parse_corpus, plan_chunks)
 from spacy_elstm.corpus_reader import read_records
 from spacy_elstm.parse_manifest import PlanChangedError
-
-MODEL = Path(__file__).parent / "fixtures" / "compat_models" / "biaffine_dbrnn"
-WORDS = "the a dog cat saw chased quickly big small house near".split()
-TEXTS = [" ".join(WORDS[(i * k) % len(WORDS)] for k in range(1, 4 + i % 6)) + "."
-         for i in range(240)]
+from parse_utils import MODEL, TEXTS
 
 
 @pytest.fixture(scope="module")
