@@ -2,7 +2,7 @@
 import json
 import re
 from pathlib import Path
-from typing import List
+from typing import Any, Callable, List
 
 import typer
 
@@ -11,10 +11,19 @@ memory_app = typer.Typer(help="Memory responses of trained cells, and the 'A amo
 
 
 def _ints(option: str, text: str) -> List[int]:
+    return _numbers(option, text, int, "integers")
+
+
+def _floats(option: str, text: str) -> List[float]:
+    return _numbers(option, text, float, "numbers")
+
+
+def _numbers(option: str, text: str, kind: Callable[[str], Any], described: str) -> List:
+    """The values of a comma-separated option, each read by ``kind``."""
     try:
-        values = [int(v) for v in text.split(",") if v.strip()]
+        values = [kind(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise ValueError(f"{option} takes integers separated by commas, got {text!r}.")
+        raise ValueError(f"{option} takes {described} separated by commas, got {text!r}.")
     if not values:
         raise ValueError(f"{option} is empty.")
     return values
@@ -191,16 +200,6 @@ def among_bs_command(
                    f"loss {row['loss_mean']:.4f} (min {row['loss_min']:.4f}, max "
                    f"{row['loss_max']:.4f}; constant guess {row['constant_loss']:.4f})")
     typer.echo("wrote " + ", ".join(str(p) for p in written))
-
-
-def _floats(option: str, text: str) -> List[float]:
-    try:
-        values = [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise ValueError(f"{option} takes numbers separated by commas, got {text!r}.")
-    if not values:
-        raise ValueError(f"{option} is empty.")
-    return values
 
 
 def _words(text: str) -> List[str]:

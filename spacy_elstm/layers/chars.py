@@ -74,10 +74,15 @@ def read_words(model: Model, words: List[bytes], is_train: bool):
 
 
 def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    words, occurrence = _distinct_words(model, docs)
+    return _read_distinct(model, docs, words, occurrence, is_train)
+
+
+def _read_distinct(model: Model, docs: List[Doc], words: List[bytes], occurrence: List[int],
+                   is_train: bool) -> Tuple[List[Floats2d], Callable]:
     # a word's vector depends on its bytes only: each distinct word of the batch
     # is read once, and its gradient is the sum over its occurrences
     n_out = model.get_dim("nO")
-    words, occurrence = _distinct_words(model, docs)
     if not words:
         return [model.ops.alloc2f(0, n_out) for _ in docs], lambda dYs: []
     Y_distinct, backprop = read_words(model, words, is_train)
@@ -105,12 +110,10 @@ def _weights_fingerprint(model: Model) -> Tuple[float, ...]:
 
 
 def _predict_cached(model: Model, docs: List[Doc], cache: WordCache):
-    n_out = model.get_dim("nO")
     words, occurrence = _distinct_words(model, docs)
-    if len(words) > cache.size:  # a batch larger than the cache: read it all
-        return _forward(model, docs, is_train=False)
-    if not words:
-        return [model.ops.alloc2f(0, n_out) for _ in docs], lambda dYs: []
+    if not words or len(words) > cache.size:  # nothing, or more than the cache: read it all
+        return _read_distinct(model, docs, words, occurrence, is_train=False)
+    n_out = model.get_dim("nO")
     cache.check_weights(_weights_fingerprint(model))
     if cache.table is None:
         cache.table = model.ops.alloc2f(cache.size, n_out)
