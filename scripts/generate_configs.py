@@ -118,7 +118,7 @@ VARIANTS = (
 )
 # Configs in a family folder written by hand: the sequence-labelling parser with
 # a tagger before it on a shared tok2vec, a family of one
-HANDWRITTEN = ("labeller/seq_parser", "pretrain/elstm_next_word")
+HANDWRITTEN = ("labeller/seq_parser", "pretrain/elstm_next_word", "paper/dep_tdp")
 
 
 class SourceError(ValueError):

@@ -317,6 +317,10 @@ def test_score_command_with_gold_lemmas(trained, tmp_path):
      "CLIP goes with neither OWN nor NORMALIZE=false"),
     ({"SEED": "one", "MODELS": "pos_rnn"}, "SEED must be a whole number >= 0, got 'one'"),
     ({"SEED": "-1", "MODELS": "pos_rnn"}, "SEED must be a whole number >= 0, got '-1'"),
+    ({"CLIP": "5", "MODELS": "dep_brnn dep_tdp"},
+     "OWN, CLIP and NORMALIZE apply to the recurrent models only, not dep_tdp"),
+    ({"NORMALIZE": "false", "MODELS": "dep_tdp"},
+     "OWN, CLIP and NORMALIZE apply to the recurrent models only, not dep_tdp"),
 ])
 def test_paper_tables_refuses_a_bad_scheduled_sampling_run_before_training(env, message):
     """scripts/paper_tables.sh checks OWN, CLIP and SEED before it trains anything."""

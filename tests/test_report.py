@@ -220,6 +220,25 @@ def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
     assert "teacher-forced" not in text  # no exposure_bias.py results, no table
 
 
+def test_table8_appears_once_a_parser_without_a_cell_has_run(tmp_path):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "dep_dbrnn-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
+    assert "Table 8" not in render(tmp_path)  # the recurrent models alone make Table 6
+    (paper / "dep_tdp-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 70.0, "LAS": 65.5, "words": 25096, "words_per_second": 30000.0}))
+    log = [{"epoch": 0, "step": 0, "words": 0, "seconds": 0, "score": 0.0},
+           {"epoch": 11, "step": 6908, "words": 2254000, "seconds": 3600, "score": 0.7}]
+    (paper / "train-dep_tdp.jsonl").write_text("\n".join(map(json.dumps, log)))
+    text = render(tmp_path)
+    assert "Tables 6 to 8" in text
+    assert "|  | Seq2seq-E | DBRNN-E | Convseq2seq | TDP |" in text
+    assert "| UAS | - (64.30) | 55.50 (61.35) | - (52.55) | 70.00 (62.29) |" in text
+    assert "| LAS | - (52.60) | 40.25 (43.32) | - (44.19) | 65.50 (52.18) |" in text
+    assert "| dep_tdp | - | 626 | 1.00 | 30,000 |" in text
+
+
 def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_path, capsys):
     paper = tmp_path / "paper"
     paper.mkdir()

@@ -1,8 +1,9 @@
-"""The tables of the paper's settings (Su & Kuo, Tables 6 and 7), from
+"""The tables of the paper's settings (Su & Kuo, Tables 6, 7 and 8), from
 ``metrics/paper/``, which `scripts/paper_tables.sh` fills: per macro-model and
 cell, ``<model>-<cell>-test.official.json`` (the official scores of model-last
 on EWT test, gold lemmas in) and ``train-<model>-<cell>.jsonl`` (the training
-log). Each of our cells stands beside the paper's number for it.
+log); Table 8's parsers without a cell as ``<model>-test.official.json``. Each
+of our numbers stands beside the paper's.
 """
 from pathlib import Path
 from typing import Dict, Optional, Tuple
@@ -22,11 +23,18 @@ PAPER_DEP = {"rnn": ((43.24, 25.28), (45.24, 29.92), (58.49, 36.10)),
              "seq2seq": ((29.38, 6.05), (36.47, 13.44), (48.58, 24.05)),
              "seq2seq_att": ((31.82, 16.16), (43.63, 33.98), (64.30, 52.60)),
              "dbrnn": ((51.38, 39.71), (52.23, 37.25), (61.35, 43.32))}
+# Table 8 (DP test UAS/LAS against other parsers): our file stem and the paper's
+# (UAS, LAS) per column; for comparison only, never produced here.
+TABLE8 = [("Seq2seq-E", "dep_seq2seq_att-elstm", (64.30, 52.60)),
+          ("DBRNN-E", "dep_dbrnn-elstm", (61.35, 43.32)),
+          ("Convseq2seq", "dep_convseq2seq", (52.55, 44.19)),
+          ("TDP", "dep_tdp", (62.29, 52.18))]
+TABLE8_CELL_FREE = ("dep_convseq2seq", "dep_tdp")
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
         "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
         "(the `paper-tables` command, `scripts/paper_tables.sh`; configs in `configs/paper/`, "
-        "whose headers list where they depart from the paper). Paper: Su & Kuo's Tables 7 and 6 (UD 2.0 "
+        "whose headers list where they depart from the paper). Paper: Su & Kuo's Tables 7, 6 and 8 (UD 2.0 "
         "English, the CoNLL 2017 test file). `-`: not run yet. Training words/s include "
         "the dev evaluations, on the machine the log came from.")
 
@@ -35,9 +43,10 @@ def _ours(folder: Path, model: str, cell: str) -> Optional[Dict]:
     return read_json(folder / f"{model}-{cell}-test.official.json")
 
 
-def _train_speed(folder: Path, model: str, cell: str) -> Optional[Tuple[float, float]]:
+def _train_speed(folder: Path, model: str, cell: Optional[str] = None
+                 ) -> Optional[Tuple[float, float]]:
     """(words/s, hours) of the training log's whole run; None without a log."""
-    path = folder / f"train-{model}-{cell}.jsonl"
+    path = folder / (f"train-{model}-{cell}.jsonl" if cell else f"train-{model}.jsonl")
     if not path.is_file():
         return None
     log = read_log(path)
@@ -76,9 +85,14 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
                 rows_speed.append([f"{task}_{key}", cell, f"{speed[0]:,.0f}", f"{speed[1]:.2f}",
                                    "-" if s.get("words_per_second") is None
                                    else f"{s['words_per_second']:,.0f}"])
+    for stem in TABLE8_CELL_FREE:
+        s, speed = read_json(folder / f"{stem}-test.official.json"), _train_speed(folder, stem)
+        if s is not None and speed is not None:
+            rows_speed.append([stem, "-", f"{speed[0]:,.0f}", f"{speed[1]:.2f}", _speed(s)])
     if not rows_pos and not rows_dep:
         return None
-    title = "### The paper's settings (Tables 6 and 7"
+    table8 = _table8(folder)
+    title = "### The paper's settings (Tables 6 to 8" if table8 else "### The paper's settings (Tables 6 and 7"
     title += f", {folder.name}): ours (paper's)" if variant else "): ours (paper's)"
     parts = [title, "", NOTE + (f" {variant}" if variant else ""), ""]
     header = ["macro-model"] + ["LSTM", "GRU", "ELSTM"]
@@ -88,6 +102,13 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
         parts += ["UAS/LAS (Table 6; ours: `dep_rnn`, `dep_brnn`, `dep_dbrnn` label each "
                   "word with its head's offset, `dep_seq2seq*` decode the paper's "
                   "interleaved target; every parse a tree):", "", table(header, rows_dep), ""]
+    if table8:
+        parts += ["Against other parsers (Table 8; ours: `dep_seq2seq_att` and `dep_dbrnn` "
+                  "with the ELSTM as above, `dep_convseq2seq` a convolutional seq2seq "
+                  "model, `dep_tdp` spaCy's transition parser standing in for the paper's "
+                  "TDP, trained from scratch: no pretrained vectors are available here, "
+                  "where the paper's TDP reads pretrained ones; each config's header "
+                  "lists its settings):", "", table8, ""]
     exposure = _exposure_rows(folder)
     if exposure:
         parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
@@ -110,6 +131,18 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
         parts += ["Speed:", "", table(["config", "cell", "training words/s", "training hours",
                                         "test words/s"], rows_speed), ""]
     return "\n".join(parts)
+
+
+def _table8(folder: Path) -> Optional[str]:
+    """Table 8's UAS and LAS rows, ours (paper's), once one of its parsers
+    without a cell has run in this folder; None before."""
+    scores = [read_json(folder / f"{stem}-test.official.json") for _, stem, _ in TABLE8]
+    if not any(s for (_, stem, _), s in zip(TABLE8, scores) if stem in TABLE8_CELL_FREE):
+        return None
+    rows = [[metric] + [_cell(number(s, metric), paper[i])
+                        for s, (_, _, paper) in zip(scores, TABLE8)]
+            for i, metric in enumerate(("UAS", "LAS"))]
+    return table([""] + [title for title, _, _ in TABLE8], rows)
 
 
 def _exposure_rows(folder: Path) -> list:
