@@ -673,3 +673,22 @@ def test_parse_benchmark_is_tabulated_with_per_worker_rates_and_the_targets(tmp_
     assert "load average 3.0, 4.0 before and after" in section
     (tmp_path / "bench-parse.json").unlink()
     assert "## Corpus parsing speed" not in render(tmp_path)
+
+
+def test_encoder_profile_is_tabulated_against_torchs_lstm(tmp_path):
+    from lab.report.bench import encoder_profile_section
+
+    path = tmp_path / "profile-encoder.json"
+    path.write_text(json.dumps({
+        "benchmark": "encoder_profile", "mode": "predict", "config": "configs/best_elstm.cfg",
+        "data": "dev.conllu", "rounds": 5, "batches": 2, "batch_docs": 256, "words": 1000,
+        "mean_length": 12.5,
+        "encoder": {"architecture": "spacy-elstm.RecurrentEncoder.v2", "cell": "elstm",
+                    "width": 256, "input_width": 256, "depth": 2, "bidirectional": True},
+        "seconds": {"thinc layer": 0.5, "torch.nn.LSTM": 0.25},
+        "environment": {"torch": "2", "threads": 1, "cpu": "X", "machine": "x86_64"}}))
+    text = encoder_profile_section(path)
+    assert "| thinc layer | 0.500 | 2,000 | 0.50 |" in text
+    assert "| torch.nn.LSTM | 0.250 | 4,000 | 1.00 |" in text
+    assert "2 layers, 256 wide, bidirectional" in text and "inference" in text
+    assert encoder_profile_section(tmp_path / "absent.json") is None

@@ -246,6 +246,39 @@ def _profile_table(path: Path, data: Dict[str, Any]) -> str:
     return note + "\n\n" + table(["part"] + [f"`{n}`" for n in names], rows)
 
 
+def encoder_profile_section(path: Path) -> Optional[str]:
+    """The tok2vec's encoder at a pipeline's shapes, five ways against torch's
+    LSTM (`python -m lab.encoder_profile`); None if it has not run."""
+    return _section(path, _encoder_profile_table, None)
+
+
+def _encoder_profile_table(path: Path, data: Dict[str, Any]) -> str:
+    seconds, words = data["seconds"], data["words"]
+    reference = seconds["torch.nn.LSTM"]
+    rows = [[name, f"{s:.3f}", f"{words / s:,.0f}", f"{reference / s:.2f}"]
+            for name, s in seconds.items()]
+    enc = data["encoder"]
+    train = data["mode"] == "train"
+    what = "forward and backward (the gradient of the output's sum)" if train else "inference"
+    note = (f"The encoder of `{data['config']}` ({enc['architecture']}, {enc['cell']}, "
+            f"{enc['depth']} layers, {enc['width']} wide, "
+            f"{'bidirectional' if enc['bidirectional'] else 'forward only'}) on the batches "
+            f"it meets parsing `{data['data']}` ({data['batches']} batches of up to "
+            f"{data['batch_docs']} sentences, {words:,} words, {data['mean_length']} words a "
+            f"sentence on average), {what}, median of {data['rounds']} interleaved rounds, "
+            f"{_hardware(data['environment'])}, 1 thread, torch {data['environment']['torch']} "
+            f"(`python -m lab.encoder_profile{' --train' if train else ''}`, "
+            f"`metrics/{path.name}`). *torch module*: the module on the flat tensor, its "
+            "packing included; *recurrence*: its packed run alone; *thinc layer*: the "
+            "module as the pipeline calls it, the thinc/torch boundary included; "
+            "`torch.nn.LSTM`: torch's LSTM of the same depth and widths on the same "
+            "batches, packed beforehand (it has no residual connections, layer norm or "
+            "scaling factors: the floor a plain LSTM reaches at these shapes); *packing "
+            "included*: padding, packing and unpacking each batch around it, as spaCy's "
+            "`TorchBiLSTMEncoder` does.")
+    return note + "\n\n" + table(["way", "seconds", "words/s", "× torch.nn.LSTM"], rows)
+
+
 def parse_memory_section(path: Path) -> Optional[str]:
     """Peak memory of `spacy-elstm parse` against the input's size
     (`python -m lab.parse_memory`); None if it has not run."""

@@ -114,6 +114,12 @@ def _speed(metrics: Path) -> List[str]:
         parts += ["## Paper-settings speed", ""] + [p for t in paper_bench for p in (t, "")]
     profiles = [t for t in map(bench.profile_section,
                                bench.default_first(metrics, "profile-inference")) if t]
+    train_profile = bench.profile_section(metrics / "profile-train.json")
+    if train_profile and not train_profile.startswith("_"):
+        profiles.append(train_profile)
+    profiles += [t for t in map(bench.encoder_profile_section,
+                                [metrics / "profile-encoder.json",
+                                 metrics / "profile-encoder-train.json"]) if t]
     if profiles:
         parts += ["## Where the time goes", ""] + [p for t in profiles for p in (t, "")]
     gpu_check = gpu.gpu_check_section(metrics)
