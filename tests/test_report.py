@@ -685,10 +685,12 @@ def test_encoder_profile_is_tabulated_against_torchs_lstm(tmp_path):
         "mean_length": 12.5,
         "encoder": {"architecture": "spacy-elstm.RecurrentEncoder.v2", "cell": "elstm",
                     "width": 256, "input_width": 256, "depth": 2, "bidirectional": True},
-        "seconds": {"thinc layer": 0.5, "torch.nn.LSTM": 0.25},
+        "seconds": {"thinc layer": 0.5, "torch module": 0.4, "recurrence": 0.3,
+                    "torch.nn.LSTM": 0.25},
         "environment": {"torch": "2", "threads": 1, "cpu": "X", "machine": "x86_64"}}))
     text = encoder_profile_section(path)
     assert "| thinc layer | 0.500 | 2,000 | 0.50 |" in text
     assert "| torch.nn.LSTM | 0.250 | 4,000 | 1.00 |" in text
     assert "2 layers, 256 wide, bidirectional" in text and "inference" in text
+    assert "the thinc/torch boundary costs +0.100 s of the layer's 0.500 s (+20%)" in text
     assert encoder_profile_section(tmp_path / "absent.json") is None

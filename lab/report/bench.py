@@ -276,7 +276,15 @@ def _encoder_profile_table(path: Path, data: Dict[str, Any]) -> str:
             "scaling factors: the floor a plain LSTM reaches at these shapes); *packing "
             "included*: padding, packing and unpacking each batch around it, as spaCy's "
             "`TorchBiLSTMEncoder` does.")
-    return note + "\n\n" + table(["way", "seconds", "words/s", "× torch.nn.LSTM"], rows)
+    summary = (f"Our module runs at {reference / seconds['torch module']:.2f}× torch's "
+               f"packed LSTM here ({reference / seconds['recurrence']:.2f}× for its packed "
+               f"run alone)")
+    if "thinc layer" in seconds:
+        boundary = seconds["thinc layer"] - seconds["torch module"]
+        summary += (f"; the thinc/torch boundary costs {boundary:+.3f} s of the layer's "
+                    f"{seconds['thinc layer']:.3f} s ({100 * boundary / seconds['thinc layer']:+.0f}%)")
+    return (note + "\n\n" + table(["way", "seconds", "words/s", "× torch.nn.LSTM"], rows)
+            + "\n\n" + summary + ".")
 
 
 def parse_memory_section(path: Path) -> Optional[str]:
