@@ -23,7 +23,8 @@ member's config is the base with its slots filled from the member's source.
 A variant (VARIANTS below) is one generated config with a few sections changed:
 its source, configs/src/variants/<output>.cfg, is a header comment, then
 sections as in any config. A section the base lacks is added after the last
-section of its parent; a section the base has is merged into it key by key,
+section of its parent (of the parent's parent for the sections under a "*",
+which has no header of its own); a section the base has is merged into it key by key,
 unless the two name different registered functions (``@architectures``,
 ``@layers``...), when the source's section and subsections replace the base's:
 the merge of spaCy's partial configs (``Config.merge``), which each variant is
@@ -112,6 +113,8 @@ VARIANTS = (
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
     # the accurate pipeline at the CNN's speed (issue 43): narrower hashed word features
     Variant("experiments/speed/best_elstm_narrow_words", "best_elstm"),
+    # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
+    Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # training on a GPU (issue 45): the accurate pipeline, and spaCy's BiLSTM for reference
     Variant("gpu/best_elstm", "biaffine/best_elstm"),
     Variant("gpu/spacy_bilstm", "cnn"),
@@ -327,8 +330,10 @@ def apply_variant(base_text: str, source: Path) -> str:
                 sections[at] = (name, merged + sections[at][1][len(old):])
         else:
             parent = name.rpartition(".")[0]
-            family = [i for i, n in enumerate(names) if n == parent or n.startswith(parent + ".")]
-            if not parent or not family:
+            # a "*" section (a function's positional arguments) has no header of its own
+            anchor = parent[:-2] if parent.endswith(".*") else parent
+            family = [i for i, n in enumerate(names) if n == anchor or n.startswith(anchor + ".")]
+            if not anchor or not family:
                 raise SourceError(f"{source}: [{name}] has no parent section [{parent}] in the base.")
             at = family[-1] + 1
             if sections[at - 1][1][-1].strip():  # the base's last section: no blank line yet
@@ -338,7 +343,9 @@ def apply_variant(base_text: str, source: Path) -> str:
     text = "".join(_body(header)) + "\n" + "".join(ln for _, ls in sections for ln in ls)
     # the text says what spaCy's own merge of the variant into the base says
     overlay = "".join(ln for name, change in changes for ln in change)
-    ancestors = {name[:i] for name, _ in changes for i, c in enumerate(name) if c == "."}
+    # ("*" sections have no header: spaCy's parser makes them as it meets their subsections)
+    ancestors = {name[:i] for name, _ in changes for i, c in enumerate(name)
+                 if c == "." and not name[:i].endswith(".*")}
     overlay = "".join(f"[{a}]\n" for a in sorted(ancestors - {n for n, _ in changes}, key=len)) + overlay
     want = Config().from_str(base_text, interpolate=False).merge(
         Config().from_str(overlay, interpolate=False))

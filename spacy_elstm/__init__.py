@@ -6,7 +6,7 @@ from .components import (ELSTMBiaffineParser, ELSTMSeqParser, ELSTMTagger,
                          make_elstm_biaffine_parser, make_elstm_seq_parser, make_elstm_tagger)
 from .logger import training_log
 from .multiprocess import install as _install_fork_handler
-from .optimizers import Adagrad, create_adagrad
+from .optimizers import Adagrad, NesterovSGD, create_adagrad, create_nag
 from .pretraining import create_pretrain_next_word
 from .readers import GoldLemmaCorpus, create_gold_lemma_reader
 from .char_tokenizer import CharTokenizer, create_char_tokenizer
@@ -23,6 +23,7 @@ __all__ = ["__version__", "build_recurrent_encoder", "build_dbrnn_encoder", "bui
            "build_dbrnn_tagger", "ELSTMTagger", "make_elstm_tagger", "ELSTMSeqParser",
            "make_elstm_seq_parser", "ELSTMBiaffineParser", "make_elstm_biaffine_parser",
            "training_log", "create_pretrain_next_word", "Adagrad", "create_adagrad",
+           "NesterovSGD", "create_nag",
            "GoldLemmaCorpus", "create_gold_lemma_reader", "SequenceLabeller",
            "make_sequence_labeller", "SequenceParser", "make_sequence_parser", "BiaffineParser",
            "make_biaffine_parser", "TreebankTokenizer", "create_treebank_tokenizer", "CharTokenizer",

@@ -47,7 +47,9 @@ def test_every_family_has_the_members_it_names():
     assert {name for name in made if "/" not in name} == set(gen.RECOMMENDED)
     assert sorted(n.split("/")[-1] for n in made if n.startswith("experiments/encoders/")) == \
         sorted(gen.STUDY_ENCODERS)
-    assert sorted(n.split("/")[1] for n in made if n.startswith("paper/")) == sorted(gen.PAPER)
+    variants = {variant.output for variant in gen.VARIANTS}
+    assert sorted(n.split("/")[1] for n in made if n.startswith("paper/") and n not in variants) \
+        == sorted(gen.PAPER)
     assert sorted(n.split("/")[1] for n in made if n.startswith("labeller/")) == \
         sorted(gen.MACRO_TAGGERS + gen.TUNED_TAGGERS)
     for folder, members in (("experiments/chars", ["best_elstm", "cnn"]),
@@ -337,6 +339,22 @@ def test_a_variant_merges_keys_replaces_another_function_and_adds_sections(tmp_p
     assert "*" not in text
     assert list(config["components"]) == ["a", "b"]  # b after the last of components' sections
     assert text.index("[components.b]") < text.index("[training]")
+
+
+def test_a_variant_that_replaces_a_model_can_give_it_sections_under_a_star(tmp_path):
+    """A "*" section has no header of its own: the subsections under it go after
+    their grandparent's last section (as configs/paper/dep_convseq2seq.cfg's tok2vec)."""
+    source = tmp_path / "variant.cfg"
+    source.write_text("# v\n[components.a.model]\n@architectures = \"spacy.Tagger.v1\"\n"
+                      "nO = null\n\n[components.a.model.tok2vec]\n@layers = \"chain.v1\"\n\n"
+                      "[components.a.model.tok2vec.*.two]\n"
+                      "@architectures = \"spacy.Tok2VecListener.v1\"\nwidth = 16\n")
+    text = gen.apply_variant(BASE, source)
+    config = spacy.util.load_config_from_str(text, interpolate=False)
+    model = config["components"]["a"]["model"]
+    assert model["@architectures"] == "spacy.Tagger.v1"
+    assert list(model["tok2vec"]["*"]) == ["two"]  # the base's "one" went with its model
+    assert text.index("[components.a.model.tok2vec.*.two]") < text.index("[training]")
 
 
 @pytest.mark.parametrize("text,message", [

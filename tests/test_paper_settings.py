@@ -1,5 +1,6 @@
 """The paper's settings (Su & Kuo, Table 4): configs/paper/ (POS and parsing), the
-gold-lemma reader, AdaGrad, and `spacy-elstm score --gold-lemmas`."""
+gold-lemma reader, AdaGrad, and `spacy-elstm score --gold-lemmas`; and Table 8's
+convseq2seq (configs/paper/dep_convseq2seq.cfg) with its optimizer, NAG."""
 import json
 import os
 import subprocess
@@ -13,7 +14,7 @@ from spacy.training import Example
 from spacy.util import registry
 from thinc.api import fix_random_seed
 
-from spacy_elstm.optimizers import ADAGRAD, Adagrad, create_adagrad
+from spacy_elstm.optimizers import ADAGRAD, NAG, Adagrad, NesterovSGD, create_adagrad, create_nag
 from spacy_elstm.readers import GOLD_LEMMA_CORPUS, copy_gold_lemmas, create_gold_lemma_reader
 from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
 
@@ -108,6 +109,43 @@ def test_the_paper_config_has_the_papers_settings(name):
     for split in ("train", "dev"):
         assert config["corpora"][split]["@readers"] == GOLD_LEMMA_CORPUS
         assert config["corpora"][split]["gold_preproc"] is True
+
+
+def test_the_convseq2seq_config_is_valid_and_builds(tmp_path):
+    from spacy.cli.debug_config import debug_config
+    from spacy.cli.init_config import fill_config
+
+    path = PAPER / "dep_convseq2seq.cfg"
+    debug_config(path, overrides={"paths.train": str(SAMPLE / "train.conllu"),
+                                  "paths.dev": str(SAMPLE / "dev.conllu")})
+    filled = tmp_path / "filled.cfg"
+    fill_config(filled, path)
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config(filled), auto_fill=True,
+                                            validate=True)
+    assert nlp.pipe_names == ["elstm_seq_parser"]
+    assert nlp.get_pipe("elstm_seq_parser").encoding == "interleaved"
+
+
+def test_the_convseq2seq_config_has_table_8s_settings():
+    """Table 8's convseq2seq: 4 + 4 layers, kernel 3, embedding 512, dropout,
+    NAG at 0.25, 11 epochs; and everything else as dep_seq2seq_att's."""
+    config = spacy.util.load_config(PAPER / "dep_convseq2seq.cfg", interpolate=False)
+    model = config["components"]["elstm_seq_parser"]["model"]
+    assert model["@architectures"] == "spacy-elstm.ConvSeq2SeqTagger.v1"
+    assert (model["enc_layers"], model["dec_layers"], model["kernel_size"]) == (4, 4, 3)
+    assert model["width"] == 512 and model["label_width"] is None  # the embedding's, 512
+    assert model["tok2vec"]["*"]["embed"]["layer"]["nO"] == 512
+    assert model["interleaved"] is True and 0 < model["dropout"] < 1
+    optimizer = config["training"]["optimizer"]
+    assert optimizer["@optimizers"] == NAG
+    assert (optimizer["learn_rate"], optimizer["momentum"], optimizer["grad_clip"]) == \
+           (0.25, 0.99, 0.1)
+    other = spacy.util.load_config(PAPER / "dep_seq2seq_att.cfg", interpolate=False)
+    assert model["tok2vec"] == other["components"]["elstm_seq_parser"]["model"]["tok2vec"]
+    for config_ in (config, other):
+        config_["components"]["elstm_seq_parser"].pop("model")
+        config_["training"].pop("optimizer")
+    assert config == other
 
 
 def test_a_short_paper_training_runs_and_learns(trained):
@@ -263,11 +301,72 @@ def test_adagrad_trains_a_tagger_with_spacy_update():
     assert optimizer.mom2  # the accumulators, per parameter
 
 
+# --- NAG ---------------------------------------------------------------------------
+
+def _torch_nag(weights, gradients, *, clip, **settings):
+    import torch
+
+    param = torch.nn.Parameter(torch.tensor(weights))
+    optimizer = torch.optim.SGD([param], nesterov=True, **settings)
+    for gradient in gradients:
+        param.grad = torch.tensor(gradient)
+        if clip:
+            torch.nn.utils.clip_grad_norm_([param], clip)
+        optimizer.step()
+    return param.detach().numpy()
+
+
+@pytest.mark.parametrize("clip", [0.0, 0.1])
+def test_nag_is_torchs_sgd_with_nesterov_momentum(clip):
+    """Gehring et al.'s setting (momentum 0.99, clipping at 0.1, learning rate
+    0.25) against torch.optim.SGD(nesterov=True), over gradients of norms
+    below and above the clipping threshold."""
+    rng = numpy.random.default_rng(0)
+    weights = rng.normal(size=(4, 3))
+    gradients = [rng.normal(size=(4, 3)) * scale for scale in (0.01, 1.0, 0.02, 3.0, 0.05)]
+    optimizer = create_nag(0.25, momentum=0.99, grad_clip=clip)
+    ours = weights.copy()
+    for gradient in gradients:
+        ours, left = optimizer((0, "W"), ours, gradient.copy())
+        assert not left.any()
+    expected = _torch_nag(weights, gradients, clip=clip, lr=0.25, momentum=0.99)
+    # torch divides by the norm + 1e-6 when it clips
+    numpy.testing.assert_allclose(ours, expected, rtol=1e-5 if clip else 1e-12, atol=1e-12)
+    assert not numpy.allclose(ours, weights - 0.25 * sum(gradients))  # the momentum acts
+
+
+def test_nag_keeps_a_velocity_per_parameter_and_takes_l2_and_schedules():
+    optimizer = create_nag([0.5, 0.25], momentum=0.5, grad_clip=0.0, L2=0.1)
+    assert isinstance(optimizer, NesterovSGD) and optimizer.learn_rate == 0.5
+    weights, _ = optimizer((0, "W"), numpy.ones(1), numpy.ones(1))
+    # g = 1 + 0.1 * 1; b = g; w = 1 - 0.5 * (g + 0.5 * b)
+    numpy.testing.assert_allclose(weights, [1 - 0.5 * 1.1 * 1.5])
+    other, _ = optimizer((1, "W"), numpy.zeros(1), numpy.ones(1))
+    numpy.testing.assert_allclose(other, [-0.5 * 1.5])
+    optimizer.step_schedules()
+    assert optimizer.learn_rate == 0.25
+    expected = _torch_nag(numpy.ones(1), [numpy.ones(1), numpy.full(1, 2.0)], clip=0.0,
+                          lr=0.5, momentum=0.5, weight_decay=0.1)
+    optimizer = create_nag(0.5, momentum=0.5, grad_clip=0.0, L2=0.1)
+    weights = numpy.ones(1)
+    for gradient in (1.0, 2.0):
+        weights, _ = optimizer((0, "W"), weights, numpy.full(1, gradient))
+    numpy.testing.assert_allclose(weights, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("momentum", [1.0, -0.1, True])
+def test_a_bad_momentum_is_refused(momentum):
+    with pytest.raises(ValueError, match=rf"{NAG}: momentum must be a number in \[0, 1\), "
+                                         rf"got {momentum!r}"):
+        create_nag(0.25, momentum=momentum)
+
+
 def test_the_names_come_by_entry_point_without_import():
     code = ("import sys\n"
             "from spacy.util import registry\n"
             "assert 'spacy_elstm' not in sys.modules\n"
             f"registry.optimizers.get({ADAGRAD!r})\n"
+            f"registry.optimizers.get({NAG!r})\n"
             f"registry.readers.get({GOLD_LEMMA_CORPUS!r})\n")
     result = run("-c", code)
     assert result.returncode == 0, result.stderr

@@ -13,9 +13,11 @@ from .encoders import (DBRNN_ENCODER, DBRNN_ENCODER_V2, DEFAULT_DROPOUT, DEFAULT
                        RECURRENT_ENCODER_V2, build_dbrnn_encoder, build_dbrnn_encoder_v2,
                        build_recurrent_encoder, build_recurrent_encoder_v2)
 from .parsers import BIAFFINE_PARSER, build_biaffine_parser
-from .taggers import (DBRNN_TAGGER, LABEL_RECURRENT_TAGGER, RECURRENT_TAGGER, SEQ2SEQ_TAGGER,
-                      SEQ2SEQ_TAGGER_V2, build_dbrnn_tagger, build_label_recurrent_tagger,
-                      build_recurrent_tagger, build_seq2seq_tagger, build_seq2seq_tagger_v2)
+from .taggers import (CONV_SEQ2SEQ_TAGGER, DBRNN_TAGGER, LABEL_RECURRENT_TAGGER,
+                      RECURRENT_TAGGER, SEQ2SEQ_TAGGER, SEQ2SEQ_TAGGER_V2,
+                      build_conv_seq2seq_tagger, build_dbrnn_tagger,
+                      build_label_recurrent_tagger, build_recurrent_tagger,
+                      build_seq2seq_tagger, build_seq2seq_tagger_v2)
 from .validation import ARG_RULES, MAX_PERIOD, check_encoder_args
 
 __all__ = [
@@ -26,8 +28,9 @@ __all__ = [
     "build_dbrnn_encoder", "build_dbrnn_encoder_v2", "build_recurrent_encoder",
     "build_recurrent_encoder_v2",
     "BIAFFINE_PARSER", "build_biaffine_parser",
-    "DBRNN_TAGGER", "LABEL_RECURRENT_TAGGER", "RECURRENT_TAGGER", "SEQ2SEQ_TAGGER",
-    "SEQ2SEQ_TAGGER_V2", "build_dbrnn_tagger", "build_label_recurrent_tagger",
-    "build_recurrent_tagger", "build_seq2seq_tagger", "build_seq2seq_tagger_v2",
+    "CONV_SEQ2SEQ_TAGGER", "DBRNN_TAGGER", "LABEL_RECURRENT_TAGGER", "RECURRENT_TAGGER",
+    "SEQ2SEQ_TAGGER", "SEQ2SEQ_TAGGER_V2", "build_conv_seq2seq_tagger", "build_dbrnn_tagger",
+    "build_label_recurrent_tagger", "build_recurrent_tagger", "build_seq2seq_tagger",
+    "build_seq2seq_tagger_v2",
     "ARG_RULES", "MAX_PERIOD", "check_encoder_args",
 ]

@@ -1,6 +1,7 @@
 """The taggers: models for the elstm_tagger and elstm_seq_parser components, a
-tok2vec then a recurrent macro-model and its softmax heads, outputting
-log-probabilities per doc (pytorch/labeller.py, seq2seq.py, label_recurrence.py).
+tok2vec then a recurrent (or, for the convolutional seq2seq, convolutional)
+macro-model and its softmax heads, outputting log-probabilities per doc
+(pytorch/labeller.py, seq2seq.py, conv_seq2seq.py, label_recurrence.py).
 """
 from typing import Any, List, Optional
 
@@ -9,7 +10,7 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from ..layers import with_torch_labeller
-from ..pytorch import DBRNNLabeller, RecurrentLabeller, Seq2SeqLabeller
+from ..pytorch import ConvSeq2SeqLabeller, DBRNNLabeller, RecurrentLabeller, Seq2SeqLabeller
 from ..pytorch.label_recurrence import LabelRecurrentLabeller
 from .validation import (check_args, check_cell_args, check_encoder_args, check_tagger_args,
                          input_width, wrap_errors)
@@ -210,6 +211,74 @@ def _seq2seq_tagger(name: str, *, per_sentence: bool, tok2vec: Model, width: int
     return with_torch_labeller(tok2vec, module, input_width=n_in,
                                loss_weights=[1.0] * module.n_heads,
                                name=f"{cell}_{kind}_tagger")
+
+
+# --- the convolutional seq2seq (pytorch/conv_seq2seq.py) --------------------------------
+# Gehring et al.'s model, Su & Kuo's "convseq2seq" (Table 8); fed its previous labels
+# like the recurrent seq2seq, each sentence of a doc one sequence.
+CONV_SEQ2SEQ_TAGGER = "spacy-elstm.ConvSeq2SeqTagger.v1"
+
+
+@registry.architectures(CONV_SEQ2SEQ_TAGGER)
+def build_conv_seq2seq_tagger(
+    tok2vec: Model,
+    width: int,
+    enc_layers: int = 4,
+    dec_layers: int = 4,
+    kernel_size: int = 3,
+    label_width: Optional[int] = None,
+    dropout: float = 0.1,
+    interleaved: bool = False,
+    n_positions: int = 512,
+    nO: Optional[int] = None,
+) -> Model[List[Any], List[Floats2d]]:
+    """The convolutional sequence-to-sequence model of Gehring et al. (2017), as a
+    tagger: one output label per token (two with interleaved). The encoder adds
+    a learned position embedding to the tok2vec's vectors and runs enc_layers
+    convolutions of kernel_size tokens, each with a gated linear unit and a residual
+    connection. The decoder embeds the previous label (a start symbol first) and
+    runs dec_layers causal convolutions, each attending by dot product over the
+    sentence's encoded tokens. It is fed the gold previous labels in training
+    (teacher forcing, all steps in one pass; its own prediction where a gold label
+    is missing), its own greedy predictions at inference. Each sentence of a doc is
+    one sequence (a doc without sentence boundaries is one sentence). Outputs
+    (n_tokens, nO) log-probabilities per doc, (n_tokens, 2 * nO) with interleaved.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): The vectors the encoder reads (the
+        source embedding).
+    width (int): The convolutions' width (their channels), encoder and decoder alike.
+    enc_layers (int): The number of encoder convolutions.
+    dec_layers (int): The number of decoder convolutions, each with its own attention.
+    kernel_size (int): The tokens (encoder: centred) or steps (decoder: the current
+        one and those before it) each convolution reads.
+    label_width (Optional[int]): The embedding width: of the labels, the positions and
+        the attention's dot products; null for the tok2vec's width (otherwise its
+        vectors are mapped to label_width by a linear layer first).
+    dropout (float): Dropout on the embeddings, before each convolution and before
+        the output layer, while training.
+    interleaved (bool): Decode two labels per token, one after the other (2T steps,
+        one vocabulary), as the paper's parsing target interleaves each word's
+        relation and head position: for elstm_seq_parser's "interleaved" encoding.
+        Outputs (n_tokens, 2 * nO) then.
+    n_positions (int): The number of learned position embeddings, for the encoder's
+        tokens and for the decoder's steps (2 per token with interleaved); later
+        positions share the last one.
+    nO (Optional[int]): The number of labels; null to take it from the component's labels.
+    """
+    name = CONV_SEQ2SEQ_TAGGER
+    check_args(name, width=width, enc_layers=enc_layers, dec_layers=dec_layers,
+               kernel_size=kernel_size, dropout=dropout, interleaved=interleaved,
+               n_positions=n_positions)
+    if label_width is not None:
+        check_args(name, label_width=label_width)
+    check_tagger_args(name, nO)
+    n_in = input_width(name, tok2vec)
+    module = wrap_errors(name, lambda: ConvSeq2SeqLabeller(
+        input_width=n_in, width=width, n_labels=nO or 0, enc_layers=enc_layers,
+        dec_layers=dec_layers, kernel_size=kernel_size, label_width=label_width or n_in,
+        dropout=dropout, interleaved=interleaved, n_positions=n_positions))
+    return with_torch_labeller(tok2vec, module, input_width=n_in,
+                               loss_weights=[1.0] * module.n_heads, name="conv_seq2seq_tagger")
 
 
 # --- label-recurrent taggers ----------------------------------------------------------

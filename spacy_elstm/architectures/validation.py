@@ -75,6 +75,11 @@ ARG_RULES: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "char_rnn_width": _POSITIVE,
     "max_bytes": _POSITIVE,
     "label_width": _POSITIVE,
+    # the convolutional seq2seq (pytorch/conv_seq2seq.py, which checks them too)
+    "enc_layers": _POSITIVE,
+    "dec_layers": _POSITIVE,
+    "kernel_size": _POSITIVE,
+    "n_positions": _POSITIVE,
     "arc_width": _POSITIVE,
     "nO": (lambda v: v is None or (_is_int(v) and v >= 1),
            "null (set from the labels) or a positive integer"),

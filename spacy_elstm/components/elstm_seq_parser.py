@@ -23,10 +23,11 @@ CoNLL-U output read them as a transition parser's.
 ``interleaved`` is the paper's own target (``heads.interleaved``): each word
 gives two labels in turn, its relation and its head's position in the sentence
 (CoNLL-U numbering), decoded by a model that emits two labels per token
-(spacy-elstm.Seq2SeqTagger.v1 with ``interleaved = true``); the heads are the
-maximum spanning tree over the position scores. Positions count within the
-gold sentences in training and within the doc's sentences when parsing, so
-train and parse on sentence-split docs (``gold_preproc``), as the paper did.
+(spacy-elstm.Seq2SeqTagger.v1 or ConvSeq2SeqTagger.v1 with ``interleaved =
+true``); the heads are the maximum spanning tree over the position scores.
+Positions count within the gold sentences in training and within the doc's
+sentences when parsing, so train and parse on sentence-split docs
+(``gold_preproc``), as the paper did.
 
 Training labels are encoded from the reference's heads and relations (aligned
 to the predicted tokens, not projectivized) and, for ``pos``, its gold UPOS;
@@ -77,7 +78,7 @@ def make_elstm_seq_parser(nlp: Language, name: str, model: Model, encoding: str,
     encoding (str): "relative" (the head's signed offset), "pos" (the k-th word
         with the head's UPOS; needs token.pos_ from an earlier component) or
         "interleaved" (relation, then head position: the paper's target; needs
-        spacy-elstm.Seq2SeqTagger.v1 with interleaved = true).
+        spacy-elstm.Seq2SeqTagger.v1 or ConvSeq2SeqTagger.v1 with interleaved = true).
     min_label_freq (int): Labels seen fewer times in the training data are dropped.
     normalize (bool): Average the loss and its gradient over the batch's labelled
         tokens (as TensorFlow's sequence loss does) in place of summing them.
@@ -104,9 +105,10 @@ class ELSTMSeqParser(TokenLabeller):
         if bool(model.attrs.get("interleaved")) != (encoding == INTERLEAVED):
             raise ValueError(
                 f"{FACTORY}: the encoding {encoding!r} needs a model that emits "
-                + ("two labels per token (spacy-elstm.Seq2SeqTagger.v1 with interleaved = "
-                   "true)" if encoding == INTERLEAVED else "one label per token (a model "
-                   "with interleaved = true is for encoding 'interleaved')") + ".")
+                + ("two labels per token (spacy-elstm.Seq2SeqTagger.v1 or "
+                   "ConvSeq2SeqTagger.v1 with interleaved = true)" if encoding == INTERLEAVED
+                   else "one label per token (a model with interleaved = true is for "
+                   "encoding 'interleaved')") + ".")
         if isinstance(min_label_freq, bool) or not isinstance(min_label_freq, int) \
                 or min_label_freq < 1:
             raise ValueError(f"{FACTORY}: min_label_freq must be an integer >= 1, got "

@@ -46,25 +46,22 @@ Any step fed its own prediction makes the decoder run step by step, as at
 inference, which is slower than the one pass of full teacher forcing.
 
 Interleaved output (``interleaved=True``; the paper's dependency-parsing target,
-Sec. 5): the decoder runs 2T steps over one label vocabulary, emitting for
-each token t two labels in turn, y_(2t-1) then y_(2t) (for the parser: the
-relation of word t, then the position of its head), each step fed the label
-before it and attending over the same T encoder states. The output keeps one
-row per token: (n_tokens, 2 * n_labels), step 2t-1's log-probabilities
-followed by step 2t's, as two heads sharing one softmax layer. A token's gold
-pair (a, b) is handed over as the one id a * n_labels + b (-1 where either is
-missing, and then both steps feed back the model's own prediction).
+Sec. 5): 2T decoder steps, two labels per token, each step attending over the
+same T encoder states; output (n_tokens, 2 * n_labels), the gold pair (a, b) of
+a token as the one id a * n_labels + b (``autoregressive``, which also holds the
+gold hand-over this module shares with ``conv_seq2seq``).
 """
 from typing import Optional, Tuple
 
 import torch
 from torch import Tensor, nn
 
+from .autoregressive import AutoregressiveLabeller
 from .beam import beam_search
 from .encoder import RecurrentEncoder
-from .labeller import _Labeller, check_own_predictions
+from .labeller import check_own_predictions
 from .mode import Dropout, is_training
-from .packing import Packing, run_packed
+from .packing import Packing
 from .recurrence import Recurrence, State
 
 
@@ -91,7 +88,7 @@ class AdditiveAttention(nn.Module):
         return torch.tanh(self.output(torch.cat([d, ctx], dim=-1))), a
 
 
-class Seq2SeqLabeller(_Labeller):
+class Seq2SeqLabeller(AutoregressiveLabeller):
     """Encoder, decoder fed its previous label and, with ``attention``,
     additive attention (see the module docstring); one head.
 
@@ -99,8 +96,6 @@ class Seq2SeqLabeller(_Labeller):
     -1 where missing, or None -> log p (n_tokens, n_labels), packed; with
     ``interleaved``, gold pairs as one id each and log p (n_tokens, 2 * n_labels).
     """
-
-    needs_gold = True  # the thinc layer hands it the gold labels while training
 
     def __init__(self, *, cell: str, input_width: int, width: int, n_labels: int,
                  attention: bool = True, decoder_cell: Optional[str] = None, depth: int = 1,
@@ -111,10 +106,7 @@ class Seq2SeqLabeller(_Labeller):
         check_own_predictions(own_predictions)
         if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
             raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")
-        # interleaved: two output blocks per token from one softmax layer
-        self.steps_per_token = 2 if interleaved else 1
-        self.n_heads = self.steps_per_token
-        super().__init__(head_width=width, n_labels=n_labels)
+        super().__init__(head_width=width, n_labels=n_labels, interleaved=interleaved)
         self.encoder = RecurrentEncoder(cell=cell, input_width=input_width, width=width,
                                         depth=depth, bidirectional=bidirectional,
                                         period=period, gates=gates, dropout=dropout)
@@ -130,37 +122,6 @@ class Seq2SeqLabeller(_Labeller):
         # attention costs O(T^2) in a sequence's length) or each whole doc
         self.per_sentence = bool(per_sentence)
 
-    def _n_linear_heads(self) -> int:
-        return 1
-
-    @property
-    def interleaved(self) -> bool:
-        return self.steps_per_token == 2
-
-    def resize_labels(self, n_labels: int) -> None:
-        if n_labels == self.n_labels:
-            return
-        super().resize_labels(n_labels)
-        like = self.label_embed.weight
-        self.label_embed = nn.Embedding(n_labels + 1, like.shape[1], device=like.device,
-                                        dtype=like.dtype)
-
-    def forward(self, x: Tensor, lengths: Tensor, flat: bool = False,
-                gold: Optional[Tensor] = None) -> Tensor:
-        """As ``SequenceModule.forward``, with ``gold`` in the layout of x
-        without its last dimension: (n_tokens,) or (batch, seq_len)."""
-        if gold is not None and gold.shape != x.shape[:-1]:
-            raise ValueError(f"Expected gold labels of shape {tuple(x.shape[:-1])}, got "
-                             f"{tuple(gold.shape)}.")
-
-        def run(x: Tensor, packing: Packing) -> Tensor:
-            if gold is None:
-                return self.run(x, packing)
-            pack = packing.from_flat if flat else packing.from_padded
-            return self.run(x, packing, pack(gold.to(x.device).unsqueeze(-1)).squeeze(-1))
-
-        return run_packed(run, x, lengths, self.output_width, flat)
-
     def run(self, x: Tensor, packing: Packing, gold: Optional[Tensor] = None) -> Tensor:
         return self.run_with_weights(x, packing, gold)[0]
 
@@ -169,17 +130,9 @@ class Seq2SeqLabeller(_Labeller):
         """``run``, and with attention the weights a (n_tokens, seq_len), packed:
         row t of a sequence holds a_(t, i) at column i - 1 (None without attention).
         Interleaved, the weights are those of the 2T decoder steps, packed as
-        sequences twice as long (``_interleave``). Under beam search (inference
+        sequences twice as long (``interleave``). Under beam search (inference
         with ``beam_width`` > 1) the weights are None: each hypothesis has its own."""
-        if gold is not None:
-            gold = gold.to(device=x.device, dtype=torch.int64)
-            if gold.shape != (packing.n_tokens,):
-                raise ValueError(f"Expected {packing.n_tokens} gold labels, got shape "
-                                 f"{tuple(gold.shape)}.")
-            top = self.n_labels ** self.steps_per_token
-            if gold.numel() and (int(gold.min()) < -1 or int(gold.max()) >= top):
-                raise ValueError(f"Gold label ids must be in [-1, {top}), got "
-                                 f"{int(gold.min())}..{int(gold.max())}.")
+        gold = self.checked_gold(gold, packing, x.device)
         memory, state = self.encode(x, packing)
         if self.attention is None:
             context = None
@@ -191,7 +144,7 @@ class Seq2SeqLabeller(_Labeller):
             context = (self.attention.keys(padded), padded, mask)
         steps = packing
         if self.interleaved:
-            steps, gold = self._interleave(packing, gold)
+            steps, gold = self.interleave(packing, gold)
         if gold is not None and is_training(self) and self.own_predictions > 0:
             own = torch.rand(gold.shape, device=gold.device) < self.own_predictions
             gold = gold.masked_fill(own, -1)  # -1: fed the model's own prediction
@@ -202,25 +155,8 @@ class Seq2SeqLabeller(_Labeller):
         else:
             log_p, weights = self._greedy(steps, state, gold, context)
         if self.interleaved:
-            # (2 n_tokens, n_labels) on the doubled steps -> (n_tokens, 2 n_labels)
-            padded = steps.to_padded(log_p, 2 * packing.seq_len)
-            log_p = packing.from_padded(padded.reshape(padded.shape[0], packing.seq_len, -1))
+            log_p = self.fold(packing, steps, log_p)
         return log_p, weights
-
-    def _interleave(self, packing: Packing,
-                    gold: Optional[Tensor]) -> Tuple[Packing, Optional[Tensor]]:
-        """The decoder's steps for the interleaved output: each sequence twice as
-        long, and the gold pairs a * n_labels + b as a, b at steps 2t-1, 2t.
-        Doubling every length keeps the sequences' order (the sort is stable),
-        so the running sequences of a step are the encoder's, as ``rows`` needs."""
-        steps = Packing(packing.lengths * 2, packing.steps.device)
-        if gold is None:
-            return steps, None
-        pairs = torch.stack([gold // self.n_labels, gold % self.n_labels], dim=-1)
-        pairs[gold < 0] = -1
-        padded = packing.to_padded(pairs + 1, packing.seq_len)  # 0 at padding
-        doubled = padded.reshape(padded.shape[0], 2 * packing.seq_len, 1)
-        return steps, steps.from_padded(doubled).squeeze(-1) - 1
 
     def encode(self, x: Tensor, packing: Packing) -> Tuple[Tensor, State]:
         """The encoder's output e (n_tokens, width), packed, and the decoder's
