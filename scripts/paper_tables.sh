@@ -3,10 +3,10 @@
 # (parsing against other parsers) in the paper's setting (configs/paper/): each
 # macro-model with each cell, one after another, by scripts/train_and_score.py:
 # model-last after the 11 epochs, official scores on EWT dev and test given the
-# gold lemmas, into METRICS_DIR/DIR/ (paper/ by default) as MODEL-CELL. Table 8's
-# models without a recurrent cell (dep_tdp: spaCy's transition parser) train
-# once, as MODEL. A pair whose scores are there already is skipped, so a
-# stopped run resumes.
+# gold lemmas, into METRICS_DIR/DIR/ (paper/ by default) as MODEL-CELL. Table
+# 8's models without a recurrent cell (dep_convseq2seq: the convolutional
+# seq2seq; dep_tdp: spaCy's transition parser) train once, as MODEL. A pair
+# whose scores are there already is skipped, so a stopped run resumes.
 # Needs the full EWT corpus (`spacy project run convert`) and the scorer asset.
 # NORMALIZE=false trains with the loss summed over each batch's tokens (the
 # configs average it) into METRICS_DIR/paper-summed/ (DIR names another folder).
@@ -24,9 +24,9 @@ set -euo pipefail
 gpu=${1:--1}
 metrics=${2:-metrics}
 models=(${MODELS:-pos_rnn pos_brnn pos_dbrnn pos_seq2seq pos_seq2seq_att
-  dep_rnn dep_brnn dep_dbrnn dep_seq2seq dep_seq2seq_att dep_tdp})
+  dep_rnn dep_brnn dep_dbrnn dep_seq2seq dep_seq2seq_att dep_convseq2seq dep_tdp})
 # Table 8's models that have no cell to choose
-cell_free=" dep_tdp "
+cell_free=" dep_convseq2seq dep_tdp "
 cells=(${CELLS:-lstm gru elstm})
 normalize=${NORMALIZE:-true}
 [ "$normalize" = true ] || [ "$normalize" = false ] || { echo "NORMALIZE must be true or false" >&2; exit 2; }
