@@ -33,10 +33,39 @@ ADAGRAD = "spacy-elstm.Adagrad.v1"
 NAG = "spacy-elstm.NAG.v1"
 
 
-class Adagrad(Optimizer):
+class _OwnStep(Optimizer):
     """thinc's Optimizer (its schedules, L2, gradient clipping, parameter
-    averages) with the AdaGrad update in place of Adam's. The accumulators live
-    in ``mom2``, keyed by parameter like Adam's second moments."""
+    averages) with ``_step`` in place of Adam's update: L2 and clipping before
+    it, weight decay and the averages after it, as thinc's own update does."""
+
+    def __call__(self, key: KeyT, weights: FloatsXd, gradient: FloatsXd, *,
+                 lr_scale: float = 1.0) -> Tuple[FloatsXd, FloatsXd]:
+        if len(gradient) < 1:
+            return weights, gradient
+        ops = get_array_ops(weights)
+        self.nr_update[key] += 1
+        if self.L2 != 0 and not self.L2_is_weight_decay:
+            gradient += self.L2 * weights
+        if self.grad_clip:
+            gradient = ops.clip_gradient(gradient, self.grad_clip)
+        self._step(ops, key, weights, gradient, lr_scale * self.learn_rate)
+        if self.L2 != 0 and self.L2_is_weight_decay:
+            weights -= lr_scale * self.learn_rate * self.L2 * weights
+        if self.averages is not None:
+            if key not in self.averages:
+                self.averages[key] = ops.alloc(weights.shape, dtype="float32")
+            ops.update_averages(self.averages[key], weights, self.nr_update[key])
+        return weights, gradient
+
+    def _step(self, ops, key: KeyT, weights: FloatsXd, gradient: FloatsXd, lr: float) -> None:
+        """Update ``weights`` in place by ``gradient`` at step size ``lr``, and
+        zero the gradient."""
+        raise NotImplementedError
+
+
+class Adagrad(_OwnStep):
+    """The AdaGrad update (see the module docstring) in thinc's Optimizer. The
+    accumulators live in ``mom2``, keyed by parameter like Adam's second moments."""
 
     def __init__(self, learn_rate: FloatOrSeq, *, initial_accumulator_value: float = 0.1,
                  eps: FloatOrSeq = 1e-7, L2: FloatOrSeq = 0.0, L2_is_weight_decay: bool = False,
@@ -51,16 +80,7 @@ class Adagrad(Optimizer):
                          use_averages=use_averages, L2_is_weight_decay=L2_is_weight_decay)
         self.initial_accumulator_value = float(initial_accumulator_value)
 
-    def __call__(self, key: KeyT, weights: FloatsXd, gradient: FloatsXd, *,
-                 lr_scale: float = 1.0) -> Tuple[FloatsXd, FloatsXd]:
-        if len(gradient) < 1:
-            return weights, gradient
-        ops = get_array_ops(weights)
-        self.nr_update[key] += 1
-        if self.L2 != 0 and not self.L2_is_weight_decay:
-            gradient += self.L2 * weights
-        if self.grad_clip:
-            gradient = ops.clip_gradient(gradient, self.grad_clip)
+    def _step(self, ops, key: KeyT, weights: FloatsXd, gradient: FloatsXd, lr: float) -> None:
         if key not in self.mom2:
             self.mom2[key] = ops.alloc(weights.shape, dtype=weights.dtype)
             self.mom2[key] += self.initial_accumulator_value
@@ -68,21 +88,14 @@ class Adagrad(Optimizer):
         rows = self._rows_to_update(ops, weights, gradient)
         if rows is None:
             accumulator += gradient * gradient
-            weights -= lr_scale * self.learn_rate * gradient / (ops.xp.sqrt(accumulator) + self.eps)
+            weights -= lr * gradient / (ops.xp.sqrt(accumulator) + self.eps)
             gradient *= 0
         else:
             g = gradient[rows]
             a = accumulator[rows] + g * g
             accumulator[rows] = a
-            weights[rows] -= lr_scale * self.learn_rate * g / (ops.xp.sqrt(a) + self.eps)
+            weights[rows] -= lr * g / (ops.xp.sqrt(a) + self.eps)
             gradient[rows] = 0
-        if self.L2 != 0 and self.L2_is_weight_decay:
-            weights -= lr_scale * self.learn_rate * self.L2 * weights
-        if self.averages is not None:
-            if key not in self.averages:
-                self.averages[key] = ops.alloc(weights.shape, dtype="float32")
-            ops.update_averages(self.averages[key], weights, self.nr_update[key])
-        return weights, gradient
 
     def _rows_to_update(self, ops, weights: FloatsXd, gradient: FloatsXd):
         """The rows of a table whose gradient is not all zero, or None to update
@@ -126,11 +139,9 @@ def create_adagrad(
                    use_averages=use_averages)
 
 
-class NesterovSGD(Optimizer):
-    """thinc's Optimizer (its schedules, L2, gradient clipping, parameter
-    averages) with the NAG update (see the module docstring) in place of
-    Adam's. The velocities live in ``mom1``, keyed by parameter like Adam's
-    first moments. Unlike AdaGrad's, the update moves every row of a table
+class NesterovSGD(_OwnStep):
+    """The NAG update (see the module docstring) in thinc's Optimizer. The
+    velocities live in ``mom1``, keyed by parameter like Adam's first moments. Unlike AdaGrad's, the update moves every row of a table
     each step (the velocity keeps moving rows the batch did not touch)."""
 
     def __init__(self, learn_rate: FloatOrSeq, *, momentum: float = 0.99,
@@ -143,30 +154,14 @@ class NesterovSGD(Optimizer):
                          use_averages=use_averages, L2_is_weight_decay=L2_is_weight_decay)
         self.momentum = float(momentum)
 
-    def __call__(self, key: KeyT, weights: FloatsXd, gradient: FloatsXd, *,
-                 lr_scale: float = 1.0) -> Tuple[FloatsXd, FloatsXd]:
-        if len(gradient) < 1:
-            return weights, gradient
-        ops = get_array_ops(weights)
-        self.nr_update[key] += 1
-        if self.L2 != 0 and not self.L2_is_weight_decay:
-            gradient += self.L2 * weights
-        if self.grad_clip:
-            gradient = ops.clip_gradient(gradient, self.grad_clip)
+    def _step(self, ops, key: KeyT, weights: FloatsXd, gradient: FloatsXd, lr: float) -> None:
         if key not in self.mom1:
             self.mom1[key] = ops.alloc(weights.shape, dtype=weights.dtype)
         velocity = self.mom1[key]
         velocity *= self.momentum
         velocity += gradient
-        weights -= lr_scale * self.learn_rate * (gradient + self.momentum * velocity)
+        weights -= lr * (gradient + self.momentum * velocity)
         gradient *= 0
-        if self.L2 != 0 and self.L2_is_weight_decay:
-            weights -= lr_scale * self.learn_rate * self.L2 * weights
-        if self.averages is not None:
-            if key not in self.averages:
-                self.averages[key] = ops.alloc(weights.shape, dtype="float32")
-            ops.update_averages(self.averages[key], weights, self.nr_update[key])
-        return weights, gradient
 
 
 @registry.optimizers(NAG)
