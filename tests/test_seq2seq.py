@@ -11,6 +11,8 @@ import torch
 from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
+from autoregressive_utils import check_missing_gold_is_replaced_by_the_prediction
+
 from spacy_elstm.layers import set_teacher
 from spacy_elstm.pytorch import CELLS, Packing, Seq2SeqLabeller
 
@@ -76,14 +78,7 @@ def test_greedy_decoding_feeds_back_its_own_predictions(attention):
 def test_a_missing_gold_label_is_replaced_by_the_prediction(attention):
     module = _module(attention)
     x, gold = _inputs()
-    partial = gold.clone()
-    partial[[1, 5]] = -1
-    y = module(x, LENGTHS, flat=True, gold=partial)  # step by step
-    filled = partial.clone()
-    filled[[1, 5]] = y[[1, 5]].argmax(-1)
-    torch.testing.assert_close(y, module(x, LENGTHS, flat=True, gold=filled))  # one pass
-    everything_missing = module(x, LENGTHS, flat=True, gold=torch.full_like(gold, -1))
-    torch.testing.assert_close(everything_missing, module(x, LENGTHS, flat=True))
+    check_missing_gold_is_replaced_by_the_prediction(module, x, gold, LENGTHS)
 
 
 @pytest.mark.parametrize("interleaved", [False, True])
