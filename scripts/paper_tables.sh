@@ -52,17 +52,13 @@ seed=${SEED:-0}
 dir=${DIR:-$default_dir}
 for model in "${models[@]}"; do  # every model checked before anything trains
   [ -f "configs/paper/$model.cfg" ] || { echo "no config configs/paper/$model.cfg" >&2; exit 2; }
+  if [[ $cell_free == *" $model "* ]] && { [ -n "$own$clip" ] || [ "$normalize" != true ]; }; then
+    echo "OWN, CLIP and NORMALIZE apply to the recurrent models only, not $model" >&2
+    exit 2
+  fi
   if [ -n "$own" ] && [[ $model != *_seq2seq* ]]; then
     echo "OWN applies to the seq2seq models only (pos_seq2seq, pos_seq2seq_att, dep_seq2seq, dep_seq2seq_att), not $model" >&2
     exit 2
-  fi
-done
-for model in "${models[@]}"; do
-  if [[ $cell_free == *" $model "* ]]; then
-    if [ -n "$own$clip" ] || [ "$normalize" != true ]; then
-      echo "OWN, CLIP and NORMALIZE apply to the recurrent models only, not $model" >&2
-      exit 2
-    fi
   fi
 done
 for model in "${models[@]}"; do
