@@ -100,19 +100,21 @@ class Variant(NamedTuple):
 VARIANTS = (
     # the biaffine pipeline's parser reading the listener directly (the dev search's reference)
     Variant("experiments/biaffine/best_elstm_listener", "biaffine/best_elstm"),
+    # best_elstm as it was before issue 43, its hashed word features as wide as the encoder
+    Variant("experiments/speed/best_elstm_wide_words", "best_elstm"),
     # a UPOS tagger of its own after the morphologizer, on each parser (issue 33, item 2)
     Variant("experiments/biaffine/best_elstm_upos", "biaffine/best_elstm"),
-    Variant("experiments/upos/best_elstm_upos", "best_elstm"),
+    Variant("experiments/upos/best_elstm_upos", "experiments/speed/best_elstm_wide_words"),
     # the biaffine pipeline's pretraining (issue 33, item 4)
     Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
     # raw text in (issue 41): documents, the treebank's tokens, lemmas
     Variant("raw/best_elstm", "best_elstm"),
     Variant("raw/cnn", "cnn"),
+    # raw/best_elstm as it was before issue 43 (the word features of best_elstm_wide_words)
+    Variant("experiments/raw/best_elstm_wide_words", "raw/best_elstm"),
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
-    Variant("experiments/raw/best_elstm_documents", "raw/best_elstm"),
+    Variant("experiments/raw/best_elstm_documents", "experiments/raw/best_elstm_wide_words"),
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
-    # the accurate pipeline at the CNN's speed (issue 43): narrower hashed word features
-    Variant("experiments/speed/best_elstm_narrow_words", "best_elstm"),
     # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
     Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # training on a GPU (issue 45): the accurate pipeline, and spaCy's BiLSTM for reference

@@ -60,14 +60,32 @@ def test_every_family_has_the_members_it_names():
     assert ptb == set(gen.RECOMMENDED + gen.STUDY_ENCODERS) - {"shared_elstm"}
 
 
-def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_its_word_features():
+def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_narrower_word_features():
+    """best_elstm: shared_elstm's tok2vec with the character embedding beside its
+    word features, which are 128 wide (issue 43), half the encoder's width."""
     best = spacy.util.load_config(ROOT / "configs" / "best_elstm.cfg", interpolate=False)
     shared = plain("best_elstm")
     embed = best["components"]["tok2vec"]["model"].pop("embed")
     assert embed["@architectures"] == "spacy-elstm.CharRecurrentEmbed.v1"
     assert embed["cell"] == "elstm"
-    assert embed["words"] == shared["components"]["tok2vec"]["model"].pop("embed")
+    words = shared["components"]["tok2vec"]["model"].pop("embed")
+    assert words["width"] == "${components.tok2vec.model.encode.width}"
+    assert embed["words"] == {**words, "width": 128}
     assert best == shared
+
+
+def test_the_wide_words_experiments_are_best_elstm_as_it_was():
+    """best_elstm_wide_words (and its raw-text twin) differ from best_elstm and
+    raw/best_elstm in the word features' width only: as wide as the encoder."""
+    for wide, now in (("experiments/speed/best_elstm_wide_words", "best_elstm"),
+                      ("experiments/raw/best_elstm_wide_words", "raw/best_elstm")):
+        config = spacy.util.load_config(ROOT / "configs" / f"{wide}.cfg", interpolate=False)
+        base = spacy.util.load_config(ROOT / "configs" / f"{now}.cfg", interpolate=False)
+        assert base["components"]["tok2vec"]["model"]["embed"]["words"]["width"] == 128
+        words = config["components"]["tok2vec"]["model"]["embed"]["words"]
+        assert words["width"] == "${components.tok2vec.model.encode.width}"
+        words["width"] = 128
+        assert config == base
 
 
 def plain(name):
@@ -91,6 +109,12 @@ def test_character_input_configs_differ_from_theirs_in_the_embedding_only():
 LEARN_RATE = ("training", "optimizer", "learn_rate", "initial_rate")
 
 
+def same_pipeline(name: str) -> str:
+    """The config below configs/ whose pipeline biaffine/<name> puts its parser on:
+    best_elstm's as it was before issue 43 (word features as wide as the encoder)."""
+    return "experiments/speed/best_elstm_wide_words.cfg" if name == "best_elstm" else f"{name}.cfg"
+
+
 @pytest.mark.parametrize("folder,factory,architecture", [
     ("biaffine", "elstm_biaffine_parser", "spacy-elstm.BiaffineParser.v1"),
     ("seqparse", "elstm_seq_parser", "spacy-elstm.RecurrentTagger.v1")])
@@ -101,7 +125,7 @@ def test_parser_variants_differ_from_theirs_in_the_parser_only(folder, factory, 
     seqparse/ is the config on configs/src/base.cfg with its encoder."""
     for path in sorted((ROOT / "configs" / folder).glob("*.cfg")):
         other = spacy.util.load_config(path, interpolate=False)
-        words = (spacy.util.load_config(ROOT / "configs" / path.name, interpolate=False)
+        words = (spacy.util.load_config(ROOT / "configs" / same_pipeline(path.stem), interpolate=False)
                  if folder == "biaffine" else plain(path.stem))
         parser = other["components"].pop("parser")
         assert parser["factory"] == factory
@@ -134,7 +158,7 @@ def test_the_biaffine_listener_experiment_is_best_elstm_without_the_parsers_own_
 
 @pytest.mark.parametrize("upos_path,best_path", [
     ("experiments/biaffine/best_elstm_upos.cfg", "biaffine/best_elstm.cfg"),
-    ("experiments/upos/best_elstm_upos.cfg", "best_elstm.cfg")])
+    ("experiments/upos/best_elstm_upos.cfg", "experiments/speed/best_elstm_wide_words.cfg")])
 def test_the_upos_experiments_are_best_elstm_with_a_upos_tagger(upos_path, best_path):
     upos = spacy.util.load_config(ROOT / "configs" / upos_path, interpolate=False)
     best = spacy.util.load_config(ROOT / "configs" / best_path, interpolate=False)

@@ -19,7 +19,8 @@ class Row(NamedTuple):
 
 ROWS = [
     Row("best_elstm", "converged-10000steps", 10_000,
-        "the most accurate: ELSTM BRNN, 2 × 256, character-level and hashed word embedding"),
+        "the most accurate: ELSTM BRNN, 2 × 256, character-level and hashed word embedding "
+        "(the word features 128 wide)"),
     Row("shared_elstm", "converged-10000steps", 10_000,
         "the fast ELSTM: `best_elstm` without the character-level embedding"),
     Row("shared_dbrnn", "converged-5000steps", 5_000,
@@ -27,7 +28,8 @@ ROWS = [
     Row("shared_lstm", "converged-5000steps", 5_000, "`shared_elstm` with LSTM cells"),
     Row("shared_gru", "converged-5000steps", 5_000, "`shared_elstm` with GRU cells"),
     Row("biaffine-best_elstm", "converged-10000steps", 10_000,
-        "`best_elstm` with the graph-based biaffine parser (`configs/biaffine/best_elstm.cfg`)"),
+        "`best_elstm` with the graph-based biaffine parser (`configs/biaffine/best_elstm.cfg`), "
+        "its word features 256 wide as `best_elstm`'s were before issue 43"),
     Row("cnn", "converged-10000steps", 10_000, "spaCy's CNN tok2vec, the baseline"),
 ]
 KEYS = ["UPOS", "UAS", "LAS"]

@@ -37,9 +37,15 @@ DEV_SEARCH = ("A dev-only search (`python scripts/dev_search.py --treebank ptb-s
               "the models are scored on the dev files, never on the test files.")
 
 STUDIES = [
-    Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)"),
+    Study(r"converged-.+", "ud", "ud", "Converged comparisons (the README's headline)",
+          "`best_elstm` is `configs/best_elstm.cfg` as it is now, its hashed word features 128 "
+          "wide (issue 43); `best_elstm_wide_words` is the same with them 256 wide "
+          "(`configs/experiments/speed/best_elstm_wide_words.cfg`), the runs named `best_elstm` "
+          "before issue 43 (renamed), on whose pipeline the biaffine parser and the UPOS tagger "
+          "experiments were built."),
     Study(r"raw-documents-.+", "ud", "ud", "Raw text in, trained on documents",
-          "The configs of `configs/experiments/raw/`: those of `configs/raw/` trained on "
+          "The `*_documents` configs of `configs/experiments/raw/`: those of `configs/raw/` "
+          "(`best_elstm`'s word features 256 wide, as before issue 43) trained on "
           "documents of ten sentences (`gold_preproc = false`), the tokenizer and `elstm_senter` "
           "learning from those documents (`python scripts/train_and_score.py "
           "NAME=configs/experiments/raw/NAME.cfg --metrics metrics/raw-documents-Nsteps "
@@ -54,7 +60,9 @@ STUDIES = [
           "gold sentence per Doc, the tokenizer and `elstm_senter` learned from EWT train's "
           "documents, a lemmatizer (`python scripts/train_and_score.py "
           "NAME=configs/raw/NAME.cfg --metrics metrics/raw-Nsteps --steps N --raw`), scored on "
-          "gold tokens and sentences and on raw text."),
+          "gold tokens and sentences and on raw text. `best_elstm_wide_words` "
+          "(`configs/experiments/raw/best_elstm_wide_words.cfg`): `raw/best_elstm` as it was "
+          "before issue 43, its hashed word features 256 wide (renamed from `best_elstm`)."),
     Study(r"budget-.+", "ud", "ud", "Equal budget: 2,000 steps"),
     Study(r"final-.+", "ud", "ud", "The first search's picks at 2,000 steps"),
     Study(r"search-.+", "ud", "ud", "Dev-only searches"),

@@ -35,6 +35,9 @@ class Target(NamedTuple):
 
 BEST = Run("converged-10000steps", "best_elstm")
 BIAFFINE = Run("converged-10000steps", "biaffine-best_elstm")
+# best_elstm before issue 43, whose word features the biaffine pipeline keeps: the
+# transition parser on the same pipeline as the biaffine one
+BEST_WIDE_WORDS = Run("converged-10000steps", "best_elstm_wide_words")
 # the pipeline the accuracy targets of issue 33 judge: of the converged ones, the best on dev
 ACCURATE = Best((BEST, BIAFFINE))
 TARGETS = [
@@ -57,9 +60,9 @@ TARGETS = [
     Target("converged, the best pipeline (picked on dev): UAS ≥ 90.5", "UAS", ACCURATE, 90.5),
     Target("converged, the best pipeline (picked on dev): UPOS ≥ 96.0", "UPOS", ACCURATE, 96.0),
     Target("converged: the biaffine parser's LAS ≥ the transition parser's on the same "
-           "pipeline", "LAS", BIAFFINE, 0.0, BEST),
+           "pipeline", "LAS", BIAFFINE, 0.0, BEST_WIDE_WORDS),
     Target("converged: the biaffine parser's UAS ≥ the transition parser's on the same "
-           "pipeline", "UAS", BIAFFINE, 0.0, BEST),
+           "pipeline", "UAS", BIAFFINE, 0.0, BEST_WIDE_WORDS),
 ]
 # `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):
 # their inference words/s beside the CNN's in one run
@@ -130,6 +133,8 @@ def speed_line(metrics: Path) -> Optional[str]:
     speeds = "; ".join(f"`{r['name']}` {r['words_per_second']:,.0f} "
                        f"(× {r[f'vs_{reference}']:.2f})"
                        for r in bench["rows"] if r["mode"] == "predict")
+    folders = any(not str(source).endswith(".cfg") for source in bench.get("configs", {}).values())
     return (f"Words/s of the converged pipelines: {speeds}; {configs_run(bench, SPEED_FILE)}. "
-            "A trained pipeline's folder is timed as it is (the biaffine parser's tree search "
-            "depends on its scores); a config, untrained, has the trained one's shapes.")
+            + ("A trained pipeline's folder is timed as it is (the biaffine parser's tree search "
+               "depends on its scores); a config" if folders else "A config")
+            + ", untrained, has the trained one's shapes.")
