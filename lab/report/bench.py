@@ -185,7 +185,8 @@ def raw_speed_section(path: Path) -> Optional[str]:
              f"{r['words_per_second']:,.0f}", f"{r['vs_spacy_rules']:.2f}"] for r in data["rows"]]
     return (table(["pipeline", "tokenizer and sentences", "words", "words/s", "× spaCy's rules"],
                   rows)
-            + f"\n\nEach trained pipeline of `configs/raw/` on the raw text of EWT "
+            + f"\n\nEach trained pipeline of `configs/raw/` (or `configs/experiments/raw/`) "
+              f"on the raw text of EWT "
               f"{data['split']}'s {data['documents']} documents (`nlp.pipe`, batches of "
               f"{data['batch_size']}), median of {data['rounds']} interleaved rounds, "
               f"{data['threads']} thread, torch {data['torch']} (`python -m lab.raw_speed`, "
