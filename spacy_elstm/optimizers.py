@@ -48,9 +48,10 @@ class _OwnStep(Optimizer):
             gradient += self.L2 * weights
         if self.grad_clip:
             gradient = ops.clip_gradient(gradient, self.grad_clip)
-        self._step(ops, key, weights, gradient, lr_scale * self.learn_rate)
+        lr = lr_scale * self.learn_rate
+        self._step(ops, key, weights, gradient, lr)
         if self.L2 != 0 and self.L2_is_weight_decay:
-            weights -= lr_scale * self.learn_rate * self.L2 * weights
+            weights -= lr * self.L2 * weights
         if self.averages is not None:
             if key not in self.averages:
                 self.averages[key] = ops.alloc(weights.shape, dtype="float32")
@@ -141,8 +142,9 @@ def create_adagrad(
 
 class NesterovSGD(_OwnStep):
     """The NAG update (see the module docstring) in thinc's Optimizer. The
-    velocities live in ``mom1``, keyed by parameter like Adam's first moments. Unlike AdaGrad's, the update moves every row of a table
-    each step (the velocity keeps moving rows the batch did not touch)."""
+    velocities live in ``mom1``, keyed by parameter like Adam's first moments.
+    Unlike AdaGrad's, the update moves every row of a table each step (the
+    velocity keeps moving rows the batch did not touch)."""
 
     def __init__(self, learn_rate: FloatOrSeq, *, momentum: float = 0.99,
                  L2: FloatOrSeq = 0.0, L2_is_weight_decay: bool = False,
