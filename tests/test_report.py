@@ -239,6 +239,34 @@ def test_table8_appears_once_a_parser_without_a_cell_has_run(tmp_path):
     assert "| dep_tdp | - | 626 | 1.00 | 30,000 |" in text
 
 
+def test_tdp_sanity_run_stands_beside_the_tdp_run_epoch_by_epoch(tmp_path):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "dep_dbrnn-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
+    (paper / "dep_tdp-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 40.0, "LAS": 20.0, "words": 25096}))
+
+    def log(*scores):
+        return "\n".join(json.dumps({"epoch": e, "step": 628 * e, "words": 1000 * e,
+                                      "seconds": 10 * e, "score": 0.0,
+                                      "scores": {"dep_uas": u, "dep_las": l}})
+                         for e, (u, l) in enumerate(scores))
+
+    (paper / "train-dep_tdp.jsonl").write_text(log((0.3, 0.03), (0.431, 0.245), (0.4, 0.2),
+                                                    (0.41, 0.21)))
+    before = render(tmp_path)
+    assert "| TDP |" in before and "sanity check" not in before  # nothing to show before the run
+    (paper / "train-dep_tdp_adam.jsonl").write_text(log((0.3, 0.03), (0.8, 0.75), (0.85, 0.8)))
+    (paper / "dep_tdp_adam-dev.official.json").write_text(json.dumps(
+        {"UAS": 85.5, "LAS": 80.25, "words": 25150}))
+    text = render(tmp_path)
+    assert "| 1 | 628 | 43.10/24.50 | 80.00/75.00 |" in text
+    assert "| 2 | 1,256 | 40.00/20.00 | 85.00/80.00 |" in text
+    assert "| 0 |" not in text.split("sanity check")[1]  # the untrained step is no epoch
+    assert "--steps 1256`" in text and "UAS/LAS 85.50/80.25." in text
+
+
 def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_path, capsys):
     paper = tmp_path / "paper"
     paper.mkdir()

@@ -30,6 +30,9 @@ TABLE8 = [("Seq2seq-E", "dep_seq2seq_att-elstm", (64.30, 52.60)),
           ("Convseq2seq", "dep_convseq2seq", (52.55, 44.19)),
           ("TDP", "dep_tdp", (62.29, 52.18))]
 TABLE8_CELL_FREE = ("dep_convseq2seq", "dep_tdp")
+# The TDP stand-in again with spaCy's default optimizer (configs/experiments/paper/), a
+# shorter run: its training log and dev scores sit beside dep_tdp's in the same folder
+TDP_SANITY = "dep_tdp_adam"
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
         "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
@@ -109,6 +112,9 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
                   "TDP, trained from scratch: no pretrained vectors are available here, "
                   "where the paper's TDP reads pretrained ones; each config's header "
                   "lists its settings):", "", table8, ""]
+    sanity = _tdp_sanity(folder)
+    if sanity:
+        parts += [sanity, ""]
     exposure = _exposure_rows(folder)
     if exposure:
         parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
@@ -143,6 +149,40 @@ def _table8(folder: Path) -> Optional[str]:
                         for s, (_, _, paper) in zip(scores, TABLE8)]
             for i, metric in enumerate(("UAS", "LAS"))]
     return table([""] + [title for title, _, _ in TABLE8], rows)
+
+
+def _tdp_sanity(folder: Path) -> Optional[str]:
+    """The TDP stand-in's dev scores, epoch by epoch, under the paper's AdaGrad
+    (``train-dep_tdp.jsonl``) and under spaCy's default optimizer
+    (``train-dep_tdp_adam.jsonl``), once the second has run; None before."""
+    adam = read_log(folder / f"train-{TDP_SANITY}.jsonl")
+    if not adam:
+        return None
+    adagrad = {r["epoch"]: r for r in read_log(folder / "train-dep_tdp.jsonl")}
+
+    def uas_las(record: Optional[Dict]) -> str:
+        if record is None:
+            return "-"
+        scores = record.get("scores") or {}
+        uas, las = scores.get("dep_uas"), scores.get("dep_las")
+        return "-" if uas is None or las is None else f"{100 * uas:.2f}/{100 * las:.2f}"
+
+    rows = [[str(r["epoch"]), f"{r['step']:,}", uas_las(adagrad.get(r["epoch"])), uas_las(r)]
+            for r in adam if r["step"] > 0]
+    official = read_json(folder / f"{TDP_SANITY}-dev.official.json")
+    last = ("" if official is None else
+            " Its model-last, scored on dev by the official script: UAS/LAS "
+            f"{_pair(number(official, 'UAS'), number(official, 'LAS'))}.")
+    return "\n".join([
+        f"The TDP column's sanity check: the same config with spaCy's default optimizer "
+        f"(`configs/experiments/paper/{TDP_SANITY}.cfg`: thinc's Adam at its defaults in place "
+        f"of AdaGrad at 0.01), trained {adam[-1]['step']:,} steps, beside `dep_tdp`'s own run; "
+        f"EWT **dev** UAS/LAS by spaCy's scorer at each logged evaluation of the two training "
+        f"logs (`python scripts/train_and_score.py {TDP_SANITY}="
+        f"configs/experiments/paper/{TDP_SANITY}.cfg --metrics metrics/paper --models "
+        f"training/paper --model-last --gold-lemmas --no-evaluate --train-conllu none "
+        f"--splits dev --steps {adam[-1]['step']}`).{last}", "",
+        table(["epoch", "step", "AdaGrad 0.01 (dep_tdp)", f"Adam ({TDP_SANITY})"], rows)])
 
 
 def _exposure_rows(folder: Path) -> list:
