@@ -1,6 +1,7 @@
 """Bounded Dyck-2: the strings, the metrics on hand-made predictions, a tiny run."""
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -125,3 +126,70 @@ def test_the_command_writes_json_and_a_plot(tmp_path):
     data = json.loads((tmp_path / "small.json").read_text())
     assert data["runs"][0]["cell"] == "solstm" and data["settings"]["train"] == 10
     assert (tmp_path / "small-ldpa.png").stat().st_size > 0
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("cell", ["lstm", "solstm"])
+def test_a_model_stopped_midway_resumes_to_the_numbers_of_one_never_stopped(tmp_path, cell):
+    from spacy_elstm.dyck.experiment import train_one
+
+    settings = Settings(ms=(2,), cells=(cell,), train=30, dev=6, test=6, max_length=10, epochs=3)
+    splits = settings.data(2, 0).splits()
+    whole = train_one(settings, 2, cell, 0, splits)
+    checkpoint = tmp_path / "m2.pt"
+
+    def stop_in_epoch_3(desc):
+        if desc.endswith("epoch 3"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        train_one(settings, 2, cell, 0, splits, stop_in_epoch_3, checkpoint)
+    assert checkpoint.is_file()  # two epochs kept
+    resumed = train_one(settings, 2, cell, 0, splits, checkpoint=checkpoint)
+    for key in ("history", "dev", "test", "best_epoch", "epochs", "params"):
+        assert resumed[key] == whole[key], key
+    assert len(resumed["history"]) == 3
+
+
+def test_a_checkpoint_of_other_settings_or_another_model_is_refused(tmp_path):
+    from spacy_elstm.dyck.experiment import train_one
+
+    settings = Settings(ms=(2,), cells=("lstm",), train=10, dev=2, test=2, max_length=6, epochs=1)
+    splits = settings.data(2, 0).splits()
+    checkpoint = tmp_path / "c.pt"
+
+    train_one(settings, 2, "lstm", 0, splits, checkpoint=checkpoint)
+    with pytest.raises(ValueError, match=r"c.pt: a checkpoint of other settings \(they differ "
+                                         r"in epochs\); remove it"):
+        train_one(replace(settings, epochs=2), 2, "lstm", 0, splits, checkpoint=checkpoint)
+    with pytest.raises(ValueError, match="not a checkpoint of m=2 elstm seed 0"):
+        train_one(settings, 2, "elstm", 0, splits, checkpoint=checkpoint)
+    checkpoint.write_bytes(b"not torch")
+    with pytest.raises(ValueError, match="c.pt: not a Dyck-2 training checkpoint"):
+        train_one(settings, 2, "lstm", 0, splits, checkpoint=checkpoint)
+
+
+def test_the_command_resumes_its_own_results_and_refuses_other_settings(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_elstm.cli.app import app
+
+    args = ["dyck", str(tmp_path), "--m", "2", "--cell", "lstm", "--train", "10", "--dev", "4",
+            "--test", "4", "--max-length", "6", "--epochs", "1", "--no-progress"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    path = tmp_path / "dyck.json"
+    data = json.loads(path.read_text())
+    data["runs"][0]["train_seconds"] = 12345.0  # a model trained again would not keep it
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(app, args + ["--cell", "elstm"])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"spacy-elstm dyck: {path} holds the results of other settings (they differ in "
+        f"cells); give another --name, or remove it to start again.")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "(1 epochs, 12345 s)" in result.output
+    assert not (tmp_path / "dyck.checkpoints").exists()  # removed once its models are in

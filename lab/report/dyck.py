@@ -30,9 +30,9 @@ PAPER_NOTE = (
 COMPARABILITY = (
     "Not the same experiment: the paper's strings came from Hewitt et al. (lengths not "
     "given; its closing distances reach about 300), ours are drawn by `spacy_elstm/dyck/data.py`; "
-    "the default run has a tenth of the paper's training strings, strings of at most {max_length} "
-    "symbols and at most {epochs} epochs at a learning rate of {learn_rate:g}, against the "
-    "paper's 1e-4 and early stopping. The perplexity floor depends on how the strings are "
+    "this run has {train:,} training strings (the paper's: 10,000), strings of at most "
+    "{max_length} symbols and at most {epochs} epochs at a learning rate of {learn_rate:g} "
+    "(the paper's: 1e-4 and early stopping). The perplexity floor depends on how the strings are "
     "drawn, so perplexities compare between cells here, not with the paper's. WCPA is the "
     "least LDPA over every distance seen, so it follows the rarest long distances; WCPA≥10 "
     "keeps the distances seen at least 10 times.")
@@ -55,19 +55,29 @@ def _mean(values: List[Optional[float]]) -> Optional[float]:
     return statistics.mean(values) if values else None
 
 
+# the settings that say which models a file holds, not how they were trained
+WHICH_MODELS = ("seeds", "ms", "cells")
+CELL_ORDER = ("lstm", "elstm", "solstm")
+
+
 def _groups(folder: Path) -> List[Tuple[List[Path], Dict[str, Any], List[Dict[str, Any]]]]:
-    """The files of ``folder`` grouped by their settings but the seeds: (paths,
-    settings, every model of them), so that runs of other seeds add up."""
+    """The files of ``folder`` grouped by their settings but which models they
+    hold (seeds, bounds and cells): (paths, settings, every model of them), so
+    that files of other seeds, or one file per model, add up."""
     groups: Dict[str, Tuple[List[Path], Dict[str, Any], List[Dict[str, Any]]]] = {}
     for path in sorted(folder.glob("*.json")):
         data = read_json(path)
         if data is None or not isinstance(data.get("runs"), list) or "settings" not in data:
             continue
-        settings = {k: v for k, v in data["settings"].items() if k != "seeds"}
+        settings = {k: v for k, v in data["settings"].items() if k not in WHICH_MODELS}
         key = json.dumps(settings, sort_keys=True)
-        paths, _, runs = groups.setdefault(key, ([], {**settings, "threads": data.get("threads")}, []))
+        paths, merged, runs = groups.setdefault(
+            key, ([], {**settings, "cells": [], "threads": data.get("threads")}, []))
         paths.append(path)
         runs += data["runs"]
+        merged["cells"] = sorted(set(merged["cells"]) | set(data["settings"].get("cells", [])),
+                                 key=lambda c: (CELL_ORDER.index(c) if c in CELL_ORDER
+                                                else len(CELL_ORDER), c))
     return list(groups.values())
 
 

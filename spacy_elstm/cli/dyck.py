@@ -24,7 +24,10 @@ def dyck(
     learn_rate: Optional[float] = typer.Option(None, help="Adam's learning rate (default 0.01)."),
     solstm_cells: Optional[int] = typer.Option(None, help="S, the cells of the second-order LSTM (default 2)."),
     name: str = typer.Option("dyck", help="The output files' name: NAME.json, NAME-ldpa.png "
-                             "(another seed's run can sit beside the first)."),
+                             "(another seed's run can sit beside the first). A NAME.json of "
+                             "the same settings is resumed: its models are kept, a model "
+                             "stopped midway goes on from its last epoch "
+                             "(NAME.checkpoints/)."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
 ) -> None:
     """Train next-symbol language models on m-bounded Dyck-2 strings (seeded) with the
@@ -35,7 +38,7 @@ def dyck(
     from dataclasses import replace
     import json
 
-    from ..dyck.experiment import Settings, plot, run
+    from ..dyck.experiment import Settings, differing, plot, run
     from ..files import write_atomically
     from .errors import require_matplotlib
 
@@ -53,11 +56,28 @@ def dyck(
     except (ValueError, OSError) as err:
         fail("dyck", err)
     path, image = output_dir / f"{name}.json", output_dir / f"{name}-ldpa.png"
+    previous = None
+    if path.exists():
+        try:
+            previous = json.loads(path.read_text(encoding="utf8"))
+            if not isinstance(previous, dict) or not isinstance(previous.get("runs"), list):
+                raise ValueError("it holds no runs")
+        except (ValueError, OSError) as err:
+            fail("dyck", f"{path}: not the results of an earlier run ({err}); give another "
+                         f"--name or remove it.")
 
     def save(results) -> None:
         write_atomically(path, (json.dumps(results, indent=1) + "\n").encode("utf8"))
 
-    results = run(settings, progress=progress, done=save)
+    differ = [] if previous is None else differing(previous.get("settings"), settings.to_json())
+    if differ:
+        fail("dyck", f"{path} holds the results of other settings (they differ in "
+                     f"{', '.join(differ)}); give another --name, or remove it to start again.")
+    try:
+        results = run(settings, progress=progress, done=save, previous=previous,
+                      checkpoints=output_dir / f"{name}.checkpoints")
+    except ValueError as err:  # a checkpoint of another model or other settings
+        fail("dyck", err)
     plot(results, image)
     for r in results["runs"]:
         typer.echo(f"m={r['m']} {r['cell']:6} seed {r['seed']}: test ppl {r['test']['ppl']:.3f}, "

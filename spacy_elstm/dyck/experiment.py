@@ -11,15 +11,25 @@ perplexity, training stops after ``stop_after`` such epochs or at ``epochs``,
 and the epoch with the best dev perplexity is the one scored. The
 second-order cell's temperature starts at 1 and is multiplied by 0.9 after
 each epoch (``anneal_every`` = the batches of an epoch).
+
+A model at the paper's sizes trains for hours, so ``train_one`` can keep a
+checkpoint after each epoch (the model, the optimizer, the shuffling stream,
+the history and the best epoch so far) and continue from it: a run stopped
+and resumed gives the numbers of a run never stopped. ``run`` skips the models
+of earlier results of the same settings.
 """
+import io
+import json
 import math
 import time
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
 
+from ..files import write_atomically
 from ..pytorch.mode import training_mode
 from ..pytorch.recurrence import Recurrence
 from ..pytorch.second_order import SecondOrder
@@ -82,6 +92,10 @@ class Settings:
             raise ValueError(f"learn_rate must be > 0, got {self.learn_rate!r}.")
         SecondOrder(cells=self.solstm_cells, anneal=self.anneal).check()
         return self
+
+    def to_json(self) -> Dict[str, Any]:
+        """The settings as they read back from a results file (lists, not tuples)."""
+        return json.loads(json.dumps(asdict(self)))
 
     def data(self, m: int, seed: int) -> DyckData:
         return DyckData(m=m, train=self.train, dev=self.dev, test=self.test,
@@ -154,8 +168,11 @@ def _number(value: float) -> Optional[float]:
 
 def train_one(settings: Settings, m: int, cell: str, seed: int,
               splits: Dict[str, List[List[str]]],
-              tick: Callable[[str], None] = lambda desc: None) -> Dict[str, Any]:
-    """Train and score one model; ``tick(description)`` after each batch."""
+              tick: Callable[[str], None] = lambda desc: None,
+              checkpoint: Optional[Path] = None) -> Dict[str, Any]:
+    """Train and score one model; ``tick(description)`` after each batch.
+    ``checkpoint``: a file to keep the training's state in after each epoch and
+    to continue from if it is there (it must come from the same settings)."""
     torch.manual_seed(seed)
     n_batches = math.ceil(len(splits["train"]) / settings.batch_size)
     model = DyckLM(cell=cell, hidden=settings.hidden_per_m * m, embedding=settings.embedding,
@@ -166,10 +183,19 @@ def train_one(settings: Settings, m: int, cell: str, seed: int,
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.learn_rate)
     loss_fn = nn.CrossEntropyLoss(ignore_index=-100)
     shuffle = torch.Generator().manual_seed(seed)
-    history: List[Dict[str, Any]] = []
-    best, best_state, worse = math.inf, None, 0
-    started = time.perf_counter()
-    for epoch in range(1, settings.epochs + 1):
+    state: Dict[str, Any] = {"settings": settings.to_json(), "model_of": [m, cell, seed],
+                             "epoch": 0, "history": [], "best": math.inf, "best_state": None,
+                             "worse": 0, "stopped": False, "seconds": 0.0}
+    if checkpoint is not None and checkpoint.is_file():
+        state = _load_checkpoint(checkpoint, state)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        shuffle.set_state(state["shuffle"])
+    history: List[Dict[str, Any]] = state["history"]
+    started = time.perf_counter() - state["seconds"]
+    for epoch in range(state["epoch"] + 1, settings.epochs + 1):
+        if state["stopped"]:
+            break
         order = torch.randperm(len(splits["train"]), generator=shuffle).tolist()
         temperature = model.rnn.mixer.temperature if cell == "solstm" else None
         total, tokens = 0.0, 0
@@ -191,19 +217,23 @@ def train_one(settings: Settings, m: int, cell: str, seed: int,
         if temperature is not None:
             row["temperature"] = temperature  # the one this epoch trained at
         history.append(row)
-        if dev_ppl < best:
-            best, worse = dev_ppl, 0
-            best_state = {k: v.clone() for k, v in model.state_dict().items()}
+        if dev_ppl < state["best"]:
+            state["best"], state["worse"] = dev_ppl, 0
+            state["best_state"] = {k: v.clone() for k, v in model.state_dict().items()}
         else:
-            worse += 1
-            if worse % settings.patience == 0:
+            state["worse"] += 1
+            if state["worse"] % settings.patience == 0:
                 for group in optimizer.param_groups:
                     group["lr"] *= 0.5
-            if worse >= settings.stop_after:
-                break
+            state["stopped"] = state["worse"] >= settings.stop_after
+        if checkpoint is not None:
+            state.update(epoch=epoch, model=model.state_dict(),
+                         optimizer=optimizer.state_dict(), shuffle=shuffle.get_state(),
+                         seconds=time.perf_counter() - started)
+            _save_checkpoint(checkpoint, state)
     seconds = time.perf_counter() - started
-    if best_state is not None:
-        model.load_state_dict(best_state)
+    if state["best_state"] is not None:
+        model.load_state_dict(state["best_state"])
     best_epoch = min(history, key=lambda r: r["dev_ppl"])["epoch"] if history else 0
     result = {"m": m, "cell": cell, "seed": seed, "hidden": settings.hidden_per_m * m,
               "params": sum(p.numel() for p in model.parameters()), "epochs": len(history),
@@ -215,12 +245,54 @@ def train_one(settings: Settings, m: int, cell: str, seed: int,
     return result
 
 
+def _save_checkpoint(path: Path, state: Dict[str, Any]) -> None:
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, buffer.getvalue())
+
+
+def _load_checkpoint(path: Path, fresh: Dict[str, Any]) -> Dict[str, Any]:
+    """The state in ``path``; a ValueError where it is not one of this model's
+    under these settings (``fresh`` says which)."""
+    try:
+        state = torch.load(path, weights_only=True)
+    except Exception as err:  # torch raises many kinds for a file that is not its own
+        raise ValueError(f"{path}: not a Dyck-2 training checkpoint ({err}); remove it to "
+                         f"train that model afresh.") from None
+    if not isinstance(state, dict) or state.get("model_of") != fresh["model_of"]:
+        raise ValueError(f"{path}: not a checkpoint of m={fresh['model_of'][0]} "
+                         f"{fresh['model_of'][1]} seed {fresh['model_of'][2]}; remove it.")
+    differ = differing(state.get("settings"), fresh["settings"])
+    if differ:
+        raise ValueError(f"{path}: a checkpoint of other settings (they differ in "
+                         f"{', '.join(differ)}); remove it to train that model afresh.")
+    return state
+
+
+def differing(old: Any, new: Dict[str, Any]) -> List[str]:
+    """The names of the settings (``Settings.to_json``) in which ``old`` differs from ``new``."""
+    old = old if isinstance(old, dict) else {}
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
+
 def run(settings: Settings, *, progress: bool = True,
-        done: Callable[[Dict[str, Any]], None] = lambda result: None) -> Dict[str, Any]:
-    """Every (m, cell, seed) of ``settings``; ``done(partial results)`` after each model."""
+        done: Callable[[Dict[str, Any]], None] = lambda result: None,
+        previous: Optional[Dict[str, Any]] = None,
+        checkpoints: Optional[Path] = None) -> Dict[str, Any]:
+    """Every (m, cell, seed) of ``settings``; ``done(partial results)`` after each
+    model. ``previous``: results of these settings written before (``done``'s
+    argument), whose models are kept rather than trained again. ``checkpoints``:
+    a folder for each model's checkpoint while it trains (removed once it is in
+    the results)."""
     from tqdm import tqdm
 
     settings.check()
+    differ = [] if previous is None else differing(previous.get("settings"), settings.to_json())
+    if differ:
+        raise ValueError(f"the earlier results are of other settings (they differ in "
+                         f"{', '.join(differ)}).")
+    kept = {(r["m"], r["cell"], r["seed"]): r for r in (previous or {}).get("runs", [])}
     out: Dict[str, Any] = {"settings": asdict(settings), "data": {}, "runs": [],
                            "threads": torch.get_num_threads()}
     per_epoch = math.ceil(settings.train / settings.batch_size)
@@ -238,9 +310,19 @@ def run(settings: Settings, *, progress: bool = True,
                     **data.to_dict(), **{f"{k}_symbols": sum(map(len, v)) for k, v in splits.items()}}
                 for cell in settings.cells:
                     before = bar.n
-                    out["runs"].append(train_one(settings, m, cell, seed, splits, tick))
+                    if (m, cell, seed) in kept:
+                        out["runs"].append(kept[(m, cell, seed)])
+                    else:
+                        checkpoint = (None if checkpoints is None
+                                      else checkpoints / f"m{m}-{cell}-seed{seed}.pt")
+                        out["runs"].append(train_one(settings, m, cell, seed, splits, tick,
+                                                     checkpoint))
+                        done(out)
+                        if checkpoint is not None:
+                            checkpoint.unlink(missing_ok=True)
                     bar.update(settings.epochs * per_epoch - (bar.n - before))  # stopped early
-                    done(out)
+    if checkpoints is not None and checkpoints.is_dir() and not any(checkpoints.iterdir()):
+        checkpoints.rmdir()
     return out
 
 
