@@ -53,3 +53,23 @@ def test_seeds_of_two_files_add_up_and_stand_beside_the_paper(tmp_path):
 
 def test_no_folder_no_page(tmp_path):
     assert dyck_section(tmp_path / "dyck") is None
+
+
+def test_files_of_one_model_each_add_up_and_other_training_settings_stand_apart(tmp_path):
+    folder = tmp_path / "dyck"
+    folder.mkdir()
+    for m, cell in ((4, "solstm"), (4, "lstm"), (6, "lstm")):
+        data = _file([0], [_model(m, cell, 0, 0.5, 2.7)])
+        data["settings"].update(ms=[m], cells=[cell])
+        (folder / f"paper-m{m}-{cell}.json").write_text(json.dumps(data))
+    other = _file([0], [_model(4, "lstm", 0, 0.1, 3.0)])
+    other["settings"]["learn_rate"] = 0.001
+    (folder / "other-rate.json").write_text(json.dumps(other))
+    text, plots = dyck_section(folder)
+    assert text.count("## Ours") == 2
+    merged = text.split("## Ours (2)")[1].split("## The paper's")[0]  # other-rate.json sorts first
+    # one table, the cells in the package's order whatever order the files came in
+    assert [line.split(" | ")[:2] for line in merged.splitlines()
+            if line.startswith(("| 4 | ", "| 6 | "))] == [["| 4", "lstm"], ["| 4", "solstm"],
+                                                          ["| 6", "lstm"]]
+    assert sorted(plots) == ["dyck-ldpa-2-m4.png", "dyck-ldpa-2-m6.png", "dyck-ldpa-m4.png"]
