@@ -193,3 +193,43 @@ def test_the_command_resumes_its_own_results_and_refuses_other_settings(tmp_path
     assert result.exit_code == 0, result.output
     assert "(1 epochs, 12345 s)" in result.output
     assert not (tmp_path / "dyck.checkpoints").exists()  # removed once its models are in
+
+
+def _paper_script(env, tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "python").write_text('#!/bin/sh\necho "$@"\n')
+    (fake / "python").chmod(0o755)
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run(["bash", str(root / "scripts" / "dyck_paper.sh"), str(tmp_path / "m")],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", **env})
+
+
+def test_the_paper_size_script_runs_one_model_a_command_the_slow_cell_last(tmp_path):
+    done = tmp_path / "m" / "dyck"
+    done.mkdir(parents=True)
+    (done / "paper-m4-lstm-seed0.json").write_text("{}")  # finished: skipped
+    (done / "paper-m6-lstm-seed0.json").write_text("{}")  # stopped midway: resumed
+    (done / "paper-m6-lstm-seed0.checkpoints").mkdir()
+    result = _paper_script({"MS": "4 6", "CELLS": "solstm lstm"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    runs = [line for line in result.stdout.splitlines() if line.startswith("-m spacy_elstm")]
+    assert [line.split("--name ")[1].split()[0] for line in runs] == [
+        "paper-m6-lstm-seed0", "paper-m4-solstm-seed0", "paper-m6-solstm-seed0"]
+    assert f"dyck {tmp_path}/m/dyck --paper-size --m 6 --cell lstm --seed 0" in runs[0]
+    assert "done already" in result.stdout
+
+
+@pytest.mark.parametrize("env,message", [
+    ({"CELLS": "gru"}, "CELLS: unknown cell 'gru'; choose lstm, elstm or solstm"),
+    ({"MS": "4 0"}, "MS: '0' is not a whole number >= 1"),
+    ({"SEEDS": "x"}, "SEEDS: 'x' is not a whole number >= 0"),
+])
+def test_the_paper_size_script_checks_every_value_first(tmp_path, env, message):
+    result = _paper_script(env, tmp_path)
+    assert result.returncode == 2 and result.stderr.strip() == message and not result.stdout
