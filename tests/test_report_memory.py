@@ -43,6 +43,8 @@ def test_among_bs_table_verdict_and_plots(tmp_path):
     assert "At T = 60, the paper's threshold: the LSTM solved 1 of 2 seeds, the ELSTM 2 of 2." in text
     assert ("Against the paper, this sweep does not reproduce the paper's gap: the longest T "
             "that some seed solved is the same for the ELSTM and the LSTM (60).") in text
+    # each T afresh: each seed's longest T solved (the LSTM's seed 1 solved T = 10 only)
+    assert "- `lstm`: 60, 10\n- `elstm`: 60, 60\n" in text
     assert set(plots) == {"memory-loss.png", "memory-response-T10.png", "memory-scale-T10.png"}
     assert set(plots["memory-loss.png"][0]) == {"lstm", "elstm", "constant guess"}
 

@@ -261,9 +261,15 @@ def _start_text(s: Dict[str, Any]) -> str:
 
 def _through_lines(runs: List[Dict[str, Any]], cells: List[str], s: Dict[str, Any]) -> List[str]:
     """Per cell, the largest T up to which each seed solved every T it trained
-    (with T raised one step at a time); nothing without ``step``."""
+    (with T raised one step at a time), or each seed's longest T solved (each
+    T afresh)."""
     if not s.get("step"):
-        return []
+        lines = ["The longest T solved, per seed (0, 1, ...; - where it solved none):", ""]
+        for cell in cells:
+            longest = [max((r["T"] for r in runs if r["cell"] == cell and r.get("seed") == seed
+                            and r["solved"]), default=None) for seed in range(s["seeds"])]
+            lines.append(f"- `{cell}`: {_through(longest)}")
+        return lines + [""]
     from spacy_elstm.memory.among_bs import solved_through
 
     lines = ["Solved every T up to, per seed (0, 1, ...; - where the first T was not solved), "
