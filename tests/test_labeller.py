@@ -368,3 +368,62 @@ def test_the_tuned_taggers_differ_in_their_model_only():
     assert brnn == dbrnn and brnn_t2v == dbrnn_t2v
     assert (brnn_arch, dbrnn_arch) == ("spacy-elstm.RecurrentTagger.v1",
                                        "spacy-elstm.DBRNNTagger.v1")
+
+
+def _weights(model):
+    """Every weight of a model: its thinc parameters and its torch modules' parameters."""
+    found = [node.get_param(name).copy() for node in model.walk() for name in node.param_names
+             if node.has_param(name)]
+    found += [p.detach().numpy().copy() for node in model.walk() for shim in node.shims
+              for p in shim._model.parameters()]
+    return found
+
+
+@pytest.mark.parametrize("max_grad_norm", [0.0, 1e-3])
+def test_max_grad_norm_clips_all_the_models_gradients_together(max_grad_norm):
+    from thinc.api import SGD
+
+    nlp = _nlp()
+    examples = _examples(nlp, "tag")
+    fix_random_seed(0)
+    nlp.initialize(lambda: examples)
+    tagger = nlp.get_pipe("elstm_tagger")
+    tagger.cfg["max_grad_norm"] = max_grad_norm
+    before = _weights(tagger.model)
+    # plain SGD at rate 1, nothing else: the weights move by exactly the gradients
+    tagger.update(examples, sgd=SGD(1.0, L2=0.0, grad_clip=0.0, use_averages=False))
+    moved = float(numpy.sqrt(sum(((a - b) ** 2).sum()
+                                 for a, b in zip(_weights(tagger.model), before))))
+    if max_grad_norm:
+        # thinc's tok2vec and the torch labeller together move by max_grad_norm in all
+        assert moved == pytest.approx(max_grad_norm, rel=1e-3)
+    else:
+        assert moved > 0.1  # far more: the clipped run is clipped
+
+
+def test_clip_grad_norm_counts_thinc_and_torch_gradients_once_each():
+    from thinc.api import Linear, chain
+    from spacy_elstm.layers.grad_norm import clip_grad_norm
+    from spacy_elstm.layers.torch_shim import torch_layer
+
+    thinc_layer = Linear(2, 3)
+    thinc_layer.initialize()
+    module = torch.nn.Linear(3, 2)
+    wrapped = torch_layer(module, convert_inputs=None, convert_outputs=None)
+    model = chain(thinc_layer, wrapped, wrapped)  # the torch layer twice: counted once
+    thinc_layer.set_grad("W", numpy.full((2, 3), 1.0, dtype="f"))  # 6 ones
+    thinc_layer.set_grad("b", numpy.zeros((2,), dtype="f"))
+    module.weight.grad = torch.full((2, 3), 1.0)  # 6 more
+    module.bias.grad = torch.full((2,), 2.0)  # 2 twos: 6 + 6 + 8 = 20
+    assert clip_grad_norm(model, 100.0) == pytest.approx(20 ** 0.5)
+    assert thinc_layer.get_grad("W")[0, 0] == 1.0  # under the bound: untouched
+    assert clip_grad_norm(model, 1.0) == pytest.approx(20 ** 0.5)
+    assert clip_grad_norm(model, 100.0) == pytest.approx(1.0, rel=1e-5)
+    assert float(module.bias.grad[0]) == pytest.approx(2 / 20 ** 0.5, rel=1e-5)
+
+
+@pytest.mark.parametrize("factory", ["elstm_tagger", "elstm_seq_parser"])
+def test_a_bad_max_grad_norm_is_refused(factory):
+    with pytest.raises(ValueError, match=f"{factory}: max_grad_norm must be a number >= 0 "
+                                         r"\(0: no clipping\), got -1"):
+        spacy.blank("en").add_pipe(factory, config={"max_grad_norm": -1})

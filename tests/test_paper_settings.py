@@ -138,12 +138,15 @@ def test_the_convseq2seq_config_has_table_8s_settings():
     assert model["interleaved"] is True and 0 < model["dropout"] < 1
     optimizer = config["training"]["optimizer"]
     assert optimizer["@optimizers"] == NAG
+    # Gehring et al.'s clipping: all gradients together to a norm of 0.1, none per parameter
     assert (optimizer["learn_rate"], optimizer["momentum"], optimizer["grad_clip"]) == \
-           (0.25, 0.99, 0.1)
+           (0.25, 0.99, 0.0)
+    assert config["components"]["elstm_seq_parser"]["max_grad_norm"] == 0.1
     other = spacy.util.load_config(PAPER / "dep_seq2seq_att.cfg", interpolate=False)
     assert model["tok2vec"] == other["components"]["elstm_seq_parser"]["model"]["tok2vec"]
     for config_ in (config, other):
         config_["components"]["elstm_seq_parser"].pop("model")
+        config_["components"]["elstm_seq_parser"].pop("max_grad_norm", None)
         config_["training"].pop("optimizer")
     assert config == other
 

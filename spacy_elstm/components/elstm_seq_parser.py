@@ -54,7 +54,7 @@ from ..heads import (ENCODINGS, LabelSet, PairLabels, decode_pairs, decode_score
                      encode_pairs)
 from ..layers import set_n_labels, weighted_nll
 from .elstm_tagger import DEFAULT_MODEL
-from .token_labeller import TokenLabeller, check_normalize
+from .token_labeller import TokenLabeller, check_max_grad_norm, check_normalize
 
 FACTORY = "elstm_seq_parser"
 INTERLEAVED = "interleaved"
@@ -64,12 +64,13 @@ INTERLEAVED = "interleaved"
     FACTORY,
     assigns=["token.dep", "token.head", "token.is_sent_start", "doc.sents"],
     default_config={"model": DEFAULT_MODEL, "encoding": "relative", "min_label_freq": 1,
-                    "normalize": False, "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
+                    "normalize": False, "max_grad_norm": 0.0,
+                    "scorer": {"@scorers": "spacy.parser_scorer.v1"}},
     default_score_weights={"dep_uas": 0.5, "dep_las": 0.5, "dep_las_per_type": None,
                            "sents_p": None, "sents_r": None, "sents_f": None},
 )
 def make_elstm_seq_parser(nlp: Language, name: str, model: Model, encoding: str,
-                         min_label_freq: int, normalize: bool,
+                         min_label_freq: int, normalize: bool, max_grad_norm: float,
                          scorer: Optional[Callable]) -> "ELSTMSeqParser":
     """A dependency parser labelling each word with its head and relation.
 
@@ -85,11 +86,17 @@ def make_elstm_seq_parser(nlp: Language, name: str, model: Model, encoding: str,
         Adam is indifferent to the scale; AdaGrad with an initial accumulator (the
         paper's optimiser) is not: summed over a batch, the gradients dwarf the
         accumulator and the first updates move each weight by about the learning rate.
+    max_grad_norm (float): Before each update, scale all the model's gradients together
+        so that their global L2 norm is at most this (as Gehring et al. and
+        torch.nn.utils.clip_grad_norm_ do; the optimizer's grad_clip clips each
+        parameter on its own); 0 for no clipping. The model's own weights only: a
+        shared tok2vec's are the tok2vec component's.
     scorer (Optional[Callable]): The scoring method; spacy.parser_scorer.v1 by
         default (dep_uas, dep_las, dep_las_per_type).
     """
     return ELSTMSeqParser(nlp.vocab, model, name, encoding=encoding,
-                          min_label_freq=min_label_freq, normalize=normalize, scorer=scorer)
+                          min_label_freq=min_label_freq, normalize=normalize,
+                          max_grad_norm=max_grad_norm, scorer=scorer)
 
 
 class ELSTMSeqParser(TokenLabeller):
@@ -97,7 +104,8 @@ class ELSTMSeqParser(TokenLabeller):
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *,
                  encoding: str = "relative", min_label_freq: int = 1,
-                 normalize: bool = False, scorer: Optional[Callable] = None):
+                 normalize: bool = False, max_grad_norm: float = 0.0,
+                 scorer: Optional[Callable] = None):
         if encoding != INTERLEAVED and encoding not in ENCODINGS:
             allowed = ", ".join(map(repr, [*ENCODINGS, INTERLEAVED]))
             raise ValueError(f"{FACTORY}: unknown encoding {encoding!r}: choose one of "
@@ -118,7 +126,8 @@ class ELSTMSeqParser(TokenLabeller):
         self.name = name
         self.scorer = scorer
         self.cfg = {"labels": [], "encoding": encoding, "min_label_freq": min_label_freq,
-                    "normalize": check_normalize(name, normalize)}
+                    "normalize": check_normalize(name, normalize),
+                    "max_grad_norm": check_max_grad_norm(name, max_grad_norm)}
         self._label_set: Optional[LabelSet] = None
 
     @property

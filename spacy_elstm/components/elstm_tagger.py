@@ -20,7 +20,7 @@ from thinc.api import Config, Model
 from thinc.types import Floats2d
 
 from ..layers import set_n_labels
-from .token_labeller import TokenLabeller, check_normalize
+from .token_labeller import TokenLabeller, check_max_grad_norm, check_normalize
 
 FACTORY = "elstm_tagger"
 # the attribute a user names -> the name Example.get_aligned knows it by
@@ -55,11 +55,11 @@ subword_features = true
     FACTORY,
     assigns=["token.tag", "token.pos", "token.morph"],
     default_config={"model": DEFAULT_MODEL, "attr": "tag", "overwrite": False,
-                    "normalize": False},
+                    "normalize": False, "max_grad_norm": 0.0},
     default_score_weights={"tag_acc": 1.0, "pos_acc": None, "morph_acc": None},
 )
 def make_elstm_tagger(nlp: Language, name: str, model: Model, attr: str, overwrite: bool,
-                      normalize: bool) -> "ELSTMTagger":
+                      normalize: bool, max_grad_norm: float) -> "ELSTMTagger":
     """A component labelling the token attribute ``attr`` with a recurrent model.
 
     model (Model[List[Doc], List[Floats2d]]): spacy-elstm.RecurrentTagger.v1 or
@@ -73,16 +73,21 @@ def make_elstm_tagger(nlp: Language, name: str, model: Model, attr: str, overwri
         Adam is indifferent to the scale; AdaGrad with an initial accumulator (the
         paper's optimiser) is not: summed over a batch, the gradients dwarf the
         accumulator and the first updates move each weight by about the learning rate.
+    max_grad_norm (float): Before each update, scale all the model's gradients together
+        so that their global L2 norm is at most this (as Gehring et al. and
+        torch.nn.utils.clip_grad_norm_ do; the optimizer's grad_clip clips each
+        parameter on its own); 0 for no clipping. The model's own weights only: a
+        shared tok2vec's are the tok2vec component's.
     """
     return ELSTMTagger(nlp.vocab, model, name, attr=attr, overwrite=overwrite,
-                       normalize=normalize)
+                       normalize=normalize, max_grad_norm=max_grad_norm)
 
 
 class ELSTMTagger(TokenLabeller):
     """Labels one token attribute; see the module docstring."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = FACTORY, *, attr: str = "tag",
-                 overwrite: bool = False, normalize: bool = False):
+                 overwrite: bool = False, normalize: bool = False, max_grad_norm: float = 0.0):
         if attr not in ATTRS:
             raise ValueError(f"{FACTORY}: unknown attr {attr!r}: choose one of "
                              f"{', '.join(map(repr, ATTRS))}.")
@@ -90,7 +95,8 @@ class ELSTMTagger(TokenLabeller):
         self.model = model
         self.name = name
         self.cfg = {"labels": [], "attr": attr, "overwrite": overwrite,
-                    "normalize": check_normalize(name, normalize)}
+                    "normalize": check_normalize(name, normalize),
+                    "max_grad_norm": check_max_grad_norm(name, max_grad_norm)}
 
     @property
     def attr(self) -> str:

@@ -16,6 +16,7 @@ from spacy.training import Example, validate_examples
 from thinc.types import Floats2d
 
 from ..layers import set_teacher, weighted_nll
+from ..layers.grad_norm import clip_grad_norm
 from .pipe_with_labels import PipeWithLabels
 
 
@@ -34,6 +35,15 @@ def check_normalize(name: str, normalize) -> bool:
     if not isinstance(normalize, bool):
         raise ValueError(f"{name}: normalize must be true or false, got {normalize!r}.")
     return normalize
+
+
+def check_max_grad_norm(name: str, max_grad_norm) -> float:
+    """``max_grad_norm``, a factory's setting, if it is a number >= 0; else a ValueError."""
+    if isinstance(max_grad_norm, bool) or not isinstance(max_grad_norm, (int, float)) \
+            or not 0 <= max_grad_norm < float("inf"):
+        raise ValueError(f"{name}: max_grad_norm must be a number >= 0 (0: no clipping), "
+                         f"got {max_grad_norm!r}.")
+    return float(max_grad_norm)
 
 
 class TokenLabeller(PipeWithLabels):
@@ -100,6 +110,14 @@ class TokenLabeller(PipeWithLabels):
         """Whether the loss is the mean per labelled token (else the sum);
         pipelines saved before the setting existed summed."""
         return bool(self.cfg.get("normalize", False))
+
+    def finish_update(self, sgd) -> None:
+        """TrainablePipe.finish_update, after clipping all the model's gradients
+        together to ``max_grad_norm`` (``layers.grad_norm``; 0 or unset: no clipping)."""
+        max_norm = self.cfg.get("max_grad_norm", 0.0)
+        if max_norm:
+            clip_grad_norm(self.model, max_norm)
+        super().finish_update(sgd)
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd=None,
                losses=None):
