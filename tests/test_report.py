@@ -220,12 +220,15 @@ def test_paper_folder_puts_ours_beside_the_papers_numbers(tmp_path):
     assert "teacher-forced" not in text  # no exposure_bias.py results, no table
 
 
-def test_table8_appears_once_a_parser_without_a_cell_has_run(tmp_path):
+def test_table8_appears_once_one_of_its_models_has_run(tmp_path):
     paper = tmp_path / "paper"
     paper.mkdir()
+    (paper / "dep_seq2seq-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
+    assert "Table 8" not in render(tmp_path)  # none of its models: Table 6 alone
     (paper / "dep_dbrnn-elstm-test.official.json").write_text(json.dumps(
         {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
-    assert "Table 8" not in render(tmp_path)  # the recurrent models alone make Table 6
+    assert "| UAS | - (64.30) | 55.50 (61.35) | - (52.55) | - (62.29) |" in render(tmp_path)
     (paper / "dep_tdp-test.official.json").write_text(json.dumps(
         {"UPOS": None, "UAS": 70.0, "LAS": 65.5, "words": 25096, "words_per_second": 30000.0}))
     log = [{"epoch": 0, "step": 0, "words": 0, "seconds": 0, "score": 0.0},
@@ -239,12 +242,12 @@ def test_table8_appears_once_a_parser_without_a_cell_has_run(tmp_path):
     assert "| dep_tdp | - | 626 | 1.00 | 30,000 |" in text
 
 
-def test_tdp_sanity_run_stands_beside_the_tdp_run_epoch_by_epoch(tmp_path):
+def test_the_tdp_runs_stand_side_by_side_epoch_by_epoch(tmp_path):
     paper = tmp_path / "paper"
     paper.mkdir()
     (paper / "dep_dbrnn-elstm-test.official.json").write_text(json.dumps(
         {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
-    (paper / "dep_tdp-test.official.json").write_text(json.dumps(
+    (paper / "dep_tdp_maxout1-test.official.json").write_text(json.dumps(
         {"UPOS": None, "UAS": 40.0, "LAS": 20.0, "words": 25096}))
 
     def log(*scores):
@@ -253,18 +256,19 @@ def test_tdp_sanity_run_stands_beside_the_tdp_run_epoch_by_epoch(tmp_path):
                                       "scores": {"dep_uas": u, "dep_las": l}})
                          for e, (u, l) in enumerate(scores))
 
-    (paper / "train-dep_tdp.jsonl").write_text(log((0.3, 0.03), (0.431, 0.245), (0.4, 0.2),
-                                                    (0.41, 0.21)))
-    before = render(tmp_path)
-    assert "| TDP |" in before and "sanity check" not in before  # nothing to show before the run
-    (paper / "train-dep_tdp_adam.jsonl").write_text(log((0.3, 0.03), (0.8, 0.75), (0.85, 0.8)))
+    (paper / "train-dep_tdp_maxout1.jsonl").write_text(log((0.3, 0.03), (0.431, 0.245),
+                                                            (0.4, 0.2), (0.41, 0.21)))
+    assert "run by run" not in render(tmp_path)  # one run: nothing to set it beside
+    (paper / "train-dep_tdp_adam.jsonl").write_text(log((0.3, 0.03), (0.1, 0.08), (0.11, 0.09)))
     (paper / "dep_tdp_adam-dev.official.json").write_text(json.dumps(
-        {"UAS": 85.5, "LAS": 80.25, "words": 25150}))
-    text = render(tmp_path)
-    assert "| 1 | 628 | 43.10/24.50 | 80.00/75.00 |" in text
-    assert "| 2 | 1,256 | 40.00/20.00 | 85.00/80.00 |" in text
-    assert "| 0 |" not in text.split("sanity check")[1]  # the untrained step is no epoch
-    assert "--steps 1256`" in text and "UAS/LAS 85.50/80.25." in text
+        {"UAS": 41.5, "LAS": 5.25, "words": 25150}))
+    (paper / "train-dep_tdp.jsonl").write_text(log((0.3, 0.03), (0.8, 0.75)))
+    text = render(tmp_path).split("run by run")[1]
+    assert "| 1 | 43.10/24.50 | 10.00/8.00 | 80.00/75.00 |" in text
+    assert "| 3 | 41.00/21.00 | - | - |" in text
+    assert "| 0 |" not in text  # the untrained step is no epoch
+    assert "| model-last, dev, official | - | 41.50/5.25 | - |" in text
+    assert "| model-last, test, official | 40.00/20.00 | - | - |" in text
 
 
 def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_path, capsys):

@@ -30,9 +30,11 @@ TABLE8 = [("Seq2seq-E", "dep_seq2seq_att-elstm", (64.30, 52.60)),
           ("Convseq2seq", "dep_convseq2seq", (52.55, 44.19)),
           ("TDP", "dep_tdp", (62.29, 52.18))]
 TABLE8_CELL_FREE = ("dep_convseq2seq", "dep_tdp")
-# The TDP stand-in again with spaCy's default optimizer (configs/experiments/paper/), a
-# shorter run: its training log and dev scores sit beside dep_tdp's in the same folder
-TDP_SANITY = "dep_tdp_adam"
+# The TDP stand-in's runs side by side, epoch by epoch (configs/paper/dep_tdp.cfg and
+# configs/experiments/paper/): (file stem, what sets it apart)
+TDP_RUNS = [("dep_tdp_maxout1", "1 maxout piece, AdaGrad 0.01"),
+            ("dep_tdp_adam", "1 maxout piece, Adam"),
+            ("dep_tdp", "2 maxout pieces, AdaGrad 0.01 (the column)")]
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
         "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
@@ -112,9 +114,9 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
                   "TDP, trained from scratch: no pretrained vectors are available here, "
                   "where the paper's TDP reads pretrained ones; each config's header "
                   "lists its settings):", "", table8, ""]
-    sanity = _tdp_sanity(folder)
-    if sanity:
-        parts += [sanity, ""]
+    tdp_runs = _tdp_runs(folder)
+    if tdp_runs:
+        parts += [tdp_runs, ""]
     exposure = _exposure_rows(folder)
     if exposure:
         parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
@@ -140,10 +142,10 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
 
 
 def _table8(folder: Path) -> Optional[str]:
-    """Table 8's UAS and LAS rows, ours (paper's), once one of its parsers
-    without a cell has run in this folder; None before."""
+    """Table 8's UAS and LAS rows, ours (paper's), once one of its models has
+    run in this folder (``-`` for those that have not); None before."""
     scores = [read_json(folder / f"{stem}-test.official.json") for _, stem, _ in TABLE8]
-    if not any(s for (_, stem, _), s in zip(TABLE8, scores) if stem in TABLE8_CELL_FREE):
+    if not any(scores):
         return None
     rows = [[metric] + [_cell(number(s, metric), paper[i])
                         for s, (_, _, paper) in zip(scores, TABLE8)]
@@ -151,38 +153,39 @@ def _table8(folder: Path) -> Optional[str]:
     return table([""] + [title for title, _, _ in TABLE8], rows)
 
 
-def _tdp_sanity(folder: Path) -> Optional[str]:
-    """The TDP stand-in's dev scores, epoch by epoch, under the paper's AdaGrad
-    (``train-dep_tdp.jsonl``) and under spaCy's default optimizer
-    (``train-dep_tdp_adam.jsonl``), once the second has run; None before."""
-    adam = read_log(folder / f"train-{TDP_SANITY}.jsonl")
-    if not adam:
+def _tdp_runs(folder: Path) -> Optional[str]:
+    """The TDP stand-in's runs (``TDP_RUNS``) side by side: EWT dev UAS/LAS by
+    spaCy's scorer at each epoch of their training logs, and the official
+    scores of their model-last; None while fewer than two have a log."""
+    logs = {stem: {r["epoch"]: r for r in read_log(folder / f"train-{stem}.jsonl")}
+            for stem, _ in TDP_RUNS}
+    if sum(bool(log) for log in logs.values()) < 2:
         return None
-    adagrad = {r["epoch"]: r for r in read_log(folder / "train-dep_tdp.jsonl")}
 
     def uas_las(record: Optional[Dict]) -> str:
-        if record is None:
-            return "-"
-        scores = record.get("scores") or {}
+        scores = (record or {}).get("scores") or {}
         uas, las = scores.get("dep_uas"), scores.get("dep_las")
         return "-" if uas is None or las is None else f"{100 * uas:.2f}/{100 * las:.2f}"
 
-    rows = [[str(r["epoch"]), f"{r['step']:,}", uas_las(adagrad.get(r["epoch"])), uas_las(r)]
-            for r in adam if r["step"] > 0]
-    official = read_json(folder / f"{TDP_SANITY}-dev.official.json")
-    last = ("" if official is None else
-            " Its model-last, scored on dev by the official script: UAS/LAS "
-            f"{_pair(number(official, 'UAS'), number(official, 'LAS'))}.")
+    epochs = sorted({e for log in logs.values() for e in log if e > 0})
+    rows = [[str(e)] + [uas_las(logs[stem].get(e)) for stem, _ in TDP_RUNS] for e in epochs]
+    for split in ("dev", "test"):
+        scores = [read_json(folder / f"{stem}-{split}.official.json") for stem, _ in TDP_RUNS]
+        if any(scores):
+            rows.append([f"model-last, {split}, official"]
+                        + [_pair(number(s, "UAS"), number(s, "LAS")) for s in scores])
     return "\n".join([
-        f"The TDP column's sanity check: the same config with spaCy's default optimizer "
-        f"(`configs/experiments/paper/{TDP_SANITY}.cfg`: thinc's Adam at its defaults in place "
-        f"of AdaGrad at 0.01), trained {adam[-1]['step']:,} steps, beside `dep_tdp`'s own run; "
-        f"EWT **dev** UAS/LAS by spaCy's scorer at each logged evaluation of the two training "
-        f"logs (`python scripts/train_and_score.py {TDP_SANITY}="
-        f"configs/experiments/paper/{TDP_SANITY}.cfg --metrics metrics/paper --models "
-        f"training/paper --model-last --gold-lemmas --no-evaluate --train-conllu none "
-        f"--splits dev --steps {adam[-1]['step']}`).{last}", "",
-        table(["epoch", "step", "AdaGrad 0.01 (dep_tdp)", f"Adam ({TDP_SANITY})"], rows)])
+        "Table 8's TDP stand-in, run by run: `dep_tdp` as first trained, with one maxout "
+        "piece in its hidden layer (`configs/experiments/paper/dep_tdp_maxout1.cfg`; spaCy's "
+        "parser trains one piece with a ReLU and predicts with none), that with spaCy's default "
+        "optimizer in place of AdaGrad (`dep_tdp_adam.cfg` beside it, two epochs, dev only), and "
+        "the column's config, with two pieces. UAS/LAS on EWT **dev** by spaCy's scorer after "
+        "each epoch (the training logs), then the official scores of each model-last "
+        "(`MODELS=dep_tdp bash scripts/paper_tables.sh`; the others: `python "
+        "scripts/train_and_score.py NAME=configs/experiments/paper/NAME.cfg --metrics "
+        "metrics/paper --models training/paper --model-last --gold-lemmas --no-evaluate "
+        "--train-conllu none`, with `--splits dev --steps 1256` for `dep_tdp_adam`):", "",
+        table(["epoch"] + [f"{label} (`{stem}`)" for stem, label in TDP_RUNS], rows)])
 
 
 def _exposure_rows(folder: Path) -> list:
