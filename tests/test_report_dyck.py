@@ -67,7 +67,10 @@ def test_files_of_one_model_each_add_up_and_other_training_settings_stand_apart(
     (folder / "other-rate.json").write_text(json.dumps(other))
     text, plots = dyck_section(folder)
     assert text.count("## Ours") == 2
-    merged = text.split("## Ours (2)")[1].split("## The paper's")[0]  # other-rate.json sorts first
+    # other-rate.json sorts first
+    assert "## Ours (1): 100 training strings up to 20 symbols, Adam at 0.001" in text
+    merged = text.split("## Ours (2): 100 training strings up to 20 symbols, Adam at 0.01")[1]
+    merged = merged.split("## The paper's")[0]
     # one table, the cells in the package's order whatever order the files came in
     assert [line.split(" | ")[:2] for line in merged.splitlines()
             if line.startswith(("| 4 | ", "| 6 | "))] == [["| 4", "lstm"], ["| 4", "solstm"],

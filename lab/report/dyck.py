@@ -182,7 +182,9 @@ def dyck_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
              "are built and scored).", ""]
     plots: Dict[str, Any] = {}
     for number, (paths, settings, runs) in enumerate(groups):
-        parts += ["## Ours" + (f" ({number + 1})" if len(groups) > 1 else ""), ""]
+        parts += [f"## Ours ({number + 1}): {settings['train']:,} training strings up to "
+                  f"{settings['max_length']} symbols, Adam at {settings['learn_rate']:g}"
+                  if len(groups) > 1 else "## Ours", ""]
         parts += _ours(paths, settings, runs)
         parts += ["The second-order LSTM against the LSTM, ours (means over seeds; level "
                   "where they differ by no more than the larger sd over seeds) and the "
