@@ -172,6 +172,16 @@ def test_a_checkpoint_of_other_settings_or_another_model_is_refused(tmp_path):
         train_one(settings, 2, "lstm", 0, splits, checkpoint=checkpoint)
 
 
+def test_run_refuses_earlier_results_of_other_settings():
+    from spacy_elstm.dyck.experiment import OtherSettings
+
+    settings = Settings(ms=(2,), cells=("lstm",), train=10, dev=2, test=2, max_length=6, epochs=1)
+    earlier = {"settings": replace(settings, epochs=2, seeds=(1,)).to_json(), "runs": []}
+    with pytest.raises(OtherSettings, match=r"^holds the results of other settings \(they differ "
+                                            r"in epochs, seeds\)$"):
+        run(settings, progress=False, previous=earlier)
+
+
 def test_the_command_resumes_its_own_results_and_refuses_other_settings(tmp_path):
     from typer.testing import CliRunner
 

@@ -38,7 +38,7 @@ def dyck(
     from dataclasses import replace
     import json
 
-    from ..dyck.experiment import Settings, differing, plot, run
+    from ..dyck.experiment import OtherSettings, Settings, plot, run
     from ..files import write_atomically
     from .errors import require_matplotlib
 
@@ -69,13 +69,11 @@ def dyck(
     def save(results) -> None:
         write_atomically(path, (json.dumps(results, indent=1) + "\n").encode("utf8"))
 
-    differ = [] if previous is None else differing(previous.get("settings"), settings.to_json())
-    if differ:
-        fail("dyck", f"{path} holds the results of other settings (they differ in "
-                     f"{', '.join(differ)}); give another --name, or remove it to start again.")
     try:
         results = run(settings, progress=progress, done=save, previous=previous,
                       checkpoints=output_dir / f"{name}.checkpoints")
+    except OtherSettings as err:
+        fail("dyck", f"{path} {err}; give another --name, or remove it to start again.")
     except ValueError as err:  # a checkpoint of another model or other settings
         fail("dyck", err)
     plot(results, image)

@@ -270,6 +270,11 @@ def _load_checkpoint(path: Path, fresh: Dict[str, Any]) -> Dict[str, Any]:
     return state
 
 
+class OtherSettings(ValueError):
+    """Earlier results handed to ``run`` were written under other settings; its
+    message says which differ and reads after the results' file name."""
+
+
 def differing(old: Any, new: Dict[str, Any]) -> List[str]:
     """The names of the settings (``Settings.to_json``) in which ``old`` differs from ``new``."""
     old = old if isinstance(old, dict) else {}
@@ -290,8 +295,8 @@ def run(settings: Settings, *, progress: bool = True,
     settings.check()
     differ = [] if previous is None else differing(previous.get("settings"), settings.to_json())
     if differ:
-        raise ValueError(f"the earlier results are of other settings (they differ in "
-                         f"{', '.join(differ)}).")
+        raise OtherSettings(f"holds the results of other settings (they differ in "
+                            f"{', '.join(differ)})")
     kept = {(r["m"], r["cell"], r["seed"]): r for r in (previous or {}).get("runs", [])}
     out: Dict[str, Any] = {"settings": asdict(settings), "data": {}, "runs": [],
                            "threads": torch.get_num_threads()}
