@@ -11,8 +11,10 @@ def fast_kernels(cell: str, gates: str, float32: bool = False):
     """The kernels other than the reference that run ``cell`` with ``gates``."""
     from spacy_elstm.pytorch import TABLE
 
-    if not TABLE[cell].cell_state or TABLE[cell].second_order:
+    if not TABLE[cell].cell_state:
         return ()
+    if TABLE[cell].second_order:
+        return ("cpp",)
     return (("cpp-onednn",) if float32 and gates == "recurrent" else ()) + FAST[gates]
 
 

@@ -10,7 +10,7 @@ from kernel_utils import fast_kernels, using
 CELL_GATES = [(c, "recurrent") for c in CELLS] + [(c, "input") for c in ("elstm", "elstm2", "lstm")]
 # every kernel that runs each cell and gate mode, each once, the reference too
 CELL_GATE_KERNELS = [(c, g, k) for c, g in CELL_GATES for k in fast_kernels(c, g) + ("reference",)]
-STATE_CELL_GATES = [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm")]
+STATE_CELL_GATES = [c for c in CELL_GATES if c[0] in ("elstm", "elstm2", "lstm", "solstm")]
 
 
 def random_inputs(device, lengths=(4, 1, 3), width=3):

@@ -138,9 +138,12 @@ def test_pass_p_runs_at_the_temperature_of_p():
         torch.testing.assert_close(alpha, torch.softmax(logits / tau, -1))
 
 
-def test_only_the_reference_loop_runs_it():
+def test_the_cpp_kernel_or_the_reference_loop_runs_it():
     rec = Recurrence(cell="solstm", input_width=3, hidden_width=2)
-    assert rec.kernel_for(torch.tensor([3, 2])).kernel == "reference"
+    reasons = kernels.explain(rec.problem_for(torch.tensor([3, 2])))
+    assert reasons["cpp-onednn"].startswith("cannot: cell 'solstm' mixes several cells")
+    assert rec.kernel_for(torch.tensor([3, 2])).kernel in ("cpp", "reference")
+    assert rec.kernel_for(torch.tensor([3, 2]), device=torch.device("meta")).kernel == "reference"
     with kernels.use("torch"), pytest.raises(ValueError, match="'solstm' mixes several cells"):
         rec(torch.randn(1, 3, 3), torch.tensor([3]))
 

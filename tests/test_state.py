@@ -8,7 +8,7 @@ from spacy_elstm.pytorch.packing import Packing
 
 from kernel_utils import fast_kernels, using
 
-CELLS = ("elstm", "elstm2", "lstm", "gru", "srn")
+CELLS = ("elstm", "elstm2", "lstm", "gru", "srn", "solstm")
 
 
 def make(cell, gates="recurrent", reverse=False, width=5, hidden=6, seed=0):
@@ -53,7 +53,7 @@ def _padded(y, lengths, seq_len):
 @pytest.mark.parametrize("gates", ["recurrent", "input"])
 def test_two_segments_with_carried_state_equal_one_pass(cell, gates):
     """Forward only: splitting a text and carrying the state changes nothing."""
-    if gates == "input" and cell in ("gru", "srn"):
+    if gates == "input" and cell in ("gru", "srn", "solstm"):
         pytest.skip("no gates='input' variant")
     rec = make(cell, gates)
     lengths = torch.tensor([9, 4, 7, 1])
@@ -69,8 +69,9 @@ def test_two_segments_with_carried_state_equal_one_pass(cell, gates):
             torch.testing.assert_close(split_end[1], end[1], msg=kernel)
 
 
-@pytest.mark.parametrize("cell", ["elstm", "elstm2", "lstm"])
-@pytest.mark.parametrize("gates", ["recurrent", "input"])
+@pytest.mark.parametrize("cell,gates", [(c, g) for c in ("elstm", "elstm2", "lstm")
+                                         for g in ("recurrent", "input")]
+                         + [("solstm", "recurrent")])
 @pytest.mark.parametrize("reverse", [False, True])
 def test_kernels_agree_with_the_reference_on_state_and_gradients(cell, gates, reverse):
     """Outputs, final states and the gradients of every input, parameter and of
@@ -105,9 +106,10 @@ def test_kernels_agree_with_the_reference_on_state_and_gradients(cell, gates, re
                 torch.testing.assert_close(a, b, msg=kernel)
 
 
-@pytest.mark.parametrize("kernel", ["torch", "cpp", "reference"])
-def test_gradcheck_through_the_initial_state(kernel):
-    rec = make("elstm", hidden=3, width=2)
+@pytest.mark.parametrize("cell,kernel", [("elstm", "torch"), ("elstm", "cpp"),
+                                         ("elstm", "reference"), ("solstm", "cpp")])
+def test_gradcheck_through_the_initial_state(cell, kernel):
+    rec = make(cell, hidden=3, width=2)
     lengths = torch.tensor([3, 2, 2])
     packing = Packing(lengths, torch.device("cpu"))
     x = torch.randn(packing.n_tokens, 2, dtype=torch.float64)

@@ -40,7 +40,8 @@ class Cell:
     h_(t-1) in the gates). ``forget_init``: the initial bias of its forget gate.
     ``second_order``: S copies of ``gates`` side by side, mixed by weights alpha
     that the projection carries in its last S columns (``second_order.Mixer``);
-    only the reference loop runs it."""
+    the reference loop runs it, and on the CPU the C++ kernels'
+    ``second_order_*`` (``kernels.second_order``)."""
 
     name: str
     gates: Tuple[str, ...]

@@ -15,7 +15,8 @@ Kernels, best first:
   where every step's product is large.
 - ``cpp``: the C++ kernels (``csrc/cell_state.cpp``) with their own blocked
   products fused into each step (gates="recurrent"), or each sequence on its
-  own thread through time (gates="input"). CPU.
+  own thread through time (gates="input"); for the second-order cell (solstm)
+  plain loops per row (``second_order``). CPU.
 - ``triton``: two persistent Triton kernels, all steps forward in one launch
   and all steps backward in another (``triton_cell``). CUDA, float32,
   gates="recurrent", Triton installed; on the CPU only under the Triton
@@ -24,7 +25,8 @@ Kernels, best first:
   (gates="recurrent"). Any device.
 - ``scan``: PyTorch ops with a parallel scan over time (gates="input"). Any device.
 - ``reference``: ``cells.step`` under autograd. Every cell; the only one for
-  cells without a cell state (gru, srn) and for the second-order cell (solstm).
+  cells without a cell state (gru, srn), and for the second-order cell (solstm)
+  off the CPU.
 
 A kernel can be forced by name, for tests and for debugging: ``with use("cpp"):``
 or the environment variable SPACY_ELSTM_KERNEL; a forced kernel that cannot run
@@ -46,7 +48,7 @@ from torch import Tensor
 from . import extension
 from ..cells import Cell
 from ..packing import Packing
-from . import onednn, reference
+from . import onednn, reference, second_order
 from .fused import CellStateRecurrence
 
 log = logging.getLogger("spacy_elstm.kernels")
@@ -128,7 +130,9 @@ def _cpp(problem: Problem) -> Optional[str]:
         return f"the C++ kernels run on the CPU, not {problem.device.type}"
     if problem.dtype not in (torch.float32, torch.float64):
         return f"the C++ kernels take float32 and float64, not {problem.dtype}"
-    return _needs_cell_state(problem) or extension.unavailable()
+    if not problem.cell.cell_state:
+        return f"cell {problem.cell.name!r} has no cell state"
+    return extension.unavailable()
 
 
 def _cpp_onednn(problem: Problem) -> Optional[str]:
@@ -136,6 +140,8 @@ def _cpp_onednn(problem: Problem) -> Optional[str]:
         return "gates='input' has no recurrent product"
     if problem.dtype != torch.float32:
         return f"the oneDNN products take float32, not {problem.dtype}"
+    if problem.cell.second_order:
+        return f"cell {problem.cell.name!r} mixes several cells (the oneDNN steps run one)"
     return _cpp(problem) or onednn.unavailable() or _cpp_onednn_probe()
 
 
@@ -288,6 +294,9 @@ def run(choice: Choice, cell: Cell, proj: Tensor, packing: Packing, *,
     cells without a cell state), all with gradient."""
     if choice.kernel == "reference":
         return reference.loop(cell, proj, packing, weight_h, scale, state_bias, bias_hn, h0, c0)
+    if cell.second_order:  # "cpp"
+        hs, c_last = second_order.run(cell, proj, packing, weight_h, h0, c0)
+        return hs, hs.index_select(0, packing.last_rows), c_last
     if h0 is not None and weight_h is not None:
         # h_(-1) enters a cell-state cell only through W_h h_(-1) in the gates
         # of step 0 (with gates="input" not at all)

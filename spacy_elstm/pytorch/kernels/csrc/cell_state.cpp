@@ -1,6 +1,6 @@
-// CPU kernels for the cells with a cell state (lstm, elstm, elstm2). The maths
-// is that of spacy_elstm/pytorch/cells.py; the Python side checks the two
-// against each other.
+// CPU kernels for the cells with a cell state (lstm, elstm, elstm2; the
+// second-order solstm at the end). The maths is that of
+// spacy_elstm/pytorch/cells.py; the Python side checks the two against each other.
 //
 // Layout: packed (see packing.py): step t owns sizes[t] rows, right after
 // those of step t - 1, longest sequence first; no padding is stored. Where each
@@ -430,7 +430,159 @@ std::vector<torch::Tensor> cell_state_backward(torch::Tensor d_hs, torch::Tensor
   return {d_pre, d_su, d_zs, d_c_buf};
 }
 
+// The second-order LSTM (solstm, S cells; spacy_elstm/pytorch/cells.py,
+// _second_order_step): S LSTM steps from the same (h, c), mixed by the weights
+// alpha that close each row of the projection. A row of proj is the S cells'
+// pre-activations, S blocks of G * n laid out as the cell table says, then
+// alpha (S). Its hidden width is small in the papers' settings (3m units for
+// Dyck-2), so each row runs plain scalar loops, its recurrent product
+// included, and the rows of a step run in parallel.
+
+// Returns {h (tokens, n), c (tokens, n), the activated gates (tokens, S*G*n),
+// each cell's c (tokens, S*n), tanh of each cell's c (tokens, S*n)}, packed.
+std::vector<torch::Tensor> second_order_forward(torch::Tensor proj,
+                                                c10::optional<torch::Tensor> weight_h,
+                                                c10::optional<torch::Tensor> c_init,
+                                                std::vector<int64_t> sizes,
+                                                std::vector<int64_t> gate_blocks,
+                                                int64_t n, int64_t cells) {
+  proj = proj.contiguous();
+  const int64_t tokens = proj.size(0), width = proj.size(1);
+  const int64_t cell_width = (width - cells) / cells, gw = cells * cell_width;
+  TORCH_CHECK(cells >= 1 && cell_width % n == 0 && gw + cells == width, "projection width ",
+              width, " is not ", cells, " cells of whole gate blocks of ", n, " plus ", cells);
+  const Gates q = gate_columns(gate_blocks, n, cell_width / n);
+  TORCH_CHECK(q.f >= 0, "the second-order cell mixes LSTM cells, which have a forget gate");
+  auto hs = torch::empty({tokens, n}, proj.options());
+  auto cs = torch::empty_like(hs), acts = torch::empty({tokens, gw}, proj.options());
+  auto ccs = torch::empty({tokens, cells * n}, proj.options()), tcs = torch::empty_like(ccs);
+  torch::Tensor w, c_start;
+  if (weight_h) w = weight_h->contiguous();
+  if (c_init) c_start = c_init->contiguous();
+  const auto off = step_offsets(sizes);
+  AT_DISPATCH_FLOATING_TYPES(proj.scalar_type(), "second_order_forward", [&] {
+    using T = scalar_t;
+    const T *p0 = proj.data_ptr<T>(), *w0 = ptr_or_null<T>(w), *ci0 = ptr_or_null<T>(c_start);
+    T *h0 = hs.data_ptr<T>(), *c0 = cs.data_ptr<T>(), *act0 = acts.data_ptr<T>();
+    T *cc0 = ccs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>();
+    for (int64_t t = 0; t < (int64_t)sizes.size(); ++t) {
+      at::parallel_for(0, sizes[t], grain(gw), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t i = off[t] + r;
+          const T* p = p0 + i * width;
+          const T* hp = t > 0 ? h0 + (off[t - 1] + r) * n : nullptr;
+          const T* cp = t > 0 ? c0 + (off[t - 1] + r) * n : (ci0 ? ci0 + r * n : nullptr);
+          T* act = act0 + i * gw;
+          for (int64_t k = 0; k < gw; ++k) {  // a = p + W_h h_(t-1)
+            T sum = p[k];
+            if (hp && w0)
+              for (int64_t j = 0; j < n; ++j) sum += w0[k * n + j] * hp[j];
+            act[k] = sum;
+          }
+          T *h = h0 + i * n, *c = c0 + i * n;
+          std::fill(h, h + n, T(0));
+          std::fill(c, c + n, T(0));
+          for (int64_t s = 0; s < cells; ++s) {
+            T* a = act + s * cell_width;
+            const T alpha = p[gw + s];
+            T *cc = cc0 + i * cells * n + s * n, *tc = tc0 + i * cells * n + s * n;
+            for (int64_t j = 0; j < n; ++j) {
+              const T ig = T(1) / (T(1) + std::exp(-a[q.i + j]));
+              const T fg = T(1) / (T(1) + std::exp(-a[q.f + j]));
+              const T gg = std::tanh(a[q.g + j]);
+              const T og = T(1) / (T(1) + std::exp(-a[q.o + j]));
+              a[q.i + j] = ig, a[q.f + j] = fg, a[q.g + j] = gg, a[q.o + j] = og;
+              cc[j] = (cp ? fg * cp[j] : T(0)) + ig * gg;
+              tc[j] = std::tanh(cc[j]);
+              h[j] += alpha * og * tc[j];
+              c[j] += alpha * cc[j];
+            }
+          }
+        }
+      });
+    }
+  });
+  return {hs, cs, acts, ccs, tcs};
+}
+
+// Returns {d proj (tokens, S*G*n + S): the pre-activations' gradients, then
+// alpha's; d c_init (sizes[0], n)}. d_c_last: dL/dc at each sequence's last
+// step, (sizes[0], n), or none; c_init as forward's.
+std::vector<torch::Tensor> second_order_backward(torch::Tensor d_hs, torch::Tensor acts,
+                                                 torch::Tensor cs, torch::Tensor ccs,
+                                                 torch::Tensor tcs, torch::Tensor alphas,
+                                                 c10::optional<torch::Tensor> weight_h,
+                                                 c10::optional<torch::Tensor> c_init,
+                                                 c10::optional<torch::Tensor> d_c_last,
+                                                 std::vector<int64_t> sizes,
+                                                 std::vector<int64_t> gate_blocks) {
+  d_hs = d_hs.contiguous();
+  alphas = alphas.contiguous();
+  const int64_t n = cs.size(1), gw = acts.size(1), cells = alphas.size(1);
+  const int64_t cell_width = gw / cells, width = gw + cells;
+  const Gates q = gate_columns(gate_blocks, n, cell_width / n);
+  auto d_proj = torch::empty({acts.size(0), width}, acts.options());
+  // dL/dc_t carried back to step t, per running row (see cell_state_backward)
+  auto d_c_buf = d_c_last ? d_c_last->contiguous().clone()
+                          : torch::zeros({sizes.empty() ? 0 : sizes[0], n}, cs.options());
+  torch::Tensor w, c_start;
+  if (weight_h) w = weight_h->contiguous();
+  if (c_init) c_start = c_init->contiguous();
+  const int64_t last = (int64_t)sizes.size() - 1;
+  const auto off = step_offsets(sizes);
+  AT_DISPATCH_FLOATING_TYPES(cs.scalar_type(), "second_order_backward", [&] {
+    using T = scalar_t;
+    const T *dho0 = d_hs.data_ptr<T>(), *act0 = acts.data_ptr<T>(), *c0 = cs.data_ptr<T>();
+    const T *cc0 = ccs.data_ptr<T>(), *tc0 = tcs.data_ptr<T>(), *al0 = alphas.data_ptr<T>();
+    const T *w0 = ptr_or_null<T>(w), *ci0 = ptr_or_null<T>(c_start);
+    T *dp0 = d_proj.data_ptr<T>(), *dcb0 = d_c_buf.data_ptr<T>();
+    for (int64_t t = last; t >= 0; --t) {
+      const int64_t k_next = t < last ? sizes[t + 1] : 0;
+      at::parallel_for(0, sizes[t], grain(gw), [&](int64_t begin, int64_t end) {
+        std::vector<T> dh(n), dc(n);
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t i = off[t] + r;
+          const T* cp = t > 0 ? c0 + (off[t - 1] + r) * n : (ci0 ? ci0 + r * n : nullptr);
+          const T* dho = dho0 + i * n;
+          T* dcb = dcb0 + r * n;
+          for (int64_t j = 0; j < n; ++j) dh[j] = dho[j];
+          if (r < k_next && w0) {  // + W_h^T dA_(t+1)
+            const T* dn = dp0 + (off[t + 1] + r) * width;
+            for (int64_t k = 0; k < gw; ++k)
+              for (int64_t j = 0; j < n; ++j) dh[j] += dn[k] * w0[k * n + j];
+          }
+          for (int64_t j = 0; j < n; ++j) dc[j] = dcb[j], dcb[j] = T(0);
+          T* dp = dp0 + i * width;
+          for (int64_t s = 0; s < cells; ++s) {
+            const T* a = act0 + i * gw + s * cell_width;
+            const T *cc = cc0 + i * cells * n + s * n, *tc = tc0 + i * cells * n + s * n;
+            const T alpha = al0[i * cells + s];
+            T* da = dp + s * cell_width;
+            T d_alpha = T(0);
+            for (int64_t j = 0; j < n; ++j) {
+              const T ig = a[q.i + j], fg = a[q.f + j], gg = a[q.g + j], og = a[q.o + j];
+              d_alpha += dh[j] * og * tc[j] + dc[j] * cc[j];
+              const T dhs = alpha * dh[j];
+              const T dcs = alpha * dc[j] + dhs * og * (T(1) - tc[j] * tc[j]);
+              da[q.o + j] = dhs * tc[j] * og * (T(1) - og);
+              da[q.i + j] = dcs * gg * ig * (T(1) - ig);
+              da[q.g + j] = dcs * ig * (T(1) - gg * gg);
+              da[q.f + j] = cp ? dcs * cp[j] * fg * (T(1) - fg) : T(0);
+              dcb[j] += dcs * fg;
+            }
+            dp[gw + s] = d_alpha;
+          }
+        }
+      });
+    }
+  });
+  return {d_proj, d_c_buf};
+}
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("forward", &cell_state_forward, "cell-state recurrence, forward (CPU)");
   m.def("backward", &cell_state_backward, "cell-state recurrence, backward through time (CPU)");
+  m.def("second_order_forward", &second_order_forward, "second-order LSTM, forward (CPU)");
+  m.def("second_order_backward", &second_order_backward,
+        "second-order LSTM, backward through time (CPU)");
 }
