@@ -3,11 +3,11 @@
 # --paper-size`: 10,000 / 4,000 / 10,000 strings up to 200 symbols, Adam at
 # 1e-4, up to 100 epochs with the paper's early stopping), one model per
 # command, each into METRICS_DIR/dyck/paper-m<M>-<CELL>-seed<SEED>.json, so
-# that the results page adds them up into one table. A model takes from about
-# half an hour (the LSTM and the ELSTM, one CPU thread) to hours (the
-# second-order LSTM), so every piece resumes: a finished model is kept, and one
-# stopped midway goes on from its last finished epoch (the command's own
-# checkpoints). The LSTM and the ELSTM of every m come first.
+# that the results page adds them up into one table. A model takes half an
+# hour or more on one CPU thread (the results page gives each model's
+# seconds), so every piece resumes: a finished model is kept, and one stopped
+# midway goes on from its last finished epoch (the command's own checkpoints).
+# The LSTM and the ELSTM of every m come first.
 # Usage: [MS="4 6 8"] [CELLS="lstm elstm solstm"] [SEEDS="0"]
 #        bash scripts/dyck_paper.sh [METRICS_DIR]
 set -euo pipefail
