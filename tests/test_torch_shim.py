@@ -1,5 +1,8 @@
 """Parameter averages (``use_averages = true``) reach the torch parameters:
-spaCy evaluates and saves inside ``nlp.use_params(optimizer.averages)``."""
+spaCy evaluates and saves inside ``nlp.use_params(optimizer.averages)``; and
+an update leaves nothing behind."""
+import gc
+
 import numpy
 import pytest
 import torch
@@ -38,6 +41,44 @@ def test_use_params_swaps_in_the_averages_and_back():
     for name, p in module.named_parameters():
         assert torch.equal(p.detach(), current[name]), name
     numpy.testing.assert_array_equal(layer.predict(X), before)
+
+
+def _live_tensors() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if torch.is_tensor(o))
+
+
+def test_updates_leave_no_objects_behind_and_do_what_thincs_do():
+    """thinc's own shim chains one more wrapper onto every parameter at every
+    update (see torch_shim's docstring); ours updates in place, to the same numbers."""
+    from thinc.api import PyTorchWrapper_v2
+
+    torch.manual_seed(0)
+    ours, theirs = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    theirs.load_state_dict(ours.state_dict())
+    layers = [torch_layer(ours, convert_inputs=None, convert_outputs=None),
+              PyTorchWrapper_v2(theirs)]
+    optimizers = [Adam(0.1), Adam(0.1)]
+    X = numpy.ones((4, 3), dtype="f")
+
+    def update(layer, optimizer):
+        Y, backprop = layer.begin_update(X)
+        backprop(numpy.ones_like(Y))
+        layer.finish_update(optimizer)
+
+    for layer, optimizer in zip(layers, optimizers):
+        layer.initialize()
+        update(layer, optimizer)
+    before = _live_tensors()
+    for _ in range(20):
+        update(layers[0], optimizers[0])
+    assert _live_tensors() == before
+    for _ in range(20):
+        update(layers[1], optimizers[1])
+    assert _live_tensors() > before  # thinc's shim: the check can fail
+    for a, b in zip(ours.parameters(), theirs.parameters()):
+        assert not torch.equal(a.detach(), torch.zeros_like(a))
+        assert torch.equal(a.detach(), b.detach())
 
 
 def test_use_params_without_averages_of_this_layer_changes_nothing():
