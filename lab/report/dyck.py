@@ -193,7 +193,8 @@ def dyck_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
         parts += _ours(paths, settings, runs)
         parts += ["The second-order LSTM against the LSTM, ours (means over seeds; level "
                   "where they differ by no more than the larger sd over seeds; not called "
-                  "with one seed) and the paper's (its Table 1, below):", ""] + _summary(settings, runs) + [""]
+                  "with one seed) and the paper's (its Table 1, below):", ""]
+        parts += _summary(settings, runs) + [""]
         for m in sorted({r["m"] for r in runs}):
             image = f"dyck-ldpa-m{m}.png" if number == 0 else f"dyck-ldpa-{number + 1}-m{m}.png"
             plots[image] = (ldpa_lines(settings, runs, m), "closing distance",

@@ -35,7 +35,8 @@ import contextlib
 from typing import Callable, Optional
 
 import torch
-from thinc.api import ArgsKwargs, Model, Optimizer, PyTorchShim, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import (ArgsKwargs, Model, Optimizer, PyTorchShim, PyTorchWrapper_v2, torch2xp,
+                       xp2torch)
 
 from ..pytorch.mode import mode_dependent_modules, training_mode
 
