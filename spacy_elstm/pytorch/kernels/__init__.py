@@ -294,14 +294,18 @@ def run(choice: Choice, cell: Cell, proj: Tensor, packing: Packing, *,
     cells without a cell state), all with gradient."""
     if choice.kernel == "reference":
         return reference.loop(cell, proj, packing, weight_h, scale, state_bias, bias_hn, h0, c0)
-    if cell.second_order:  # "cpp"
-        hs, c_last = second_order.run(cell, proj, packing, weight_h, h0, c0)
-        return hs, hs.index_select(0, packing.last_rows), c_last
     if h0 is not None and weight_h is not None:
         # h_(-1) enters a cell-state cell only through W_h h_(-1) in the gates
-        # of step 0 (with gates="input" not at all)
-        k = packing.sizes[0]
-        proj = torch.cat([torch.addmm(proj[:k], h0, weight_h.t()), proj[k:]])
+        # of step 0 (with gates="input" not at all); a second-order cell's
+        # alpha columns follow its gates
+        k, width = packing.sizes[0], weight_h.shape[0]
+        first = torch.addmm(proj[:k, :width], h0, weight_h.t())
+        if width < proj.shape[1]:
+            first = torch.cat([first, proj[:k, width:]], 1)
+        proj = torch.cat([first, proj[k:]])
+    if cell.second_order:  # "cpp"
+        hs, c_last = second_order.run(cell, proj, packing, weight_h, c0)
+        return hs, hs.index_select(0, packing.last_rows), c_last
     hs, c_last = CellStateRecurrence.apply(proj, weight_h, scale, state_bias, c0, packing, cell,
                                            choice.kernel)
     return hs, hs.index_select(0, packing.last_rows), c_last

@@ -51,14 +51,10 @@ class SecondOrderRecurrence(torch.autograd.Function):
         return (d_proj, d_weight_h, None if c0 is None else d_c0, None, None, None, None)
 
 
-def run(cell: Cell, proj: Tensor, packing: Packing, weight_h: Tensor, h0: Optional[Tensor],
+def run(cell: Cell, proj: Tensor, packing: Packing, weight_h: Tensor,
         c0: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
-    """h (n_tokens, N), packed, and each sequence's last c; h0 and c0 as
-    ``kernels.run`` takes them."""
+    """h (n_tokens, N), packed, and each sequence's last c; proj with any
+    initial h already in it, and c0, as ``kernels.run`` hands them on."""
     hidden = weight_h.shape[1]
     cells = weight_h.shape[0] // (cell.n_gates * hidden)
-    if h0 is not None:  # h_(-1) enters only through W_h h_(-1) in the gates of step 0
-        k, width = packing.sizes[0], weight_h.shape[0]
-        first = torch.cat([torch.addmm(proj[:k, :width], h0, weight_h.t()), proj[:k, width:]], 1)
-        proj = torch.cat([first, proj[k:]])
     return SecondOrderRecurrence.apply(proj, weight_h, c0, packing, cell, hidden, cells)
