@@ -271,6 +271,25 @@ def test_the_tdp_runs_stand_side_by_side_epoch_by_epoch(tmp_path):
     assert "| model-last, test, official | 40.00/20.00 | - | - |" in text
 
 
+def test_the_convseq2seq_run_is_shown_epoch_by_epoch_once_it_has_finished(tmp_path):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "dep_dbrnn-elstm-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 55.5, "LAS": 40.25, "words": 25096}))
+    log = [{"epoch": e, "step": 628 * e, "words": 1000 * e, "seconds": 10 * e, "score": 0.0,
+            "scores": {"dep_uas": u, "dep_las": l}, "losses": {"elstm_seq_parser": loss}}
+           for e, (u, l, loss) in enumerate([(0.08, 0.002, 10.45), (0.6194, 0.5105, 2317.25),
+                                             (0.71, 0.6196, 940.0)])]
+    (paper / "train-dep_convseq2seq.jsonl").write_text("\n".join(map(json.dumps, log)))
+    assert "convseq2seq, epoch by epoch" not in render(tmp_path)  # a run still going
+    (paper / "dep_convseq2seq-test.official.json").write_text(json.dumps(
+        {"UPOS": None, "UAS": 70.0, "LAS": 65.5, "words": 25096}))
+    text = render(tmp_path).split("convseq2seq, epoch by epoch")[1]
+    assert "| 1 | 628 | 2,317.2 | 61.94/51.05 |" in text
+    assert "| 2 | 1,256 | 940.0 | 71.00/61.96 |" in text
+    assert "| 0 |" not in text  # the untrained step is no epoch
+
+
 def test_teacher_forced_and_greedy_accuracy_are_tabulated_with_their_gap(tmp_path, capsys):
     paper = tmp_path / "paper"
     paper.mkdir()

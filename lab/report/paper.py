@@ -37,7 +37,7 @@ TDP_RUNS = [("dep_tdp_maxout1", "1 maxout piece, AdaGrad 0.01"),
             ("dep_tdp", "2 maxout pieces, AdaGrad 0.01 (the column)")]
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
-        "after 11 epochs of AdaGrad, one seed, scored by the CoNLL 2018 evaluation script "
+        "after 11 epochs of AdaGrad (the convseq2seq: NAG, as the paper), one seed, scored by the CoNLL 2018 evaluation script "
         "(the `paper-tables` command, `scripts/paper_tables.sh`; configs in `configs/paper/`, "
         "whose headers list where they depart from the paper). Paper: Su & Kuo's Tables 7, 6 and 8 (UD 2.0 "
         "English, the CoNLL 2017 test file). `-`: not run yet. Training words/s include "
@@ -117,6 +117,9 @@ def paper_section(folder: Path, variant: Optional[str] = None) -> Optional[str]:
     tdp_runs = _tdp_runs(folder)
     if tdp_runs:
         parts += [tdp_runs, ""]
+    convseq2seq_run = _convseq2seq_run(folder)
+    if convseq2seq_run:
+        parts += [convseq2seq_run, ""]
     exposure = _exposure_rows(folder)
     if exposure:
         parts += ["Fed the gold previous labels or its own (`scripts/exposure_bias.py`, "
@@ -186,6 +189,30 @@ def _tdp_runs(folder: Path) -> Optional[str]:
         "metrics/paper --models training/paper --model-last --gold-lemmas --no-evaluate "
         "--train-conllu none`, with `--splits dev --steps 1256` for `dep_tdp_adam`):", "",
         table(["epoch"] + [f"{label} (`{stem}`)" for stem, label in TDP_RUNS], rows)])
+
+
+def _convseq2seq_run(folder: Path) -> Optional[str]:
+    """Table 8's convseq2seq epoch by epoch, from its training log: the training
+    loss since the previous evaluation and EWT dev UAS/LAS by spaCy's scorer;
+    None until the run has its official test scores (a finished run)."""
+    if read_json(folder / "dep_convseq2seq-test.official.json") is None:
+        return None
+    rows = []
+    for record in read_log(folder / "train-dep_convseq2seq.jsonl"):
+        if record["epoch"] == 0:
+            continue
+        scores = record.get("scores") or {}
+        loss = sum((record.get("losses") or {}).values())
+        rows.append([str(record["epoch"]), f"{record['step']:,}", f"{loss:,.1f}",
+                     _pair(*(None if scores.get(key) is None else 100 * scores[key]
+                             for key in ("dep_uas", "dep_las")))])
+    if not rows:
+        return None
+    return "\n".join([
+        "Table 8's convseq2seq, epoch by epoch (`train-dep_convseq2seq.jsonl`): its "
+        "training loss summed since the previous evaluation, and UAS/LAS on EWT **dev** by "
+        "spaCy's scorer, gold lemmas in:", "",
+        table(["epoch", "step", "training loss", "dev UAS/LAS"], rows)])
 
 
 def _exposure_rows(folder: Path) -> list:
