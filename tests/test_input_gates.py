@@ -93,6 +93,10 @@ def test_the_table_gives_mean_and_sd_over_seeds_and_the_claim(tmp_path):
     assert "dep_brnn lstm: the final training loss with input gates is +0.500 from the recurrent gates' (+49.5%); the seeds of one setting end up to 0.020 apart" in text
     assert "**they differ**" in text and "**alike** at this budget" in text
     assert "the paper's claim" in text and "**holds** here" in text
+    assert ("The ELSTM's final training loss against the LSTM's on dep_brnn: +0.000 with "
+            "gates from [x_t, h_(t-1)] (recurrent; the seeds' ranges overlap), -0.490 with "
+            "gates from x_t alone (input; every ELSTM seed below every LSTM seed). Input gates "
+            "cost the ELSTM +0.010 and the LSTM +0.500.") in text
     assert list(plots) == ["input-gates-2epochs.png"]
 
 
@@ -110,6 +114,7 @@ def test_unfinished_and_missing_runs_are_left_out_and_named(tmp_path, capsys):
     text, _ = page_section(tmp_path)
     assert "+0.200 from the recurrent gates' (+20.0%); one seed of a setting" in text
     assert "no verdict yet" in text and "**" not in text
+    assert "against the LSTM's" not in text  # one cell, one seed: nothing to set beside
 
 
 def test_no_folder_no_results_and_the_ud_page_leaves_the_folder_alone(tmp_path):

@@ -150,6 +150,30 @@ def verdict(runs, model: str, cell: str) -> Optional[str]:
     return text + "."
 
 
+def cells_compared(runs, model: str) -> Optional[str]:
+    """One sentence: the ELSTM's final training loss against the LSTM's under each
+    gate input, and what input gates cost each; None until every setting of both
+    cells has two seeds."""
+    final = {(cell, gates): [run.losses[-1] for run in runs.get((model, cell, gates), [])]
+             for cell in ("elstm", "lstm") for gates in GATES}
+    if min(len(v) for v in final.values()) < 2:
+        return None
+
+    def against(gates: str) -> str:
+        elstm, lstm = final[("elstm", gates)], final[("lstm", gates)]
+        gap = statistics.mean(elstm) - statistics.mean(lstm)
+        side = ("every ELSTM seed below every LSTM seed" if max(elstm) < min(lstm)
+                else "every ELSTM seed above every LSTM seed" if min(elstm) > max(lstm)
+                else "the seeds' ranges overlap")
+        return f"{gap:+.3f} with {GATE_NAMES[gates][:-1]}; {side})"
+
+    cost = {cell: statistics.mean(final[(cell, "input")]) - statistics.mean(final[(cell, "recurrent")])
+            for cell in ("elstm", "lstm")}
+    return (f"The ELSTM's final training loss against the LSTM's on {model}: "
+            f"{against('recurrent')}, {against('input')}. Input gates cost the ELSTM "
+            f"{cost['elstm']:+.3f} and the LSTM {cost['lstm']:+.3f}.")
+
+
 def claim(runs, model: str) -> Optional[str]:
     """Whether the paper's claim holds here: ELSTM alike under both, LSTM not."""
     texts = {cell: verdict(runs, model, cell) for cell in ("lstm", "elstm")}
@@ -232,9 +256,9 @@ def folder_section(folder: Path) -> Optional[Tuple[str, Dict[str, Any]]]:
             text = verdict(runs, model, cell)
             if text:
                 lines += [f"- {text}"]
-        text = claim(runs, model)
-        if text:
-            lines += ["", text]
+        for text in (claim(runs, model), cells_compared(runs, model)):
+            if text:
+                lines += ["", text]
     return "\n".join(lines), {image: lambda path, runs=runs: plot(runs, path)}
 
 
