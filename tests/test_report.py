@@ -287,6 +287,8 @@ def test_the_convseq2seq_run_is_shown_epoch_by_epoch_once_it_has_finished(tmp_pa
     text = render(tmp_path).split("convseq2seq, epoch by epoch")[1]
     assert "| 1 | 628 | 2,317.2 | 61.94/51.05 |" in text
     assert "| 2 | 1,256 | 940.0 | 71.00/61.96 |" in text
+    assert "| model-last, test, official | - | - | 70.00/65.50 |" in text
+    assert "model-last, dev" not in text  # not scored on dev
     assert "| 0 |" not in text  # the untrained step is no epoch
 
 
