@@ -123,6 +123,12 @@ def summary_table(runs) -> str:
     return table(header, rows)
 
 
+def _side(a: List[float], b: List[float]) -> int:
+    """1 when every value of a is above every value of b, -1 when every one is
+    below, 0 when their ranges overlap: the page's rule for two settings to differ."""
+    return 1 if min(a) > max(b) else -1 if max(a) < min(b) else 0
+
+
 def verdict(runs, model: str, cell: str) -> Optional[str]:
     """One sentence: how far apart the two gate inputs end, against the seeds' spread."""
     found = {gates: runs.get((model, cell, gates), []) for gates in GATES}
@@ -138,8 +144,7 @@ def verdict(runs, model: str, cell: str) -> Optional[str]:
         text += "one seed of a setting has no spread to judge the gap by: no verdict yet"
     else:
         spread = max(max(v) - min(v) for v in final.values())
-        apart = (min(final["input"]) > max(final["recurrent"])
-                 or max(final["input"]) < min(final["recurrent"]))
+        apart = _side(final["input"], final["recurrent"]) != 0
         text += (f"the seeds of one setting end up to {spread:.3f} apart, and "
                  + ("every seed of one ends on the other side of every seed of the other: "
                     "**they differ**" if apart else "the two settings' ranges overlap: "
@@ -162,9 +167,8 @@ def cells_compared(runs, model: str) -> Optional[str]:
     def against(gates: str) -> str:
         elstm, lstm = final[("elstm", gates)], final[("lstm", gates)]
         gap = statistics.mean(elstm) - statistics.mean(lstm)
-        side = ("every ELSTM seed below every LSTM seed" if max(elstm) < min(lstm)
-                else "every ELSTM seed above every LSTM seed" if min(elstm) > max(lstm)
-                else "the seeds' ranges overlap")
+        side = {-1: "every ELSTM seed below every LSTM seed", 0: "the seeds' ranges overlap",
+                1: "every ELSTM seed above every LSTM seed"}[_side(elstm, lstm)]
         return f"{gap:+.3f} with {GATE_NAMES[gates][:-1]}; {side})"
 
     cost = {cell: statistics.mean(final[(cell, "input")]) - statistics.mean(final[(cell, "recurrent")])

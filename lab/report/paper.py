@@ -37,7 +37,8 @@ TDP_RUNS = [("dep_tdp_maxout1", "1 maxout piece, AdaGrad 0.01"),
             ("dep_tdp", "2 maxout pieces, AdaGrad 0.01 (the column)")]
 NOTE = ("Our numbers: UD English-EWT **test**, gold tokenisation and gold sentences, the "
         "**gold lemmas as the only input** (an oracle input, as in the paper), model-last "
-        "after 11 epochs of AdaGrad (the convseq2seq: NAG, as the paper), one seed, scored by the CoNLL 2018 evaluation script "
+        "after 11 epochs of AdaGrad (the convseq2seq: NAG, as the paper), one seed, scored "
+        "by the CoNLL 2018 evaluation script "
         "(the `paper-tables` command, `scripts/paper_tables.sh`; configs in `configs/paper/`, "
         "whose headers list where they depart from the paper). Paper: Su & Kuo's Tables 7, 6 and 8 (UD 2.0 "
         "English, the CoNLL 2017 test file). `-`: not run yet. Training words/s include "
@@ -156,6 +157,13 @@ def _table8(folder: Path) -> Optional[str]:
     return table([""] + [title for title, _, _ in TABLE8], rows)
 
 
+def _logged_uas_las(record: Optional[Dict]) -> str:
+    """UAS/LAS by spaCy's scorer in one record of a training log; ``-`` without them."""
+    scores = (record or {}).get("scores") or {}
+    uas, las = scores.get("dep_uas"), scores.get("dep_las")
+    return "-" if uas is None or las is None else f"{100 * uas:.2f}/{100 * las:.2f}"
+
+
 def _tdp_runs(folder: Path) -> Optional[str]:
     """The TDP stand-in's runs (``TDP_RUNS``) side by side: EWT dev UAS/LAS by
     spaCy's scorer at each epoch of their training logs, and the official
@@ -164,14 +172,9 @@ def _tdp_runs(folder: Path) -> Optional[str]:
             for stem, _ in TDP_RUNS}
     if sum(bool(log) for log in logs.values()) < 2:
         return None
-
-    def uas_las(record: Optional[Dict]) -> str:
-        scores = (record or {}).get("scores") or {}
-        uas, las = scores.get("dep_uas"), scores.get("dep_las")
-        return "-" if uas is None or las is None else f"{100 * uas:.2f}/{100 * las:.2f}"
-
     epochs = sorted({e for log in logs.values() for e in log if e > 0})
-    rows = [[str(e)] + [uas_las(logs[stem].get(e)) for stem, _ in TDP_RUNS] for e in epochs]
+    rows = [[str(e)] + [_logged_uas_las(logs[stem].get(e)) for stem, _ in TDP_RUNS]
+            for e in epochs]
     for split in ("dev", "test"):
         scores = [read_json(folder / f"{stem}-{split}.official.json") for stem, _ in TDP_RUNS]
         if any(scores):
@@ -195,24 +198,18 @@ def _convseq2seq_run(folder: Path) -> Optional[str]:
     """Table 8's convseq2seq epoch by epoch, from its training log: the training
     loss since the previous evaluation and EWT dev UAS/LAS by spaCy's scorer;
     None until the run has its official test scores (a finished run)."""
-    if read_json(folder / "dep_convseq2seq-test.official.json") is None:
+    official = {split: read_json(folder / f"dep_convseq2seq-{split}.official.json")
+                for split in ("dev", "test")}
+    if official["test"] is None:
         return None
-    rows = []
-    for record in read_log(folder / "train-dep_convseq2seq.jsonl"):
-        if record["epoch"] == 0:
-            continue
-        scores = record.get("scores") or {}
-        loss = sum((record.get("losses") or {}).values())
-        rows.append([str(record["epoch"]), f"{record['step']:,}", f"{loss:,.1f}",
-                     _pair(*(None if scores.get(key) is None else 100 * scores[key]
-                             for key in ("dep_uas", "dep_las")))])
+    rows = [[str(record["epoch"]), f"{record['step']:,}",
+             f"{sum((record.get('losses') or {}).values()):,.1f}", _logged_uas_las(record)]
+            for record in read_log(folder / "train-dep_convseq2seq.jsonl") if record["epoch"] > 0]
     if not rows:
         return None
-    for split in ("dev", "test"):
-        scores = read_json(folder / f"dep_convseq2seq-{split}.official.json")
-        if scores is not None:
-            rows.append([f"model-last, {split}, official", "-", "-",
-                         _pair(number(scores, "UAS"), number(scores, "LAS"))])
+    rows += [[f"model-last, {split}, official", "-", "-",
+              _pair(number(scores, "UAS"), number(scores, "LAS"))]
+             for split, scores in official.items() if scores is not None]
     return "\n".join([
         "Table 8's convseq2seq, epoch by epoch (`train-dep_convseq2seq.jsonl`): its "
         "training loss summed since the previous evaluation, and UAS/LAS on EWT **dev** by "
