@@ -62,3 +62,27 @@ def test_model_fixture_predicts_as_before(name):
             assert sorted(got) == sorted(want["scores"])
             for component, scores in want["scores"].items():
                 _close(got[component], scores)
+
+
+RAW = Path(__file__).parent / "fixtures" / "compat_raw"
+EXPECTED_RAW = json.loads((RAW / "expected.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_RAW))
+def test_raw_text_fixture_predicts_as_before(name):
+    """A pipeline of configs/raw/best_elstm.cfg's shape and one with the character
+    tokenizer (tests/fixtures/make_raw_pipelines.py), saved before the raw-text
+    modules moved into subpackages: the same words, multiword tokens, sentence
+    starts, tags, lemmas and trees on raw text."""
+    from fixtures.make_raw_pipelines import TEXTS
+
+    nlp = spacy.load(RAW / name)
+    for doc, want in zip(nlp.pipe(TEXTS), EXPECTED_RAW[name]):
+        assert [t.text for t in doc] == want["words"]
+        assert [bool(t.is_sent_start) for t in doc] == want["sent_starts"]
+        assert doc.user_data.get("multiword_tokens", []) == want["multiword"]
+        for attr in ("tag", "pos", "morph", "lemma"):
+            assert [str(getattr(t, attr + "_" if attr != "morph" else attr)) for t in doc] \
+                == want[attr], attr
+        assert [t.head.i for t in doc] == want["heads"]
+        assert [t.dep_ for t in doc] == want["deps"]
