@@ -1,7 +1,7 @@
 """Peak memory of `spacy-elstm parse` against the input's size: the same
 command, the same --shard-size and --batch-size, on a small and a large plain
 text file, each run in a fresh process whose peak RSS is read when it ends.
-Streaming input (spacy_elstm/corpus_reader.py) keeps the peak at a shard's
+Streaming input (spacy_elstm/parsing/records.py) keeps the peak at a shard's
 docs and a batch, whatever the file's size; the target is the large input's
 peak within 2x the small one's.
 

@@ -42,8 +42,8 @@ from spacy_elstm.benchmarks.timing import cpu_model
 from spacy_elstm.files import write_atomically
 from spacy_elstm.layers.chars import read_words, word_bytes
 from spacy_elstm.layers.word_cache import word_caches
-from spacy_elstm.raw_text import raw_documents
-from spacy_elstm.treebanks.conllu import read_conllu
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.conllu_reader import read_conllu
 
 
 def _now() -> float:

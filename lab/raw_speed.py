@@ -18,8 +18,8 @@ import spacy
 import torch
 
 from spacy_elstm.files import write_atomically
-from spacy_elstm.raw_text import raw_documents
-from spacy_elstm.treebank_tokenizer import default_rules
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.text.treebank_tokenizer import default_rules
 
 CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 

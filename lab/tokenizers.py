@@ -21,13 +21,13 @@ from typing import Any, Dict
 import spacy
 from spacy.training import Example
 
-from spacy_elstm.char_tokenizer import NAME as CHAR_NAME
+from spacy_elstm.text.char_tokenizer import NAME as CHAR_NAME
 from spacy_elstm.components.elstm_senter import ELSTMSenter
 from spacy_elstm.files import write_atomically
-from spacy_elstm.raw_text import raw_documents
-from spacy_elstm.scoring import load_scorer, official_scores, write_raw_conllu
-from spacy_elstm.treebank_tokenizer import NAME
-from spacy_elstm.treebanks.conllu import conllu_to_docs
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.scoring import load_scorer, official_scores, write_raw_conllu
+from spacy_elstm.text.treebank_tokenizer import NAME
+from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
 
 CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 SCRIPT = "assets/conll2018-eval/conll18_ud_eval.py"

@@ -4,13 +4,13 @@ from .architectures import (build_dbrnn_encoder, build_dbrnn_tagger, build_recur
                             build_recurrent_tagger)
 from .components import (ELSTMBiaffineParser, ELSTMSeqParser, ELSTMTagger,
                          make_elstm_biaffine_parser, make_elstm_seq_parser, make_elstm_tagger)
-from .logger import training_log
-from .multiprocess import install as _install_fork_handler
-from .optimizers import Adagrad, NesterovSGD, create_adagrad, create_nag
-from .pretraining import create_pretrain_next_word
-from .readers import GoldLemmaCorpus, create_gold_lemma_reader
-from .char_tokenizer import CharTokenizer, create_char_tokenizer
-from .treebank_tokenizer import TreebankTokenizer, create_treebank_tokenizer
+from .training.logger import training_log
+from .parsing.processes import install as _install_fork_handler
+from .training.optimizers import Adagrad, NesterovSGD, create_adagrad, create_nag
+from .training.pretraining import create_pretrain_next_word
+from .training.readers import GoldLemmaCorpus, create_gold_lemma_reader
+from .text.char_tokenizer import CharTokenizer, create_char_tokenizer
+from .text.treebank_tokenizer import TreebankTokenizer, create_treebank_tokenizer
 
 _install_fork_handler()
 

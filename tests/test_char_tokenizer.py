@@ -8,10 +8,10 @@ import pytest
 import spacy
 from spacy.training import Example
 
-from spacy_elstm.char_tokenizer import (NAME, SENTENCE_END, TOKEN_END, build_doc, gold_labels,
+from spacy_elstm.text.char_tokenizer import (NAME, SENTENCE_END, TOKEN_END, build_doc, gold_labels,
                                         windows)
-from spacy_elstm.multiword import multiword_spans
-from spacy_elstm.treebanks.conllu import conllu_to_docs
+from spacy_elstm.text.multiword import multiword_spans
+from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TRAIN = ROOT / "assets" / "ud-ewt-sample" / "train.conllu"
@@ -114,7 +114,7 @@ def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
     assert sum(t.is_sent_start for t in nlp(given)) == 1  # sentences given: kept
     # nlp.pipe reads the characters of a batch's Docs together, a few windows per
     # call of the model here, and sets the starts one Doc at a time would
-    import spacy_elstm.segmentation as segmentation
+    import spacy_elstm.text.segmenter as segmentation
     texts = [d.text for d in docs[:6]] + ["", "Short one. Another"]
     one_by_one = [[t.is_sent_start for t in nlp(text)] for text in texts]
     calls = []

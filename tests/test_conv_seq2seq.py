@@ -339,7 +339,7 @@ def test_the_paper_config_trains_on_the_sample_and_saves_and_loads(sample_corpus
     from spacy.training.initialize import init_nlp
     from spacy.util import load_config, minibatch, registry
 
-    from spacy_elstm.readers import create_gold_lemma_reader
+    from spacy_elstm.training.readers import create_gold_lemma_reader
 
     config = load_config(
         spacy.util.ensure_path(__file__).parent.parent / "configs/paper/dep_convseq2seq.cfg",

@@ -9,7 +9,7 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_elstm.treebanks.conllu import CorpusFormatError, conllu_to_docs, convert, read_conllu
+from spacy_elstm.treebanks.conllu_reader import CorpusFormatError, conllu_to_docs, convert, read_conllu
 
 SAMPLE = Path(__file__).parent.parent / "assets" / "ud-ewt-sample"
 GOOD = (

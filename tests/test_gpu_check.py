@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV
+from spacy_elstm.treebanks.scoring import SCORER_ASSET, SCORER_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "ud-ewt-sample"

@@ -1,6 +1,6 @@
 """``nlp.pipe(texts, n_process=2)`` after the parent has run the pipeline: the
 forked workers used to wait forever in torch's OpenMP pool (see
-spacy_elstm/multiprocess.py). Run in a fresh process, killed with its workers
+spacy_elstm/parsing/processes.py). Run in a fresh process, killed with its workers
 if it hangs."""
 import os
 import signal

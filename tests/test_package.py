@@ -213,8 +213,8 @@ def test_the_circle_finder_finds_a_circle_through_a_package_init():
 
 # what only the command line or the lab needs: a pipeline never loads it
 NOT_AT_RUNTIME = ["typer", "conllu", "matplotlib", "spacy_elstm.cli", "spacy_elstm.treebanks",
-                  "spacy_elstm.lm", "spacy_elstm.benchmarks", "spacy_elstm.scoring",
-                  "spacy_elstm.memory", "spacy_elstm.dyck", "lab", "ray", "spacy_elstm.ray_parsing"]
+                  "spacy_elstm.lm", "spacy_elstm.benchmarks", "spacy_elstm.treebanks.scoring",
+                  "spacy_elstm.memory", "spacy_elstm.dyck", "lab", "ray", "spacy_elstm.parsing.ray_backend"]
 
 
 def test_import_loads_no_command_line_or_lab_module():

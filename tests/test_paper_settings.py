@@ -14,9 +14,9 @@ from spacy.training import Example
 from spacy.util import registry
 from thinc.api import fix_random_seed
 
-from spacy_elstm.optimizers import ADAGRAD, NAG, Adagrad, NesterovSGD, create_adagrad, create_nag
-from spacy_elstm.readers import GOLD_LEMMA_CORPUS, copy_gold_lemmas, create_gold_lemma_reader
-from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
+from spacy_elstm.training.optimizers import ADAGRAD, NAG, Adagrad, NesterovSGD, create_adagrad, create_nag
+from spacy_elstm.training.readers import GOLD_LEMMA_CORPUS, copy_gold_lemmas, create_gold_lemma_reader
+from spacy_elstm.treebanks.scoring import SCORER_ASSET, SCORER_ENV, predict, read_gold, score
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "ud-ewt-sample"

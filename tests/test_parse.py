@@ -12,9 +12,10 @@ from spacy.tokens import Doc, DocBin
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
-from spacy_elstm.corpus_parsing import CorpusInputError, parse_corpus
-from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV
-from spacy_elstm.treebanks.conllu import read_conllu
+from spacy_elstm.parsing.local import parse_corpus
+from spacy_elstm.parsing.records import CorpusInputError
+from spacy_elstm.treebanks.scoring import SCORER_ASSET, SCORER_ENV
+from spacy_elstm.treebanks.conllu_reader import read_conllu
 from parse_utils import MODEL, TEXTS
 
 
@@ -169,12 +170,12 @@ def test_cli_parse_folder_and_fail_exit(tmp_path):
 
 def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp, tmp_path,
                                                                             monkeypatch):
-    import spacy_elstm.corpus_parsing as corpus_parsing
+    import spacy_elstm.parsing.shards as shards_module
 
     source = tmp_path / "corpus.txt"
     source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
     run(nlp, source, tmp_path / "whole", shard_size=60)
-    write, calls = corpus_parsing.write_atomically, []
+    write, calls = shards_module.write_atomically, []
 
     def killed_on_third(path, data):
         calls.append(path)
@@ -182,10 +183,10 @@ def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp,
             raise KeyboardInterrupt
         write(path, data)
 
-    monkeypatch.setattr(corpus_parsing, "write_atomically", killed_on_third)
+    monkeypatch.setattr(shards_module, "write_atomically", killed_on_third)
     with pytest.raises(KeyboardInterrupt):
         run(nlp, source, tmp_path / "out", shard_size=60)
-    monkeypatch.setattr(corpus_parsing, "write_atomically", write)
+    monkeypatch.setattr(shards_module, "write_atomically", write)
     assert len(shards(tmp_path / "out", ".spacy")) == 2
     summary = run(nlp, source, tmp_path / "out", shard_size=60)
     assert (summary.docs, summary.written, summary.skipped) == (120, 2, 2)
@@ -200,8 +201,9 @@ def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp,
 def test_tasks_read_again_give_the_plan_s_chunks(nlp, tmp_path):
     """BOM, CRLF, blank and bad lines inside a chunk, several files and a
     CoNLL-U file: each task's byte range reads back exactly its chunk's docs."""
-    from spacy_elstm.corpus_parsing import (Record, Summary, chunk_tasks, plan_chunks,
-                                            read_records)
+    from spacy_elstm.parsing.plan import chunk_tasks, plan_chunks
+    from spacy_elstm.parsing.records import Record, read_records
+    from spacy_elstm.parsing.summary import Summary
 
     folder = tmp_path / "in"
     folder.mkdir()
@@ -227,7 +229,9 @@ def test_tasks_read_again_give_the_plan_s_chunks(nlp, tmp_path):
 
 
 def test_parse_task_writes_the_local_backend_s_shard(nlp, tmp_path):
-    from spacy_elstm.corpus_parsing import (Summary, chunk_tasks, parse_task, plan_chunks)
+    from spacy_elstm.parsing.plan import chunk_tasks, plan_chunks
+    from spacy_elstm.parsing.run import parse_task
+    from spacy_elstm.parsing.summary import Summary
 
     source = tmp_path / "corpus.jsonl"
     source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n"
@@ -281,7 +285,7 @@ DEV = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev
 @pytest.mark.skipif(not SCORER.is_file(), reason=f"no CoNLL 2018 scorer at {SCORER}: run "
                     f"`spacy project assets` or set {SCORER_ENV} to a copy of conll18_ud_eval.py")
 def test_conllu_output_scores_100_against_itself_with_the_official_script(nlp, tmp_path):
-    from spacy_elstm.scoring import load_scorer, official_scores
+    from spacy_elstm.treebanks.scoring import load_scorer, official_scores
 
     gold = tmp_path / "dev.conllu"
     gold.write_text("\n\n".join(DEV.read_text(encoding="utf8").split("\n\n")[:40]) + "\n\n",

@@ -9,8 +9,8 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_elstm.corpus_parsing import parse_corpus
-from spacy_elstm.ray_parsing import parse_with_ray
+from spacy_elstm.parsing.local import parse_corpus
+from spacy_elstm.parsing.ray_backend import parse_with_ray
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")

@@ -19,10 +19,13 @@ from spacy.vocab import Vocab
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
-from spacy_elstm.corpus_parsing import (CorpusInputError, InputFailure, Summary, chunk_tasks,
-                                        parse_corpus, plan_chunks)
-from spacy_elstm.corpus_reader import read_records
-from spacy_elstm.parse_manifest import PlanChangedError
+from spacy_elstm.parsing.local import parse_corpus
+from spacy_elstm.parsing.plan import chunk_tasks, plan_chunks
+from spacy_elstm.parsing.records import CorpusInputError
+from spacy_elstm.parsing.run import InputFailure
+from spacy_elstm.parsing.summary import Summary
+from spacy_elstm.parsing.records import read_records
+from spacy_elstm.parsing.manifest import PlanChangedError
 from parse_utils import MODEL, TEXTS
 
 
@@ -199,7 +202,7 @@ def test_an_output_path_that_cannot_be_written_stops_before_any_work(tmp_path, m
     assert result.exit_code == 1
     assert result.output == (f"spacy-elstm parse: OUTPUT_DIR {tmp_path / 'a-file'} is a file: "
                              "give a folder (new or one this command wrote).\n")
-    import spacy_elstm.pipeline_loading as loading
+    import spacy_elstm.parsing.pipelines as loading
 
     def no_loading(*args, **kwargs):
         raise AssertionError("the pipeline was loaded")
@@ -210,7 +213,7 @@ def test_an_output_path_that_cannot_be_written_stops_before_any_work(tmp_path, m
     read_only.chmod(0o555)
     try:
         if os.access(read_only, os.W_OK) and os.geteuid() == 0:  # root writes anyway
-            import spacy_elstm.parse_manifest as manifest
+            import spacy_elstm.parsing.manifest as manifest
 
             def refused(path, data):
                 raise PermissionError(13, "Permission denied")
@@ -227,7 +230,7 @@ def test_an_output_path_that_cannot_be_written_stops_before_any_work(tmp_path, m
 def test_workers_exit_quietly_when_their_parent_is_killed(tmp_path):
     script = textwrap.dedent("""
         import multiprocessing, os, signal, sys, time
-        from spacy_elstm.multiprocess import exit_with_parent
+        from spacy_elstm.parsing.processes import exit_with_parent
 
         def slow(x):
             time.sleep(2)

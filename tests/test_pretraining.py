@@ -12,7 +12,7 @@ import torch
 from spacy.util import registry
 from thinc.api import Config
 
-from spacy_elstm.pretraining import PRETRAIN_NEXT_WORD, targets
+from spacy_elstm.training.pretraining import PRETRAIN_NEXT_WORD, targets
 from spacy_elstm.pytorch import RecurrentEncoder
 
 ROOT = Path(__file__).parent.parent
@@ -156,7 +156,7 @@ def test_spacy_pretrain_then_train_from_its_weights(config, tmp_path, sample_cor
 def test_the_head_and_loss_match_torchs_cross_entropy():
     """Loss and gradients (inputs and weights) of the softmax head against
     autograd through torch's cross-entropy on the same weights and targets."""
-    from spacy_elstm.pretraining import next_word_head, next_word_loss
+    from spacy_elstm.training.pretraining import next_word_head, next_word_loss
 
     n_buckets, width = 6, 8
     docs = [spacy.blank("en")(text) for text in ("a b a c d", "b c")]

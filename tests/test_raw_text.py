@@ -10,11 +10,11 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Adam, fix_random_seed
 
-from spacy_elstm.conllu_writer import doc_to_conllu, docs_to_conllu
-from spacy_elstm.multiword import set_multiword_spans
-from spacy_elstm.raw_text import raw_documents
-from spacy_elstm.scoring import SCORER_ASSET, SCORER_ENV, load_scorer, official_scores, score
-from spacy_elstm.treebanks.conllu import conllu_to_docs, read_conllu
+from spacy_elstm.treebanks.conllu_writer import doc_to_conllu, docs_to_conllu
+from spacy_elstm.text.multiword import set_multiword_spans
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.scoring import SCORER_ASSET, SCORER_ENV, load_scorer, official_scores, score
+from spacy_elstm.treebanks.conllu_reader import conllu_to_docs, read_conllu
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TRAIN = ROOT / "assets" / "ud-ewt-sample" / "train.conllu"

@@ -12,9 +12,9 @@ import spacy
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from spacy_elstm.treebanks.conllu import read_conllu
-from spacy_elstm.conllu_writer import doc_to_conllu, single_root_tree
-from spacy_elstm.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
+from spacy_elstm.treebanks.conllu_reader import read_conllu
+from spacy_elstm.treebanks.conllu_writer import doc_to_conllu, single_root_tree
+from spacy_elstm.treebanks.scoring import (METRICS, SCORER_ASSET, SCORER_ENV, ScoringError,
                                  find_scorer, load_scorer, official_scores, predict, read_gold,
                                  score, unseen_scores, write_conllu)
 

@@ -5,9 +5,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
 
-from spacy_elstm.multiword import MultiwordRules, multiword_spans, set_multiword_spans
-from spacy_elstm.treebank_tokenizer import NAME, _chunk_analyses, _f1, default_rules
-from spacy_elstm.treebanks.conllu import conllu_to_docs
+from spacy_elstm.text.multiword import MultiwordRules, multiword_spans, set_multiword_spans
+from spacy_elstm.text.treebank_tokenizer import NAME, _chunk_analyses, _f1, default_rules
+from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
 
 from pathlib import Path
 

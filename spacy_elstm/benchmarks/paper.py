@@ -12,7 +12,7 @@ from spacy.language import Language
 from spacy.util import minibatch
 from thinc.api import fix_random_seed
 
-from ..readers import copy_gold_lemmas
+from ..training.readers import copy_gold_lemmas
 from .pipelines import load_examples
 from .timing import interleaved_median_seconds
 

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
-from ..corpus_parsing import peak_rss_bytes
+from ..parsing.run import peak_rss_bytes
 
 
 def text_of_conllu(path: Path, output: Path) -> Path:
     """A plain-text input, one sentence a line, from a CoNLL-U file's words and
     spaces (so the benchmark's pipeline tokenizes raw text)."""
-    from ..treebanks.conllu import read_conllu
+    from ..treebanks.conllu_reader import read_conllu
 
     lines = [doc.text.strip() for doc in read_conllu(path)]
     output.write_text("\n".join(line for line in lines if line) + "\n", encoding="utf8")
@@ -36,8 +36,8 @@ def _one(model: str, source: str, output: str, backend: str, n_process: int,
     """One setting, in this (fresh) process."""
     import torch
 
-    from ..corpus_parsing import parse_corpus
-    from ..ray_parsing import parse_with_ray
+    from ..parsing.local import parse_corpus
+    from ..parsing.ray_backend import parse_with_ray
 
     # a spawned process would hand its own start method to nlp.pipe's workers;
     # they start as they would from the command line (fork on Linux)

@@ -12,7 +12,7 @@ from spacy.training import Example
 from spacy.util import minibatch
 from thinc.api import Config, fix_random_seed
 
-from ..treebanks.conllu import read_conllu
+from ..treebanks.conllu_reader import read_conllu
 from ..layers.word_cache import word_caches
 from .timing import interleaved_median_seconds, peak_rss_increase
 

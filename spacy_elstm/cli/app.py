@@ -64,8 +64,8 @@ def convert(
     The Docs are those of `spacy convert --converter conllu`; errors name the
     file and line, and nothing is written unless the whole file is valid.
     """
-    from ..treebanks.conllu import CorpusFormatError
-    from ..treebanks.conllu import convert as convert_file
+    from ..treebanks.conllu_reader import CorpusFormatError
+    from ..treebanks.conllu_reader import convert as convert_file
 
     try:
         output = convert_file(data, output_dir, n_sents)

@@ -157,7 +157,7 @@ def pipelines(
     import spacy
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
-    from ..treebanks.conllu import CorpusFormatError, read_conllu
+    from ..treebanks.conllu_reader import CorpusFormatError, read_conllu
 
     check_output(output)
     try:
@@ -218,7 +218,7 @@ def configs(
     import torch
 
     from ..benchmarks.pipelines import run_pipeline_benchmark
-    from ..treebanks.conllu import CorpusFormatError, read_conllu
+    from ..treebanks.conllu_reader import CorpusFormatError, read_conllu
 
     check_output(output)
     named = {}
@@ -278,7 +278,7 @@ def paper(
     import torch
 
     from ..benchmarks.paper import run_paper_benchmark
-    from ..treebanks.conllu import CorpusFormatError, read_conllu
+    from ..treebanks.conllu_reader import CorpusFormatError, read_conllu
 
     check_output(output)
     try:
@@ -364,9 +364,11 @@ def parse(
     import tempfile
 
     from ..benchmarks.parse import run_parse_benchmark, text_of_conllu
-    from ..corpus_parsing import BackendError, CorpusInputError, input_format
-    from ..ray_parsing import import_ray
-    from ..treebanks.conllu import CorpusFormatError
+    from ..parsing.plan import input_format
+    from ..parsing.records import CorpusInputError
+    from ..parsing.run import BackendError
+    from ..parsing.ray_backend import import_ray
+    from ..treebanks.conllu_reader import CorpusFormatError
 
     check_output(output)
     load_before = os.getloadavg()

@@ -77,7 +77,7 @@ def jsonl_command(
     """Write a text as raw text for `spacy pretrain --paths.raw_text` (one
     {"text": ...} per line, <unk> as unk), or a treebank's sentences' text."""
     from ..lm.data import TextFormatError, write_jsonl
-    from ..treebanks.conllu import CorpusFormatError
+    from ..treebanks.conllu_reader import CorpusFormatError
     from .errors import fail
 
     try:

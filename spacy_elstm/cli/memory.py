@@ -86,7 +86,7 @@ def response_command(
             where = {"model": str(model)}
         else:
             from ..memory.pipeline import DIRECTIONS, choose, layer_input
-            from ..pipeline_loading import load_pipeline
+            from ..parsing.pipelines import load_pipeline
 
             if direction not in DIRECTIONS:
                 raise ValueError(f"--direction {direction!r}: choose 'forward' or 'backward'.")

@@ -1,5 +1,5 @@
 """`spacy-elstm parse`: a pipeline over a corpus, into whole, resumable shards
-(docs/parsing.md). The work is in spacy_elstm/corpus_parsing.py, imported when
+(docs/parsing.md). The work is in spacy_elstm/parsing/, imported when
 the command runs."""
 from pathlib import Path
 from typing import Optional
@@ -42,10 +42,12 @@ def parse(
     check_gpu_or_fail("parse", gpu_id)
     import spacy
 
-    from ..corpus_parsing import (BackendError, CorpusInputError, InputFailure, check_options,
-                                  input_files, parse_corpus)
-    from ..parse_manifest import OutputDirError, PlanChangedError, check_output_dir
-    from ..pipeline_loading import PipelineLoadError, load_pipeline
+    from ..parsing.local import parse_corpus
+    from ..parsing.plan import check_options, input_files
+    from ..parsing.records import CorpusInputError
+    from ..parsing.run import BackendError, InputFailure
+    from ..parsing.manifest import OutputDirError, PlanChangedError, check_output_dir
+    from ..parsing.pipelines import PipelineLoadError, load_pipeline
 
     try:  # before any work: the options, the output folder, the input files
         check_options(out_format=out_format, in_format=input_format, on_error=on_error,
@@ -65,7 +67,7 @@ def parse(
                        batch_size=batch_size, n_process=n_process, max_length=max_length,
                        on_error=on_error, force=force, progress=progress)
         if backend == "ray":  # its workers load the pipeline
-            from ..ray_parsing import parse_with_ray
+            from ..parsing.ray_backend import parse_with_ray
 
             summary = parse_with_ray(model, input_path, output_dir, address=address, **options)
         else:
@@ -85,8 +87,8 @@ def _check_ray_options(model: str, gpu_id: int) -> None:
     """Ray installed, a pipeline the workers can load, and the CPU."""
     import spacy
 
-    from ..corpus_parsing import CorpusInputError
-    from ..ray_parsing import import_ray
+    from ..parsing.records import CorpusInputError
+    from ..parsing.ray_backend import import_ray
 
     import_ray()
     if gpu_id >= 0:

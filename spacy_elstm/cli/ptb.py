@@ -27,7 +27,7 @@ def _splits(specs: List[str], unit: str):
 
 def _convert(command: str, suffix: str, source: Path, output_dir: Path, split: List[str],
              unit: str, n_sents: int, summary: Optional[Path]) -> None:
-    from ..treebanks.conllu import CorpusFormatError
+    from ..treebanks.conllu_reader import CorpusFormatError
     from ..treebanks.ptb_conversion import convert_splits, write_json
     from .errors import fail
 

@@ -47,9 +47,9 @@ def score(
     check_gpu_or_fail("score", gpu_id)
     from spacy.cli._util import parse_config_overrides
 
-    from ..treebanks.conllu import CorpusFormatError
-    from ..scoring import METRICS, RAW_METRICS, SPLIT_METRICS, ScoringError
-    from ..scoring import score as score_pipeline
+    from ..treebanks.conllu_reader import CorpusFormatError
+    from ..treebanks.scoring import METRICS, RAW_METRICS, SPLIT_METRICS, ScoringError
+    from ..treebanks.scoring import score as score_pipeline
     from .errors import fail
 
     try:

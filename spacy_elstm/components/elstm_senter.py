@@ -1,5 +1,5 @@
 """`elstm_senter`: a sentence splitter that reads the text's characters with the
-character-level segmenter (`segmentation.py`), trained on the treebank when the
+character-level segmenter (`text/segmenter.py`), trained on the treebank when the
 pipeline is initialised and saved inside it; it keeps whatever tokenizer the
 pipeline has. It sets every token's sentence start (a word starts a sentence
 where the segmenter ends one at the last character before it, or where a blank
@@ -18,31 +18,22 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path, minibatch
 
-from ..multiword import treebank_docs
-from ..segmentation import BLANK_LINE, SENTENCE_END, Segmenter
+from ..text.paragraphs import ends_paragraph
+from ..text.segmenter import DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC, Segmenter
 
 FACTORY = "elstm_senter"
 
 
-@Language.factory(FACTORY, default_config={"char_width": 32, "width": 64, "depth": 2,
-                                           "cell": "elstm", "period": 20, "dropout": 0.1,
-                                           "window": 300},
-                  assigns=["token.is_sent_start"])
+@Language.factory(FACTORY, default_config=DEFAULTS, assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int) -> "ELSTMSenter":
-    """A sentence splitter learned from the training data's characters.
-
-    char_width (int): the width of each character's embedding.
-    width (int): the encoder's width (each direction half of it).
-    depth (int): its stacked bidirectional layers.
-    cell (str): its cell: "elstm", "elstm2", "lstm", "gru" or "srn".
-    period (int): Ts of the ELSTM's scaling factors.
-    dropout (float): dropout on each layer's output while training.
-    window (int): the characters of text read as one sequence, about.
-    """
+    """A sentence splitter learned from the training data's characters."""
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)
     return ELSTMSenter(name, Segmenter(settings, window, f"{FACTORY} ({name})"))
+
+
+make_elstm_senter.__doc__ += "\n\n" + SETTINGS_DOC
 
 
 class ELSTMSenter:
@@ -82,7 +73,7 @@ class ELSTMSenter:
             if token.i and previous_end is not None:
                 between = text[previous_end + 1:token.idx]
                 token.is_sent_start = (label[previous_end] == SENTENCE_END
-                                       or BLANK_LINE.search(between) is not None)
+                                       or ends_paragraph(between))
             elif token.i:  # words before it are whitespace only
                 token.is_sent_start = True
             previous_end = token.idx + len(token.text) - 1
@@ -91,21 +82,13 @@ class ELSTMSenter:
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
                    treebank: Optional[Union[str, Path]] = None) -> None:
-        """Train the segmenter on the training examples' text and sentences
-        (and words: it learns them too, which helps it find sentence ends).
-
-        epochs (int): passes over the training text.
-        batch_size (int): windows per update.
-        learn_rate (float): Adam's learning rate.
-        seed (int): the random seed of the weights and the order of the windows.
-        treebank (Optional[Path]): train on this converted corpus (.spacy) in
-            place of the training examples: whole Docs, with sentence ends to
-            learn, which examples read with gold_preproc = true lack.
-        """
         vocab = nlp.vocab if nlp is not None else None
-        docs = treebank_docs(get_examples, treebank, vocab, f"{FACTORY} ({self.name})")
-        self.segmenter.train(docs, epochs=epochs,
+        self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
                              batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+
+    initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
+                          "it learns them too, which helps it find sentence ends).\n\n"
+                          + LEARN_DOC)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return self.segmenter.to_bytes()

@@ -119,7 +119,7 @@ def write_jsonl(path: Path, output: Path, unk: str = "unk") -> int:
     from ..files import write_atomically
 
     if Path(path).suffix == ".conllu":
-        from ..treebanks.conllu import read_conllu
+        from ..treebanks.conllu_reader import read_conllu
 
         texts = [doc.text.strip() for doc in read_conllu(path)]
     else:

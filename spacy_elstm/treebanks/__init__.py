@@ -1,4 +1,6 @@
-"""Treebank files for the command line: CoNLL-U read strictly and converted to
-spaCy's binary format (``conllu``), and the Penn Treebank's trees and
-dependencies (``ptb``) converted to CoNLL-U by head rules (``headrules``,
-``ptb_conversion``). Needs the ``project`` extra; no pipeline imports it."""
+"""Treebank files in and out: CoNLL-U read strictly and converted to spaCy's
+binary format (`conllu_reader.py`), Docs written as CoNLL-U (`conllu_writer.py`,
+the one writer), the raw text of a gold file (`gold_text.py`), the official
+CoNLL 2018 scores of a pipeline (`scoring.py`), and the Penn Treebank's trees
+and dependencies (`ptb.py`) converted to CoNLL-U by head rules (`headrules.py`,
+`ptb_conversion.py`)."""

@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Sequence
 from conllu.models import Metadata, Token, TokenList
 
 from . import headrules
-from .conllu import convert as conllu_to_spacy
+from .conllu_reader import convert as conllu_to_spacy
 from ..files import write_atomically
 from .ptb import Sentence, Split, TreebankFormatError, read_split, spaces_after
 

@@ -27,9 +27,9 @@ from spacy.util import registry
 from thinc.api import Model, chain, torch2xp, with_array, xp2torch
 from thinc.types import Floats2d
 
-from .architectures import DIRECTIONS_ATTR, RECURRENT_ENCODER_V2
-from .architectures.validation import config_error
-from .pytorch.encoder import half_width
+from ..architectures import DIRECTIONS_ATTR, RECURRENT_ENCODER_V2
+from ..architectures.validation import config_error
+from ..pytorch.encoder import half_width
 
 PRETRAIN_NEXT_WORD = "spacy-elstm.PretrainNextWord.v1"
 NAMES = ("next", "prev")  # the head's two softmax layers, in the order of the output's halves

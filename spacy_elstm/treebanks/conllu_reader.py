@@ -19,8 +19,8 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..files import write_atomically
-from ..multiword import KEY as MULTIWORD_KEY
-from ..multiword import multiword_spans, set_multiword_spans
+from ..text.multiword import KEY as MULTIWORD_KEY
+from ..text.multiword import multiword_spans, set_multiword_spans
 
 COLUMNS = 10
 

@@ -27,10 +27,10 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from .conllu_writer import doc_to_conllu, single_root_tree  # noqa: F401 (single_root_tree: its old home)
-from .files import write_atomically
-from .raw_text import RawDocument, raw_documents
-from .treebanks.conllu import _blocks, read_conllu
+from .conllu_writer import doc_to_conllu
+from ..files import write_atomically
+from .gold_text import RawDocument, raw_documents
+from .conllu_reader import _blocks, read_conllu
 
 SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
 # Where `spacy project assets` puts the script (relative to the project folder),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Union
 
-from .treebanks.conllu import CorpusFormatError, _blocks
+from .conllu_reader import CorpusFormatError, _blocks
 
 PARAGRAPH_BREAK = "\n\n"
 

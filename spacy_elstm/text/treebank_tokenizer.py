@@ -38,8 +38,9 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
                         ensure_path, get_lang_class, registry)
 from spacy.vocab import Vocab
 
-from .multiword import MultiwordRules, set_multiword_spans, treebank_docs
-from .segmentation import BLANK_LINE
+from .multiword import MultiwordRules, set_multiword_spans
+from .paragraphs import ends_paragraph
+from .training_docs import treebank_docs
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
 CHUNK = re.compile(r"\S+")
@@ -77,7 +78,7 @@ class TreebankTokenizer:
         set_multiword_spans(doc, self.multiword.spans(doc))
         if "\n" in text:  # a blank line ends a paragraph, and so a sentence
             for token in doc[:-1]:
-                if token.is_space and BLANK_LINE.search(token.text):
+                if token.is_space and ends_paragraph(token.text):
                     doc[token.i + 1].is_sent_start = True
         return doc
 

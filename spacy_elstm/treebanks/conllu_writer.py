@@ -23,7 +23,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .multiword import multiword_spans
+from ..text.multiword import multiword_spans
 
 # A Doc this long written as one sentence by a pipeline that splits none: said once
 UNSPLIT_WARNING_WORDS = 300

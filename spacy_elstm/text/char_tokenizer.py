@@ -20,9 +20,10 @@ from spacy.training import Example
 from spacy.util import ensure_path, registry
 from spacy.vocab import Vocab
 
-from .multiword import set_multiword_spans, treebank_docs
-from .segmentation import (BLANK_LINE, INSIDE, SENTENCE_END, TOKEN_END, WORD_END, Segmenter,
-                           gold_labels, windows)
+from .multiword import set_multiword_spans
+from .paragraphs import ends_paragraph
+from .segmenter import (DEFAULTS, INSIDE, LEARN_DOC, SENTENCE_END, SETTINGS_DOC, TOKEN_END,
+                        WORD_END, Segmenter, gold_labels, windows)
 
 NAME = "spacy-elstm.CharTokenizer.v1"
 __all__ = ["NAME", "create_char_tokenizer", "CharTokenizer", "build_doc", "gold_labels",
@@ -30,19 +31,12 @@ __all__ = ["NAME", "create_char_tokenizer", "CharTokenizer", "build_doc", "gold_
 
 
 @registry.tokenizers(NAME)
-def create_char_tokenizer(char_width: int = 32, width: int = 64, depth: int = 2,
-                          cell: str = "elstm", period: int = 20, dropout: float = 0.1,
-                          window: int = 300) -> Callable[[Language], "CharTokenizer"]:
-    """A tokenizer and sentence splitter learned from the training data's characters.
-
-    char_width (int): the width of each character's embedding.
-    width (int): the encoder's width (each direction half of it).
-    depth (int): its stacked bidirectional layers.
-    cell (str): its cell: "elstm", "elstm2", "lstm", "gru" or "srn".
-    period (int): Ts of the ELSTM's scaling factors.
-    dropout (float): dropout on each layer's output while training.
-    window (int): the characters of text read as one sequence, about.
-    """
+def create_char_tokenizer(char_width: int = DEFAULTS["char_width"],
+                          width: int = DEFAULTS["width"], depth: int = DEFAULTS["depth"],
+                          cell: str = DEFAULTS["cell"], period: int = DEFAULTS["period"],
+                          dropout: float = DEFAULTS["dropout"],
+                          window: int = DEFAULTS["window"]) -> Callable[[Language], "CharTokenizer"]:
+    """A tokenizer and sentence splitter learned from the training data's characters."""
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)
     Segmenter(settings, window, NAME)  # a bad window fails here, when the config resolves
@@ -51,6 +45,9 @@ def create_char_tokenizer(char_width: int = 32, width: int = 64, depth: int = 2,
         return CharTokenizer(nlp.vocab, Segmenter(settings, window, NAME))
 
     return make
+
+
+create_char_tokenizer.__doc__ += "\n\n" + SETTINGS_DOC
 
 
 class CharTokenizer:
@@ -75,20 +72,11 @@ class CharTokenizer:
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
                    treebank: Optional[Union[str, Path]] = None) -> None:
-        """Train the segmenter on the training examples' text, words, multiword
-        tokens and sentences.
-
-        epochs (int): passes over the training text.
-        batch_size (int): windows per update.
-        learn_rate (float): Adam's learning rate.
-        seed (int): the random seed of the weights and the order of the windows.
-        treebank (Optional[Path]): train on this converted corpus (.spacy) in
-            place of the training examples (whole Docs with their sentence ends
-            and multiword tokens, whatever gold_preproc the corpus reads with).
-        """
-        docs = treebank_docs(get_examples, treebank, self.vocab, f"[initialize.tokenizer] ({NAME})")
-        self.segmenter.train(docs, epochs=epochs,
+        self.segmenter.learn(get_examples, treebank, self.vocab, epochs=epochs,
                              batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+
+    initialize.__doc__ = ("Train the segmenter on the training text's words, multiword "
+                          "tokens and sentences.\n\n" + LEARN_DOC)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return self.segmenter.to_bytes()
@@ -124,7 +112,7 @@ def build_doc(vocab: Vocab, text: str, label: Sequence[int]) -> Doc:
             if words and not words[-1].isspace() and run[0] == " ":
                 spaces[-1] = True  # one space after a word is its whitespace, as in spaCy
                 run = run[1:]
-            if BLANK_LINE.search(text[i:j]):
+            if ends_paragraph(text[i:j]):
                 sentence_ends = True
             if run:  # the rest is a whitespace token of the sentence before it
                 starts.append(not words)

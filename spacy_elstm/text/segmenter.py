@@ -2,7 +2,8 @@
 the characters it knows, the model (`pytorch/segmenter.py`), its training on a
 treebank's Docs, each character's label for a text, and its serialization.
 The tokenizer (`char_tokenizer.py`) and the sentence splitter
-(`components/elstm_senter.py`) both read its labels.
+(`components/elstm_senter.py`) both read its labels, and both take its
+settings (DEFAULTS, SETTINGS_DOC) and its training (`learn`, LEARN_DOC) from here.
 
 The text is read in windows of about `window` characters cut at whitespace
 (blank lines first), each its own sequence, so memory and time grow with the
@@ -10,7 +11,6 @@ text's length and nothing else.
 """
 import io
 import random
-import re
 import sys
 import time
 import unicodedata
@@ -22,13 +22,37 @@ import torch
 from spacy.tokens import Doc
 
 from .multiword import multiword_spans
-from .pytorch.mode import training_mode
-from .pytorch.segmenter import LABELS, CharSegmenter
+from .paragraphs import BLANK_LINE
+from .training_docs import treebank_docs
+from ..pytorch.mode import training_mode
+from ..pytorch.segmenter import LABELS, CharSegmenter
 
 INSIDE, WORD_END, TOKEN_END, SENTENCE_END = range(len(LABELS))
 UNKNOWN = 1  # character id of a character seen fewer than twice in training (0: unused)
-BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 SETTINGS = ("char_width", "width", "depth", "cell", "period", "dropout")
+# the settings of the character model, as the tokenizer and elstm_senter take them
+DEFAULTS = {"char_width": 32, "width": 64, "depth": 2, "cell": "elstm", "period": 20,
+            "dropout": 0.1, "window": 300}
+SETTINGS_DOC = """The character model's settings (CharTokenizer.v1 and elstm_senter):
+
+char_width (int): the width of each character's embedding.
+width (int): the encoder's width (each direction half of it).
+depth (int): its stacked bidirectional layers.
+cell (str): its cell: "elstm", "elstm2", "lstm", "gru" or "srn".
+period (int): Ts of the ELSTM's scaling factors.
+dropout (float): dropout on each layer's output while training.
+window (int): the characters of text read as one sequence, about.
+"""
+LEARN_DOC = """Train the character model when the pipeline is initialised:
+
+epochs (int): passes over the training text.
+batch_size (int): windows per update.
+learn_rate (float): Adam's learning rate.
+seed (int): the random seed of the weights and the order of the windows.
+treebank (Optional[Path]): train on this converted corpus (.spacy) in place of
+    the training examples: whole Docs, with the sentence ends and multiword
+    tokens that examples read with gold_preproc = true lack.
+"""
 # windows read in one call of the model: texts of a batch share the recurrence's
 # steps, and memory stays bounded however long a text is
 WINDOWS_PER_CALL = 256
@@ -77,6 +101,13 @@ class Segmenter:
         ids = torch.tensor([self.chars.get(c, UNKNOWN) for c in text], dtype=torch.long)
         shapes = torch.tensor([shape(c) for c in text], dtype=torch.long)
         return ids, shapes
+
+    def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
+              learn_rate: float, seed: int) -> None:
+        """Train on the gold Docs of `treebank` or of the training examples
+        (`training_docs.py`); the settings are LEARN_DOC's."""
+        self.train(treebank_docs(get_examples, treebank, vocab, self.owner), epochs=epochs,
+                   batch_size=batch_size, learn_rate=learn_rate, seed=seed)
 
     def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
               learn_rate: float, seed: int) -> None:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
-from .files import write_atomically
+from ..files import write_atomically
 
 MANIFEST_FILE = "manifest.json"
 ERRORS_FILE = "errors.jsonl"
@@ -80,7 +80,7 @@ def folder_hash(folder: Path) -> str:
 def model_identity(nlp_or_model: Any) -> Dict[str, str]:
     """{"path", "hash"} of a pipeline given by name, folder or loaded object
     (one built in memory, with no folder: the hash of its bytes)."""
-    from .pipeline_loading import pipeline_folder
+    from .pipelines import pipeline_folder
 
     if isinstance(nlp_or_model, (str, Path)):
         folder: Optional[Path] = pipeline_folder(nlp_or_model)

@@ -1,5 +1,5 @@
 """The Ray backend of `spacy-elstm parse` (`--backend ray`): the local backend's
-plan (chunks, shard names, the resume rule, bad input; corpus_parsing.py) run
+plan (chunks, shard names, the resume rule, bad input; plan.py) run
 by Ray Data. Each chunk still to parse is one row, a Task (a path, a byte range,
 its first line); a fixed pool of actors, each loading the pipeline once, reads
 its row's chunk, parses it, writes the shard as the local backend does and
@@ -17,9 +17,10 @@ from typing import Any, Callable, Dict, List, Optional, Union
 
 from spacy.vocab import Vocab
 
-from .corpus_parsing import (BackendError, Summary, Task, begin_run, check_options, parse_task,
-                             run_tasks)
-from .pipeline_loading import check_pipeline, load_pipeline
+from .plan import Task, begin_run, check_options
+from .run import BackendError, parse_task, run_tasks
+from .summary import Summary
+from .pipelines import check_pipeline, load_pipeline
 
 MISSING = '--backend ray needs Ray Data, not installed: pip install "spacy-elstm[cluster]"'
 
@@ -81,7 +82,7 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
                    shard_size: int = 1000, batch_size: int = 64, max_length: int = 0,
                    on_error: str = "skip", force: bool = False,
                    progress: bool = True) -> Summary:
-    """As corpus_parsing.parse_corpus, on `n_process` Ray actors. Every shard
+    """As local.parse_corpus, on `n_process` Ray actors. Every shard
     that exists is skipped before a task is made, so a finished corpus starts
     no cluster. `summary.startup` is the time to start or join the cluster
     (not in `summary.seconds`); `summary.peak_rss` has each actor's peak."""

@@ -20,11 +20,9 @@ A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
 """
 import unicodedata
 from collections import Counter
-from pathlib import Path
 from typing import Dict, Iterable, List, Sequence, Tuple
 
-from spacy.tokens import Doc, DocBin
-from spacy.vocab import Vocab
+from spacy.tokens import Doc
 
 KEY = "multiword_tokens"
 LONGEST = 3  # the most words in one learned multiword token
@@ -120,18 +118,3 @@ def _lower(doc: Doc, first: int, last: int) -> Tuple[str, ...]:
 
 def _is_punct(text: str) -> bool:
     return all(unicodedata.category(c).startswith("P") for c in text)
-
-
-def treebank_docs(get_examples, treebank, vocab, owner: str) -> List[Doc]:
-    """The gold Docs a learned tokenizer or sentence splitter trains on: those
-    of `treebank`, a .spacy file of the project's converter (whole Docs, with
-    their multiword tokens, whatever `gold_preproc` the training corpus reads
-    with), else the training examples' reference Docs."""
-    if treebank is None:
-        return [eg.reference for eg in get_examples()]
-    path = Path(treebank)
-    if not path.is_file():
-        raise ValueError(f"{owner}: treebank = {str(treebank)!r} is not a file; give the "
-                         "converted training corpus (a .spacy file), e.g. ${paths.train}, "
-                         "or null to learn from the training examples.")
-    return list(DocBin().from_disk(path).get_docs(vocab if vocab is not None else Vocab()))

@@ -122,7 +122,7 @@ def _line_records(path: Path, fmt: str, max_length: int,
 def _conllu_records(path: Path, vocab, lines: Iterator[Line]) -> Iterator[Item]:
     """One record a sentence block (a run of non-blank lines), checked by the
     treebank reader's strict CoNLL-U rules."""
-    from .treebanks.conllu import Block, CorpusFormatError, _to_doc
+    from ..treebanks.conllu_reader import Block, CorpusFormatError, _to_doc
 
     block: List[Line] = []
     for line in itertools.chain(lines, [(0, 0, 0, b"")]):  # a blank line ends the last block
@@ -148,7 +148,7 @@ def _conllu_records(path: Path, vocab, lines: Iterator[Line]) -> Iterator[Item]:
 
 
 def _decode(path: Path, number: int, raw: bytes) -> str:
-    from .treebanks.conllu import CorpusFormatError
+    from ..treebanks.conllu_reader import CorpusFormatError
 
     try:
         return raw.decode("utf-8")

@@ -1,0 +1,13 @@
+"""The paragraph rule of raw text, the one place it is decided: a blank line
+(a line break, then nothing but spaces or tabs, then another line break; CRLF
+counts) ends a paragraph, and so a sentence. The tokenizers, `elstm_senter`
+and the segmenter's windows read it from here.
+"""
+import re
+
+BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+
+
+def ends_paragraph(whitespace: str) -> bool:
+    """Whether this run of whitespace between two words holds a blank line."""
+    return BLANK_LINE.search(whitespace) is not None
