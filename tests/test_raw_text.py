@@ -83,8 +83,11 @@ def test_raw_documents_are_the_tokens_as_written(tiny):
     documents = raw_documents(tiny)
     assert [d.doc_id for d in documents] == ["d1", "d2"]
     assert [d.sentences for d in documents] == [3, 1]
-    assert documents[0].text == "I'm here. Go!!!\n\nBye"
-    assert documents[1].text == "Don't."
+    assert documents[0].text == "I'm here. Go!!! \n\nBye \n\n"  # UD's form
+    assert documents[1].text == "Don't. \n"
+    joined = raw_documents(tiny, "joined")
+    assert [d.text for d in joined] == ["I'm here. Go!!!\n\nBye", "Don't."]
+    assert [d.sentences for d in joined] == [3, 1]
 
 
 def test_writer_writes_documents_sentences_and_multiword_ranges(tiny, tmp_path):

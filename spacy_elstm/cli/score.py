@@ -30,13 +30,20 @@ def score(
         help="Run the pipeline on the raw text of GOLD's documents (its own tokenizer and "
              "sentence splitter) and give every metric of the script, Tokens, Sentences and "
              "Words included: what a user's text gets."),
+    text_form: str = typer.Option(
+        "ud", "--text-form",
+        help="With --raw, the text's form: ud (UD's own text files, as conllu_to_text.pl "
+             "writes them: lines wrapped at 80 characters, a blank line between "
+             "paragraphs) or joined (each paragraph's sentences on one line)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
     The pipeline runs on the gold words and gold sentences of GOLD (one Doc per
     sentence), or with --raw on the raw text of each of its documents
-    (`# newdoc`; paragraphs at `# newpar` separated by a blank line, sentences
-    by their spacing); its predictions are written as CoNLL-U, each sentence a
+    (`# newdoc`) in UD's text form (--text-form ud: as UD releases it beside
+    every treebank, lines wrapped at 80 characters, paragraphs at `# newpar`
+    after a blank line) or with each paragraph on one line (--text-form joined);
+    its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
     input docs carry GOLD's lemmas as well (the JSON says "input": "gold lemmas").
@@ -57,7 +64,7 @@ def score(
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
                                 gold_lemmas=gold_lemmas, train=train, overrides=overrides,
-                                raw=raw)
+                                raw=raw, text_form=text_form)
     except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
     shown = RAW_METRICS if raw else METRICS

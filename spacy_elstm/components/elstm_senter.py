@@ -13,6 +13,8 @@ it as it is while the other components train.
 from pathlib import Path
 from typing import Callable, Iterable, List, Optional, Union
 
+import numpy
+from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -24,26 +26,43 @@ from ..text.segmenter import DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC, Se
 FACTORY = "elstm_senter"
 
 
-@Language.factory(FACTORY, default_config=DEFAULTS, assigns=["token.is_sent_start"])
+# the longest sentence of UD English-EWT's training split, in words
+LONGEST_SENTENCE = 159
+
+
+@Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE},
+                  assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
-                      cell: str, period: int, dropout: float, window: int) -> "ELSTMSenter":
-    """A sentence splitter learned from the training data's characters."""
+                      cell: str, period: int, dropout: float, window: int,
+                      max_sentence_words: int) -> "ELSTMSenter":
+    """A sentence splitter learned from the training data's characters.
+
+    max_sentence_words (int): the longest sentence, in words (0: no limit); a
+        longer one is split at its most probable sentence end within that many
+        words, again until every piece fits (text without punctuation, as
+        transcripts are, otherwise becomes one sentence of any length).
+    """
+    if not isinstance(max_sentence_words, int) or max_sentence_words < 0:
+        raise ValueError(f"[components.{name}] max_sentence_words must be an integer >= 0 "
+                         f"(0: no limit), got {max_sentence_words!r}.")
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)
-    return ELSTMSenter(name, Segmenter(settings, window, f"{FACTORY} ({name})"))
+    return ELSTMSenter(name, Segmenter(settings, window, f"{FACTORY} ({name})"),
+                       max_sentence_words)
 
 
-make_elstm_senter.__doc__ += "\n\n" + SETTINGS_DOC
+make_elstm_senter.__doc__ += "\n" + SETTINGS_DOC
 
 
 class ELSTMSenter:
-    def __init__(self, name: str, segmenter: Segmenter):
+    def __init__(self, name: str, segmenter: Segmenter, max_sentence_words: int = 0):
         self.name = name
         self.segmenter = segmenter
+        self.max_sentence_words = max_sentence_words
 
     def __call__(self, doc: Doc) -> Doc:
         if self._splits(doc):
-            self._set_starts(doc, self.segmenter.labels(doc.text))
+            self._set_starts(doc, *self.segmenter.read([doc.text])[0])
         return doc
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
@@ -51,8 +70,8 @@ class ELSTMSenter:
         together."""
         for batch in minibatch(docs, size=batch_size):
             todo = [doc for doc in batch if self._splits(doc)]
-            for doc, label in zip(todo, self.segmenter.labels_of([d.text for d in todo])):
-                self._set_starts(doc, label)
+            for doc, (label, ends) in zip(todo, self.segmenter.read([d.text for d in todo])):
+                self._set_starts(doc, label, ends)
             yield from batch
 
     @staticmethod
@@ -61,22 +80,36 @@ class ELSTMSenter:
         (as gold sentences are)."""
         return bool(len(doc)) and not all(t.is_sent_start is not None for t in doc[1:])
 
-    @staticmethod
-    def _set_starts(doc: Doc, label: List[int]) -> None:
+    def _set_starts(self, doc: Doc, label: List[int], ends: numpy.ndarray) -> None:
+        """Every token's sentence start, set in one array operation (spaCy's
+        per-token setter checks the whole Doc each time: quadratic in its
+        length). A word starts a sentence where the segmenter ends one at the
+        last character of the word before it, or where a blank line comes
+        between them; whitespace tokens never start one."""
         text = doc.text
+        starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
+        starts[0] = 1
+        words: List[int] = []  # the non-whitespace tokens
+        boundary: List[float] = []  # P(a sentence ends just before each of them)
         previous_end = None  # the index in the text of the last character of the last word
         for token in doc:
             if token.is_space:
-                if token.i:
-                    token.is_sent_start = False
                 continue
-            if token.i and previous_end is not None:
-                between = text[previous_end + 1:token.idx]
-                token.is_sent_start = (label[previous_end] == SENTENCE_END
-                                       or ends_paragraph(between))
-            elif token.i:  # words before it are whitespace only
-                token.is_sent_start = True
+            if previous_end is None:  # the first word, maybe after whitespace
+                starts[token.i] = 1
+                boundary.append(1.0)
+            else:
+                paragraph = ends_paragraph(text[previous_end + 1:token.idx])
+                if paragraph or label[previous_end] == SENTENCE_END:
+                    starts[token.i] = 1
+                boundary.append(1.0 if paragraph else float(ends[previous_end]))
+            words.append(token.i)
             previous_end = token.idx + len(token.text) - 1
+        if self.max_sentence_words and len(words) > self.max_sentence_words:
+            word_starts = split_long_sentences(starts[words] == 1, numpy.asarray(boundary),
+                                               self.max_sentence_words)
+            starts[words] = numpy.where(word_starts, 1, -1)
+        doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
@@ -105,3 +138,21 @@ class ELSTMSenter:
     def from_disk(self, path: Union[str, Path], *,
                   exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
         return self.from_bytes((ensure_path(path) / "segmenter.bin").read_bytes())
+
+
+def split_long_sentences(starts: numpy.ndarray, boundary: numpy.ndarray,
+                         longest: int) -> numpy.ndarray:
+    """Sentence starts (bool, per word) with every sentence of more than
+    `longest` words split at its most probable boundary (`boundary[k]`: the
+    probability that a sentence ends before word k) among its first `longest`
+    words (of equal ones, the last), again from there until every piece fits."""
+    starts = starts.copy()
+    first = numpy.flatnonzero(starts).tolist() + [len(starts)]
+    for begin, end in zip(first, first[1:]):
+        while end - begin > longest:
+            window = boundary[begin + 1:begin + longest + 1]
+            # the most probable boundary; of equals, the last (the longest piece)
+            cut = begin + len(window) - int(numpy.argmax(window[::-1]))
+            starts[cut] = True
+            begin = cut
+    return starts

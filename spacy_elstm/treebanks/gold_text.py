@@ -1,43 +1,175 @@
-"""The raw text of a gold CoNLL-U file, document by document, as the CoNLL 2018
-shared task gave it to systems: what a user's pipeline meets.
+"""The raw text of a gold CoNLL-U file, document by document: what a user's
+pipeline meets, in one of two forms.
 
-A document starts at `# newdoc` (the whole file is one document where there
-is none); a paragraph at `# newpar`. A sentence's text is its tokens as
-written (a multiword token by its own form, `SpaceAfter=No` kept), sentences of
-one paragraph are joined by a space (none after a token with `SpaceAfter=No`)
-and paragraphs by a blank line. The tokens' text, not `# text`, is what is
-rebuilt, so that the characters are exactly those the evaluation script aligns.
+- "ud" (the default): UD's own text form, the bytes that
+  `conllu_to_text.pl` of UniversalDependencies/tools writes for English, which UD
+  releases beside every treebank (`*.txt`) and the CoNLL 2018 shared task gave
+  to systems. Sentences of a paragraph run on, each token followed by a space
+  (none where MISC says `SpaceAfter=No`); the text is wrapped at 80 characters
+  at whitespace; `# newdoc` and `# newpar` start a paragraph: the line so far,
+  then an empty line.
+- "joined": each paragraph's sentences joined by a space on one line, paragraphs
+  by a blank line (the form this package scored before it had UD's).
+
+A document starts at `# newdoc` (the whole file is one document where there is
+none). In both forms the tokens as written (a multiword token by its own form)
+make the text, not `# text`, so that the characters are exactly those the
+evaluation script aligns; the documents' texts joined give the whole file's text.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Union
 
-from .conllu_reader import CorpusFormatError, _blocks
+from .conllu_reader import CorpusFormatError, _blocks, _text
 
+FORMS = ("ud", "joined")
+LINE_WIDTH = 80  # UD's text lines: at most this many characters, unless one word is longer
 PARAGRAPH_BREAK = "\n\n"
+# What the Perl script's \s matches (Python's str.isspace also takes U+001C-U+001F)
+PERL_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+                       + "".join(map(chr, range(0x2000, 0x200B))))
 
 
 @dataclass
 class RawDocument:
-    """One document's id (from `# newdoc id`, if any), its text, and how many
-    gold sentences and paragraphs it holds."""
+    """One document: its id (from `# newdoc id`, if any), its text and how many
+    gold sentences it holds."""
 
     doc_id: Optional[str]
-    paragraphs: List[List[str]] = field(default_factory=list)  # sentence texts, with spacing
-
-    @property
-    def text(self) -> str:
-        return PARAGRAPH_BREAK.join("".join(p).rstrip() for p in self.paragraphs)
-
-    @property
-    def sentences(self) -> int:
-        return sum(len(p) for p in self.paragraphs)
+    text: str
+    sentences: int
 
 
-def raw_documents(path: Union[str, Path]) -> List[RawDocument]:
-    """The documents of a CoNLL-U file as raw text (see the module docstring)."""
+def raw_documents(path: Union[str, Path], form: str = "ud") -> List[RawDocument]:
+    """The documents of a CoNLL-U file as raw text in `form` ("ud" or "joined")."""
+    if form not in FORMS:
+        raise ValueError(f"text form must be one of {', '.join(FORMS)}, got {form!r}.")
     path = Path(path)
-    documents: List[RawDocument] = []
+    documents = (_ud_documents if form == "ud" else _joined_documents)(path)
+    if not any(d.sentences for d in documents):
+        raise CorpusFormatError(f"{path}: no sentences (an empty CoNLL-U file).")
+    return documents
+
+
+def ud_text(path: Union[str, Path]) -> str:
+    """The whole file's text in UD's form, as `conllu_to_text.pl` writes it."""
+    return "".join(d.text for d in raw_documents(path, "ud"))
+
+
+# -- UD's form ---------------------------------------------------------------------------------
+
+
+class _UDText:
+    """The text as `conllu_to_text.pl` builds it: sentences are added to a
+    buffer when the blank line after them is read, and full lines are cut off
+    the buffer at whitespace."""
+
+    def __init__(self):
+        self.documents: List[RawDocument] = [RawDocument(None, "", 0)]
+        self.buffer = ""  # text not yet written (less than a line, or one unbroken run)
+        self.sentence = ""  # the current sentence's text so far
+        self.attached = False  # the last token had SpaceAfter=No
+        self.newdoc: Optional[str] = None  # a `# newdoc` waiting: its id ("" for none)
+        self.newpar = False
+        self.started = False  # a sentence has been written
+
+    def write(self, text: str) -> None:
+        self.documents[-1].text += text
+
+    def token(self, form: str, misc: List[str]) -> None:
+        if "NewPar=Yes" in misc:  # a paragraph starting inside a sentence
+            self.add_sentence()
+            self.write(self.buffer + PARAGRAPH_BREAK)
+            self.buffer = ""
+        self.attached = "SpaceAfter=No" in misc
+        self.sentence += form + ("" if self.attached else " ")
+
+    def end_sentence(self, counted: bool) -> None:
+        """At a blank line (`counted`: one that ends a block of lines)."""
+        self.add_sentence()
+        self.documents[-1].sentences += counted
+
+    def add_sentence(self) -> None:
+        if self.started and (self.newdoc is not None or self.newpar):
+            if self.buffer:
+                self.write(self.buffer + "\n")
+                self.buffer = ""
+            self.write("\n")
+        if self.newdoc is not None:
+            self.documents.append(RawDocument(self.newdoc or None, "", 0))
+        self.buffer += self.sentence
+        self.sentence, self.started, self.newdoc, self.newpar = "", True, None, False
+        self.wrap()
+
+    def wrap(self) -> None:
+        """Write every full line of the buffer: cut at its last whitespace among
+        the first LINE_WIDTH + 1 characters, else at its first whitespace; a run
+        with none waits for more text if it is attached to what follows."""
+        while len(self.buffer) >= LINE_WIDTH:
+            spaces = [i for i, c in enumerate(self.buffer) if c in PERL_SPACE]
+            within = [i for i in spaces if i <= LINE_WIDTH]
+            cut = within[-1] if within else spaces[0] if spaces else None
+            if cut:
+                self.write(self.buffer[:cut] + "\n")
+                self.buffer = self.buffer[cut + 1:]
+            elif self.attached:
+                break
+            else:
+                self.write(self.buffer + "\n")
+                self.buffer = ""
+
+    def finish(self) -> List[RawDocument]:
+        if self.buffer:
+            self.write(self.buffer + "\n")
+        documents = self.documents
+        if len(documents) > 1 and not documents[0].text and not documents[0].sentences:
+            documents = documents[1:]
+        return documents
+
+
+def _ud_documents(path: Path) -> List[RawDocument]:
+    text = _UDText()
+    covered = 0  # the last word of the multiword token just written
+    in_block = False  # lines read since the last blank one
+    lines = _text(path).split("\n")
+    if lines[-1] == "":
+        lines.pop()  # after the last line's end
+    for number, line in enumerate(lines, start=1):
+        line = line[:-1] if line.endswith("\r") else line
+        if all(c in PERL_SPACE for c in line):
+            text.end_sentence(counted=in_block)
+            covered, in_block = 0, False
+            continue
+        in_block = True
+        if line.startswith("#"):
+            words = line[1:].split(None, 1)
+            keyword = words[0].lower() if words else ""
+            if keyword == "newpar":
+                text.newpar = True
+            elif keyword == "newdoc":
+                key, _, value = line[1:].partition("=")
+                text.newdoc = value.strip() if key.split()[1:] == ["id"] and value else ""
+        else:
+            columns = line.split("\t")
+            if len(columns) != 10:
+                raise CorpusFormatError(f"{path}, line {number}: expected 10 tab-separated "
+                                        f"columns, got {len(columns)}.")
+            ident, form, misc = columns[0], columns[1], columns[9].split("|")
+            first, dash, last = ident.partition("-")
+            if dash and first.isdigit() and last.isdigit():
+                covered = int(last)
+                text.token(form, misc)
+            elif ident.isdigit() and int(ident) > covered:
+                covered = 0
+                text.token(form, misc)
+    return text.finish()
+
+
+# -- the joined form ---------------------------------------------------------------------------
+
+
+def _joined_documents(path: Path) -> List[RawDocument]:
+    documents: List[List] = []  # [doc_id, paragraphs: [[sentence text, ...], ...]]
     for block in _blocks(path):
         comments = {}  # "newdoc" -> its id or "", "newpar" -> ...
         for line in block.lines:
@@ -47,14 +179,14 @@ def raw_documents(path: Union[str, Path]) -> List[RawDocument]:
                 if key and key[0] in ("newdoc", "newpar"):
                     comments[key[0]] = value.strip()
         if "newdoc" in comments or not documents:
-            documents.append(RawDocument(comments.get("newdoc") or None))
-        document = documents[-1]
-        if "newpar" in comments or not document.paragraphs:
-            document.paragraphs.append([])
-        document.paragraphs[-1].append(_sentence_text(path, block))
-    if not documents:
-        raise CorpusFormatError(f"{path}: no sentences (an empty CoNLL-U file).")
-    return documents
+            documents.append([comments.get("newdoc") or None, []])
+        paragraphs = documents[-1][1]
+        if "newpar" in comments or not paragraphs:
+            paragraphs.append([])
+        paragraphs[-1].append(_sentence_text(path, block))
+    return [RawDocument(doc_id, PARAGRAPH_BREAK.join("".join(p).rstrip() for p in paragraphs),
+                        sum(len(p) for p in paragraphs))
+            for doc_id, paragraphs in documents]
 
 
 def _sentence_text(path: Path, block) -> str:

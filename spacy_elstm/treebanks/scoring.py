@@ -288,7 +288,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           scorer: Optional[Union[str, Path]] = None, gpu_id: int = -1,
           batch_size: Optional[int] = None, gold_lemmas: bool = False,
           train: Optional[Union[str, Path]] = None,
-          overrides: Optional[Dict[str, Any]] = None, raw: bool = False) -> Dict[str, Any]:
+          overrides: Optional[Dict[str, Any]] = None, raw: bool = False,
+          text_form: str = "ud") -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -301,7 +302,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     here rather than by the script. `overrides`: config overrides for loading
     the pipeline, dotted keys as spaCy's CLI takes them (e.g.
     {"components.elstm_tagger.model.beam_width": 4}), recorded as "overrides".
-    `raw`: run the pipeline on the raw text of GOLD's documents (`raw_text.py`),
+    `raw`: run the pipeline on the raw text of GOLD's documents (`gold_text.py`,
+    in `text_form`: "ud", UD's own text files, or "joined"),
     its own tokenizer and sentence splitter and all, and give every metric of
     the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage."""
     import spacy
@@ -316,7 +318,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         raise ScoringError("--raw scores raw text: it takes neither --gold-lemmas nor --train.")
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
     if raw:
-        documents = raw_documents(gold_path)
+        documents = raw_documents(gold_path, text_form)
         docs, seconds = predict_raw(nlp, documents, batch_size)
     else:
         gold = read_gold(gold_path, nlp.vocab)
@@ -340,6 +342,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         "sentences": "pipeline" if raw else "gold",
         "input": "raw text" if raw else "gold lemmas" if gold_lemmas else "words",
     }
+    if raw:
+        result["text_form"] = text_form
     if overrides:
         result["overrides"] = dict(overrides)
     for metric in metrics:

@@ -1,0 +1,83 @@
+"""elstm_senter's sentence starts: set in one array operation, whitespace and
+blank lines as the paragraph rule says, and no sentence longer than its
+longest (split at the most probable boundary). The segmenter is replaced by one
+whose labels and probabilities the test chooses."""
+import numpy
+import pytest
+import spacy
+
+from spacy_elstm.components.elstm_senter import ELSTMSenter, split_long_sentences
+from spacy_elstm.text.segmenter import INSIDE, SENTENCE_END
+
+
+class ChosenSegmenter:
+    """Ends a sentence after every word in `ends` (by text), and gives each
+    word's last character the probability `scores.get(word, 0.0)`."""
+
+    def __init__(self, ends=(), scores=None):
+        self.ends, self.scores = set(ends), scores or {}
+
+    def read(self, texts):
+        out = []
+        nlp = spacy.blank("en")
+        for text in texts:
+            label = [INSIDE] * len(text)
+            prob = numpy.zeros(len(text), dtype="float32")
+            for token in nlp.make_doc(text):
+                last = token.idx + len(token.text) - 1
+                if token.text in self.ends:
+                    label[last] = SENTENCE_END
+                prob[last] = self.scores.get(token.text, 0.0)
+            out.append((label, prob))
+        return out
+
+
+def starts(doc):
+    return [t.i for t in doc if t.is_sent_start]
+
+
+def test_starts_follow_the_segmenter_and_blank_lines():
+    nlp = spacy.blank("en")
+    senter = ELSTMSenter("senter", ChosenSegmenter(ends={"b."}), max_sentence_words=0)
+    doc = senter(nlp.make_doc("a b. c d\n\ne f\ng"))
+    # words: a(0) b.(1) c(2) d(3) \n\n(4) e(5) f(6) \n(7) g(8)
+    assert starts(doc) == [0, 2, 5]
+    assert all(t.is_sent_start is not None for t in doc)
+
+
+def test_leading_whitespace_and_every_batch_give_the_same_starts():
+    nlp = spacy.blank("en")
+    senter = ELSTMSenter("senter", ChosenSegmenter(ends={"x."}), max_sentence_words=0)
+    texts = ["  x. y z", "x. x. y", "y"]  # "  " is a whitespace token
+    alone = [starts(senter(nlp.make_doc(t))) for t in texts]
+    piped = [starts(d) for d in senter.pipe(nlp.make_doc(t) for t in texts)]
+    assert alone == piped == [[0, 1, 2], [0, 1, 2], [0]]
+
+
+def test_a_sentence_past_the_longest_is_cut_at_its_most_probable_boundary():
+    nlp = spacy.blank("en")
+    words = [f"w{i}" for i in range(25)]
+    scores = {"w6": 0.4, "w3": 0.3, "w13": 0.9, "w17": 0.2}
+    senter = ELSTMSenter("senter", ChosenSegmenter(scores=scores), max_sentence_words=10)
+    doc = senter(nlp.make_doc(" ".join(words)))
+    # the best end among w0..w9 is w6 (0.4); then among w7..w16, w13 (0.9); then
+    # among w14..w23 (11 words were left), w17
+    assert starts(doc) == [0, 7, 14, 18]
+    lengths = numpy.diff(starts(doc) + [len(doc)])
+    assert lengths.max() <= 10
+    unlimited = ELSTMSenter("senter", ChosenSegmenter(scores=scores), max_sentence_words=0)
+    assert starts(unlimited(nlp.make_doc(" ".join(words)))) == [0]
+
+
+def test_split_long_sentences_on_arrays():
+    starts_in = numpy.array([True] + [False] * 9 + [True, False])
+    boundary = numpy.array([1, 0, .5, 0, .6, 0, 0, 0, 0, 0, 1, 0], dtype="f")
+    got = split_long_sentences(starts_in, boundary, 4)
+    assert numpy.flatnonzero(got).tolist() == [0, 4, 8, 10]
+    assert split_long_sentences(starts_in, boundary, 100).tolist() == starts_in.tolist()
+
+
+def test_a_bad_longest_sentence_is_named():
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match="max_sentence_words must be an integer >= 0"):
+        nlp.add_pipe("elstm_senter", config={"max_sentence_words": -3})
