@@ -4,9 +4,12 @@ train: spaCy's English rules, the rules adapted to the treebank
 sentence splitter (spacy-elstm.CharTokenizer.v1), and the adapted rules with
 the character model's sentences (`elstm_senter`, the same trained weights);
 Tokens, Words and Sentences F1 from the CoNLL 2018 script on the raw text of
-each split, and their own speed.
+each split in each text form (UD's own text files, or each paragraph on one
+line: spacy_elstm/treebanks/gold_text.py), and their own speed; the character
+model trained on each training text asked for ("varied": the sentences laid out
+as users' text arrives; "treebank": the converted Docs' text as it is).
 
-    python -m lab.tokenizers [--splits dev] [--char-epochs 12] [--output metrics/tokenizers/tokenizers.json]
+    python -m lab.tokenizers [--splits dev] [--text-forms ud joined] [--training-texts varied treebank] [--char-epochs 12] [--seed 0] [--output metrics/tokenizers/tokenizers.json]
 
 No tagger or parser runs, so Sentences counts only the splitters' boundaries
 (a blank line ends a sentence for all but spaCy's rules, which split none).
@@ -33,8 +36,9 @@ CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 SCRIPT = "assets/conll2018-eval/conll18_ud_eval.py"
 
 
-def tokenizers(train: Path, char_epochs: int) -> Dict[str, Any]:
-    """{name: (text -> Doc, what it learned)}."""
+def tokenizers(train: Path, char_epochs: int, training_texts, seed: int) -> Dict[str, Any]:
+    """{name: (text -> Doc, what it learned)}; the character model's names end
+    with the training text it learned from."""
     rules = spacy.blank("en")
     learned = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     docs = conllu_to_docs(train, 10, learned.vocab)
@@ -42,19 +46,23 @@ def tokenizers(train: Path, char_epochs: int) -> Dict[str, Any]:
     learned.tokenizer.initialize(
         lambda: (Example(learned.make_doc(d.text), d) for d in docs), nlp=learned)
     seconds = time.perf_counter() - start
-    chars = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": CHAR_NAME}}})
-    chars.tokenizer.initialize(lambda: (Example(d, d) for d in docs), nlp=chars,
-                               epochs=char_epochs)
-    senter = ELSTMSenter("elstm_senter", chars.tokenizer.segmenter)
-    return {"spacy_rules": (rules.make_doc, {}),
-            "learned": (learned.make_doc, {"learned": learned.tokenizer.learned,
-                                           "initialize_seconds": round(seconds, 1)}),
-            "characters": (chars.make_doc, {"learned": chars.tokenizer.learned}),
-            "learned+senter": (lambda text: senter(learned.make_doc(text)), {})}
+    found = {"spacy_rules": (rules.make_doc, {}),
+             "learned": (learned.make_doc, {"learned": learned.tokenizer.learned,
+                                            "initialize_seconds": round(seconds, 1)})}
+    for training_text in training_texts:
+        chars = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": CHAR_NAME}}})
+        chars.tokenizer.initialize(lambda: (Example(d, d) for d in docs), nlp=chars,
+                                   epochs=char_epochs, seed=seed, training_text=training_text)
+        senter = ELSTMSenter("elstm_senter", chars.tokenizer.segmenter)
+        found[f"characters/{training_text}"] = (chars.make_doc,
+                                                {"learned": chars.tokenizer.learned})
+        found[f"learned+senter/{training_text}"] = (
+            lambda text, senter=senter: senter(learned.make_doc(text)), {})
+    return found
 
 
-def measure(make_doc, gold: Path, scorer) -> Dict[str, Any]:
-    documents = raw_documents(gold)
+def measure(make_doc, gold: Path, scorer, text_form: str) -> Dict[str, Any]:
+    documents = raw_documents(gold, text_form)
     texts = [d.text for d in documents]
     start = time.perf_counter()
     docs = [make_doc(text) for text in texts]
@@ -73,17 +81,24 @@ def main(argv=None) -> int:
     parser.add_argument("--splits", nargs="+", default=["dev"])
     parser.add_argument("--char-epochs", type=int, default=12,
                         help="the character model's passes over EWT train")
+    parser.add_argument("--text-forms", nargs="+", default=["ud", "joined"])
+    parser.add_argument("--training-texts", nargs="+", default=["varied"])
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output", type=Path, default=Path("metrics/tokenizers/tokenizers.json"))
     args = parser.parse_args(argv)
     scorer = load_scorer(SCRIPT)
-    result: Dict[str, Any] = {"train": Path(CONLLU.format(split="train")).name, "rows": []}
-    found = tokenizers(Path(CONLLU.format(split="train")), args.char_epochs)
+    result: Dict[str, Any] = {"train": Path(CONLLU.format(split="train")).name,
+                              "char_epochs": args.char_epochs, "seed": args.seed, "rows": []}
+    found = tokenizers(Path(CONLLU.format(split="train")), args.char_epochs,
+                       args.training_texts, args.seed)
     for name, (make_doc, extra) in found.items():
         for split in args.splits:
             gold = Path(CONLLU.format(split=split))
-            row = {"tokenizer": name, "split": split, **measure(make_doc, gold, scorer)}
-            print(json.dumps(row))
-            result["rows"].append(row)
+            for form in args.text_forms:
+                row = {"tokenizer": name, "split": split, "text_form": form,
+                       **measure(make_doc, gold, scorer, form)}
+                print(json.dumps(row), flush=True)
+                result["rows"].append(row)
         result.setdefault("details", {})[name] = extra
     args.output.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode("utf8"))

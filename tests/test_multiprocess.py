@@ -32,7 +32,7 @@ def main(path):
         assert [t.head.i for t in g] == [t.head.i for t in w]
         assert [t.dep_ for t in g] == [t.dep_ for t in w]
         numpy.testing.assert_allclose(g.tensor, w.tensor, rtol=1e-4, atol=1e-5)
-    from spacy_elstm import multiprocess
+    from spacy_elstm.parsing import processes as multiprocess
     assert multiprocess.installed()
     read, write = os.pipe()
     if os.fork() == 0:

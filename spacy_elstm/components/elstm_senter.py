@@ -114,10 +114,12 @@ class ELSTMSenter:
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
-                   treebank: Optional[Union[str, Path]] = None) -> None:
+                   treebank: Optional[Union[str, Path]] = None,
+                   training_text: str = "varied") -> None:
         vocab = nlp.vocab if nlp is not None else None
         self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
-                             batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+                             batch_size=batch_size, learn_rate=learn_rate, seed=seed,
+                             training_text=training_text)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends).\n\n"

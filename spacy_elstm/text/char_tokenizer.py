@@ -71,9 +71,11 @@ class CharTokenizer:
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
-                   treebank: Optional[Union[str, Path]] = None) -> None:
+                   treebank: Optional[Union[str, Path]] = None,
+                   training_text: str = "varied") -> None:
         self.segmenter.learn(get_examples, treebank, self.vocab, epochs=epochs,
-                             batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+                             batch_size=batch_size, learn_rate=learn_rate, seed=seed,
+                             training_text=training_text)
 
     initialize.__doc__ = ("Train the segmenter on the training text's words, multiword "
                           "tokens and sentences.\n\n" + LEARN_DOC)

@@ -25,6 +25,7 @@ from spacy.tokens import Doc
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
+from .training_text import varied_docs
 from ..pytorch.mode import training_mode
 from ..pytorch.segmenter import LABELS, CharSegmenter
 
@@ -53,7 +54,13 @@ seed (int): the random seed of the weights and the order of the windows.
 treebank (Optional[Path]): train on this converted corpus (.spacy) in place of
     the training examples: whole Docs, with the sentence ends and multiword
     tokens that examples read with gold_preproc = true lack.
+training_text (str): "varied": the training sentences laid out as users' text
+    arrives (UD's text files wrapped at 80 characters, paragraphs on one line, a
+    sentence per line, CRLF, lower case, a paragraph without its final
+    punctuation: `training_text.py`); "treebank": the training Docs' text as it
+    is (ten sentences joined by spaces, what pipelines trained before it had).
 """
+TRAINING_TEXTS = ("varied", "treebank")
 # windows read in one call of the model: texts of a batch share the recurrence's
 # steps, and memory stays bounded however long a text is
 WINDOWS_PER_CALL = 256
@@ -116,11 +123,18 @@ class Segmenter:
         return ids, shapes
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
-              learn_rate: float, seed: int) -> None:
+              learn_rate: float, seed: int, training_text: str) -> None:
         """Train on the gold Docs of `treebank` or of the training examples
-        (`training_docs.py`); the settings are LEARN_DOC's."""
-        self.train(treebank_docs(get_examples, treebank, vocab, self.owner), epochs=epochs,
-                   batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+        (`training_docs.py`), in the layout `training_text` says; the settings
+        are LEARN_DOC's."""
+        if training_text not in TRAINING_TEXTS:
+            raise ValueError(f"{self.owner}: training_text must be one of "
+                             f"{', '.join(TRAINING_TEXTS)}, got {training_text!r}.")
+        docs = treebank_docs(get_examples, treebank, vocab, self.owner)
+        if training_text == "varied":
+            docs = varied_docs(docs, seed)
+        self.train(docs, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+        self.learned["training_text"] = training_text
 
     def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
               learn_rate: float, seed: int) -> None:
@@ -233,7 +247,7 @@ def gold_labels(doc: Doc) -> List[int]:
     sentence starts)."""
     label = [INSIDE] * len(doc.text)
     inside = {a for first, last in multiword_spans(doc) for a in range(first, last)}
-    words = [t for t in doc if not t.is_space]
+    words = [t for t in doc if not t.text.isspace()]  # (is_space needs a language's vocab)
     for k, token in enumerate(words):
         end = token.idx + len(token.text) - 1
         following = words[k + 1] if k + 1 < len(words) else None

@@ -1,0 +1,160 @@
+"""The text the character model learns from, laid out as users' text arrives.
+
+A treebank converted for spaCy holds its sentences ten to a Doc, joined by
+spaces: a model trained on that text alone has never seen a line break, and
+reads "First line.\\nSecond line." as one sentence. `varied_docs` lays the
+same sentences out again, in order, as documents of paragraphs (one sentence in
+about half of them, as in UD English-EWT), each document in one of the forms
+users bring:
+
+- "ud": UD's own text files (`treebanks/gold_text.py`): a paragraph's sentences
+  run on, lines wrapped at 80 characters, a blank line between paragraphs;
+- "joined": each paragraph on one line, a blank line between paragraphs;
+- "lines": one sentence per line;
+
+and, across all three, some documents with CRLF line ends, some in lower case,
+and some paragraphs whose last sentence lost its final punctuation (as Stanza's
+tokenizer is trained with paragraph ends faked and final characters dropped).
+The words, multiword tokens and sentences are the treebank's: only the
+whitespace between words, their case and a dropped final punctuation mark change.
+"""
+import random
+import unicodedata
+from dataclasses import dataclass
+from typing import List, Sequence, Tuple
+
+from spacy.tokens import Doc
+
+from .multiword import multiword_spans, set_multiword_spans
+
+LAYOUTS = (("ud", 0.5), ("joined", 0.2), ("lines", 0.3))
+CRLF, LOWER_CASE, NO_FINAL_PUNCTUATION = 0.1, 0.05, 0.2  # how often
+SINGLE_SENTENCE_PARAGRAPH = 0.5
+LONGEST_PARAGRAPH = 10  # sentences
+SENTENCES_PER_DOCUMENT = 10
+LINE_WIDTH = 80
+
+
+@dataclass
+class Sentence:
+    words: List[str]
+    attached: List[bool]  # no space after the word
+    multiword: List[Tuple[int, int]]  # first, last word (in the sentence)
+
+
+def sentences_of(docs: Sequence[Doc]) -> List[Sentence]:
+    """The gold sentences of the treebank's Docs, in order, with their spacing
+    and multiword tokens."""
+    out = []
+    for doc in docs:
+        spans = multiword_spans(doc)
+        for sent in doc.sents:
+            words = [t for t in sent if not t.text.isspace()]
+            if not words:
+                continue
+            index = {t.i: k for k, t in enumerate(words)}
+            out.append(Sentence([t.text for t in words], [not t.whitespace_ for t in words],
+                                [(index[a], index[b]) for a, b in spans
+                                 if a in index and b in index]))
+    return out
+
+
+def varied_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
+    """The treebank's sentences as documents of the forms in the module's
+    docstring, chosen at random (`seed`)."""
+    rng = random.Random(seed)
+    sentences = sentences_of(docs)
+    vocab = docs[0].vocab if docs else None
+    out, k = [], 0
+    while k < len(sentences):
+        group = sentences[k:k + SENTENCES_PER_DOCUMENT]
+        k += len(group)
+        paragraphs, i = [], 0
+        while i < len(group):
+            size = 1 if rng.random() < SINGLE_SENTENCE_PARAGRAPH else rng.randint(
+                2, LONGEST_PARAGRAPH)
+            paragraphs.append([_copy(s) for s in group[i:i + size]])
+            i += size
+        for paragraph in paragraphs:
+            if rng.random() < NO_FINAL_PUNCTUATION:
+                _drop_final_punctuation(paragraph[-1])
+        layout = rng.choices([name for name, _ in LAYOUTS], [w for _, w in LAYOUTS])[0]
+        out.append(_render(vocab, paragraphs, layout, crlf=rng.random() < CRLF,
+                           lower=rng.random() < LOWER_CASE))
+    return out
+
+
+def _copy(sentence: Sentence) -> Sentence:
+    return Sentence(list(sentence.words), list(sentence.attached), list(sentence.multiword))
+
+
+def _drop_final_punctuation(sentence: Sentence) -> None:
+    last = len(sentence.words) - 1
+    if (last > 0 and all(unicodedata.category(c).startswith("P") for c in sentence.words[last])
+            and not any(a <= last <= b for a, b in sentence.multiword)):
+        sentence.attached[last - 1] = sentence.attached[last]
+        del sentence.words[last], sentence.attached[last]
+
+
+def _render(vocab, paragraphs: List[List[Sentence]], layout: str, *, crlf: bool,
+            lower: bool) -> Doc:
+    """The Doc of the paragraphs' words with the layout's whitespace between
+    them: a single space is the word's own, other whitespace a token of its own."""
+    words: List[str] = []
+    spaces: List[bool] = []
+    starts: List[bool] = []
+    multiword: List[Tuple[int, int]] = []
+    line = 0  # characters on the current line
+    newline = "\r\n" if crlf else "\n"
+    for p, paragraph in enumerate(paragraphs):
+        for s, sentence in enumerate(paragraph):
+            offset = len(words)
+            multiword += [(a + offset, b + offset) for a, b in sentence.multiword]
+            for w, word in enumerate(sentence.words):
+                text = word.lower() if lower else word
+                if layout == "ud" and line and line + 1 + len(text) > LINE_WIDTH and spaces[-1]:
+                    spaces[-1] = False  # the space before the word becomes a line break
+                    _whitespace(words, spaces, starts, newline)
+                    _shift_multiword(multiword, len(words) - 1)
+                    line = 0
+                words.append(text)
+                spaces.append(False)
+                starts.append(w == 0)
+                line += len(text)
+                last_of_sentence = w == len(sentence.words) - 1
+                if not last_of_sentence:
+                    if not sentence.attached[w]:
+                        spaces[-1] = True
+                        line += 1
+                    continue
+                last_of_paragraph = s == len(paragraph) - 1
+                if last_of_paragraph and p == len(paragraphs) - 1:
+                    break
+                if last_of_paragraph:
+                    between = (" " if layout == "ud" else "") + newline * 2
+                elif layout == "lines":
+                    between = newline
+                else:
+                    between = "" if sentence.attached[w] else " "
+                if between.startswith(" "):
+                    spaces[-1] = True
+                    line += 1
+                    between = between[1:]
+                if between:
+                    _whitespace(words, spaces, starts, between)
+                    line = 0
+    doc = Doc(vocab, words=words, spaces=spaces, sent_starts=starts)
+    set_multiword_spans(doc, multiword)
+    return doc
+
+
+def _whitespace(words: List[str], spaces: List[bool], starts: List[bool], text: str) -> None:
+    words.append(text)
+    spaces.append(False)
+    starts.append(False)
+
+
+def _shift_multiword(multiword: List[Tuple[int, int]], at: int) -> None:
+    """A whitespace token inserted at `at` moves the multiword tokens after it
+    (none is split: a multiword token's words are written without space)."""
+    multiword[:] = [(a + (a >= at), b + (b >= at)) for a, b in multiword]
