@@ -179,3 +179,19 @@ def replace_block(path: Path, name: str, block: str, new_page: Optional[str] = N
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
     write_atomically(path, f"{head}{start}\n{block}\n{end}{tail}".encode("utf8"))
+
+
+# How `score --raw` built a document's text: "text_form" in its JSON ("ud" or
+# "joined"); runs scored before it was recorded used the joined form
+TEXT_FORMS = {
+    "ud": "in UD's text form (lines wrapped at 80 characters, a blank line between "
+          "paragraphs: the `*.txt` files UD releases, as `conllu_to_text.pl` writes them)",
+    "joined": "with each paragraph's sentences joined by a space on one line (not UD's text "
+              "form, whose line breaks cost sentence ends: see docs/raw-text.md)",
+}
+
+
+def text_form_words(results) -> str:
+    """The text form of `score --raw` results (dicts), in words for a table's note."""
+    forms = sorted({r.get("text_form", "joined") for r in results if r is not None})
+    return " and ".join(TEXT_FORMS[f] for f in forms) if forms else TEXT_FORMS["joined"]

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
 from .bench import configs_run
-from .common import last_step, mean_sd, number, read_json, table
+from .common import last_step, mean_sd, number, read_json, table, text_form_words
 from .studies import seeds_of
 
 
@@ -61,12 +61,13 @@ def row_scores(metrics: Path, row: Row, kind: str = "official",
     test scores of `kind` (official: gold tokens and sentences; raw: raw text),
     the budget and the steps each run trained; None without such scores."""
     found: Dict = {key: [] for key in keys}
-    found.update(folders=[], steps=[], gold=set())
+    found.update(folders=[], steps=[], gold=set(), results=[])
     for folder in seeds_of(metrics, row.study):
         official = read_json(folder / f"{row.config}-test.{kind}.json")
         if official is None:
             continue
         found["folders"].append(folder)
+        found["results"].append(official)
         found["gold"].add(official.get("gold", "?"))
         for key in keys:
             value = number(official, key)
@@ -90,7 +91,7 @@ def _steps(budget: int, steps: List[int]) -> str:
 def raw_headline(metrics: Path) -> str:
     """The raw-text table (the raw-text scores, then the same runs' gold ones)
     and the line saying what its numbers are."""
-    rows, gold, seeds = [], set(), set()
+    rows, gold, seeds, results = [], set(), set(), []
     for row, shown in RAW_ROWS:
         raw = row_scores(metrics, row, "raw", RAW_KEYS)
         official = row_scores(metrics, row)
@@ -98,6 +99,7 @@ def raw_headline(metrics: Path) -> str:
             rows.append([f"`raw/{shown}`", row.use] + ["-"] * (len(RAW_KEYS) + len(KEYS) + 2))
             continue
         gold |= raw["gold"]
+        results += raw["results"]
         seeds.add(len(raw["folders"]))
         steps = (last_step(f, row.config) for f in raw["folders"])
         raw["steps"] = [s for s in steps if s is not None]
@@ -112,7 +114,8 @@ def raw_headline(metrics: Path) -> str:
     runs = sorted({row.config for row, _ in RAW_ROWS})
     line = (
         f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`) as a user meets it: the raw "
-        "text of each test document (`spacy-elstm score --raw`), tokenised, split into sentences, "
+        f"text of each test document {text_form_words(results)} (`spacy-elstm score --raw`), "
+        "tokenised, split into sentences, "
         "tagged, lemmatised and parsed by the pipeline, scored by the CoNLL 2018 evaluation "
         "script, which aligns the pipeline's words to the gold ones by their characters "
         "(Tokens, Sentences and Words are F1 of those units; every other score counts their "

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from .common import mean_sd, number, percent, read_json, read_log, table, warn
+from .common import mean_sd, number, percent, read_json, read_log, table, text_form_words, warn
 
 SCORES = [("tag_acc", "XPOS"), ("pos_acc", "UPOS"), ("morph_acc", "Morph"),
           ("dep_uas", "UAS"), ("dep_las", "LAS")]
@@ -31,8 +31,7 @@ RAW = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS"
        "MLAS", "BLEX"]
 RAW_SOURCE = (
     "The same script on the pipeline's own tokens and sentences: `spacy-elstm score --raw` runs "
-    "it on the raw text of each gold document (paragraphs separated by a blank line) and the "
-    "script aligns its words to the gold ones by their characters, so every score counts "
+    "it on the raw text of each gold document {form} and the script aligns its words to the gold ones by their characters, so every score counts "
     "tokenisation and sentence errors too")
 _RAW = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.raw\.json$")
 _EVALUATION = re.compile(r"^(?P<config>[\w.-]+?)-(?P<split>dev|test)\.json$")
@@ -186,7 +185,8 @@ def folder_section(folder: Path, name: str) -> Tuple[str, Dict[str, Any]]:
     raw = raw_section(folder)
     if raw is not None:
         parts += ["", f"#### Raw text in{suffix}: CoNLL 2018 evaluation script", "",
-                  RAW_SOURCE + ".", "", raw]
+                  RAW_SOURCE.format(form=text_form_words(
+                      read_json(p) for p in sorted(folder.glob("*.raw.json")))) + ".", "", raw]
     plots = {}
     lines = training_lines(folder)
     if lines:
