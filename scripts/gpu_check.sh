@@ -4,18 +4,23 @@
 # run the test files with CUDA cases, profile training steps of
 # configs/gpu/best_elstm.cfg (lab.pipeline_profile --train), train it for a
 # fixed wall time, score dev with the official script, and time inference
-# beside spaCy's CNN and BiLSTM pipelines on the same device. Every result goes
-# to OUT as JSON (at most 8 files: what a device call brings back):
+# beside spaCy's CNN and BiLSTM pipelines on the same device, and the raw-text
+# pipeline (configs/raw/best_elstm.cfg: its tokenizer and elstm_senter, trained
+# RAW_STEPS steps) on dev's raw text in UD's form, words/s and every official
+# score (`score --raw`). Every result goes to OUT as JSON (at most 8 files:
+# what a device call brings back):
 #
 #   environment.json  steps.jsonl (each step's exit status and seconds)  gpu-check.log
 #   profile-train-gpu.json  train-gpu.jsonl  gpu-dev.official.json  bench-gpu.json
+#   raw-gpu-dev.json
 #
 #   bash scripts/gpu_check.sh OUT
 #
 # Settings (environment variables): GPU_ID (0; -1 runs it all on the CPU, as
 # the test does), TRAIN_SECONDS (240), TRAIN_OVERRIDES (extra `spacy train`
 # options), PROFILE_WORDS (10000), BATCH_WORDS (5000), BENCH_WORDS (all of dev),
-# TESTS (the pytest files), DATA (.gpu/corpus: en_ewt-ud-{train,dev}.spacy,
+# TESTS (the pytest files), RAW_STEPS (300), RAW_OVERRIDES (extra `spacy train`
+# options of the raw-text pipeline), DATA (.gpu/corpus: en_ewt-ud-{train,dev}.spacy,
 # en_ewt-ud-dev.conllu, conll18_ud_eval.py). A step that fails is recorded and
 # the next ones still run; the script exits 1 if any failed.
 set -uo pipefail
@@ -29,8 +34,11 @@ PROFILE_WORDS=${PROFILE_WORDS:-10000}
 BATCH_WORDS=${BATCH_WORDS:-5000}
 BENCH_WORDS=${BENCH_WORDS:-}
 TESTS=${TESTS:-tests/test_gpu.py tests/test_triton.py tests/test_reference.py}
+RAW_STEPS=${RAW_STEPS:-300}
+RAW_OVERRIDES=${RAW_OVERRIDES:-}
 DATA=${DATA:-.gpu/corpus}
 MODEL=$(mktemp -d)/gpu_best_elstm
+RAW=$(mktemp -d)/raw_best_elstm
 LOG="$OUT/gpu-check.log"
 : > "$OUT/steps.jsonl"
 failed=0
@@ -96,5 +104,15 @@ step score python3 -m spacy_elstm score "$MODEL/model-best" "$DATA/en_ewt-ud-dev
 step bench python3 -m spacy_elstm benchmark configs "$DATA/en_ewt-ud-dev.conllu" configs/cnn.cfg \
     configs/gpu/spacy_bilstm.cfg "$MODEL/model-best" --reference cnn --repeats 3 \
     --gpu-id "$GPU_ID" ${BENCH_WORDS:+--max-words "$BENCH_WORDS"} --output "$OUT/bench-gpu.json"
+raw_train() {  # its tokenizer and senter learn from train when it is initialised
+    # shellcheck disable=SC2086
+    python3 -m spacy train configs/raw/best_elstm.cfg --output "$RAW" \
+        --paths.train "$DATA/en_ewt-ud-train.spacy" --paths.dev "$DATA/en_ewt-ud-dev.spacy" \
+        --gpu-id "$GPU_ID" --training.max_steps "$RAW_STEPS" \
+        --training.eval_frequency "$RAW_STEPS" $RAW_OVERRIDES
+}
+step raw-train raw_train
+step raw-score python3 -m spacy_elstm score "$RAW/model-last" "$DATA/en_ewt-ud-dev.conllu" --raw \
+    --scorer "$DATA/conll18_ud_eval.py" --gpu-id "$GPU_ID" --output "$OUT/raw-gpu-dev.json"
 echo "done: $(grep -c '"rc": 0' "$OUT/steps.jsonl") of $(wc -l < "$OUT/steps.jsonl") steps passed" | tee -a "$LOG"
 exit $failed

@@ -30,13 +30,15 @@ def test_the_gpu_check_runs_every_step_on_the_cpu(tmp_path):
     env = {**os.environ, "GPU_ID": "-1", "TRAIN_SECONDS": "300", "PROFILE_WORDS": "400",
            "BATCH_WORDS": "200", "BENCH_WORDS": "300", "TESTS": "tests/test_gpu.py",
            "DATA": str(data), "OMP_NUM_THREADS": "1",
-           "TRAIN_OVERRIDES": "--training.max_steps 4 --training.eval_frequency 2"}
+           "TRAIN_OVERRIDES": "--training.max_steps 4 --training.eval_frequency 2",
+           "RAW_STEPS": "2", "RAW_OVERRIDES": "--initialize.components.elstm_senter.epochs 1"}
     result = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_check.sh"), str(out)],
                             env=env, capture_output=True, text=True, timeout=1200)
     steps = {s["step"]: s["rc"] for s in map(json.loads, (out / "steps.jsonl").read_text()
                                                   .splitlines())}
     expected = {"install": 0, "environment": 0, "tests": 0, "profile-train": 0, "train": 0,
-                "score": 0 if SCRIPT.is_file() else 1, "bench": 0}
+                "score": 0 if SCRIPT.is_file() else 1, "bench": 0, "raw-train": 0,
+                "raw-score": 0 if SCRIPT.is_file() else 1}
     assert steps == expected, (out / "gpu-check.log").read_text()[-3000:]
     assert result.returncode == (0 if SCRIPT.is_file() else 1)
     files = sorted(p.name for p in out.iterdir())
@@ -54,3 +56,5 @@ def test_the_gpu_check_runs_every_step_on_the_cpu(tmp_path):
         for mode in ("train", "predict")}
     if SCRIPT.is_file():
         assert json.loads((out / "gpu-dev.official.json").read_text())["LAS"] >= 0
+        raw = json.loads((out / "raw-gpu-dev.json").read_text())
+        assert raw["text_form"] == "ud" and raw["Sentences"] >= 0 and raw["words_per_second"] > 0
