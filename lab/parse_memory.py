@@ -8,7 +8,8 @@ peak within 2x the small one's.
 The pipeline is spaCy's blank English (its rule tokenizer only), so the run
 measures the reading, planning, hashing and writing of `parse`, not a model.
 The inputs are generated in a temporary folder (deleted after): lines of
-`--words` words of `--word-length` letters, `--sizes` megabytes each.
+`--words` words of `--word-length` letters, `--sizes` megabytes each, read one
+doc a line (`--text-unit line`).
 
     python -m lab.parse_memory [--sizes 10,1000] [--shard-size 1000] [--output metrics/parse-memory.json]
 """
@@ -47,7 +48,7 @@ def measure(model: Path, source: Path, output: Path, shard_size: int,
     """One `spacy-elstm parse` run in a fresh process: its peak RSS and time."""
     command = [sys.executable, "-m", "spacy_elstm", "parse", str(model), str(source),
                str(output), "--shard-size", str(shard_size), "--batch-size", str(batch_size),
-               "--no-progress"]
+               "--text-unit", "line", "--no-progress"]
     begun = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen(command, stdout=out, stderr=err)

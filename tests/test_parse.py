@@ -38,7 +38,7 @@ def shards(out, suffix):
 
 def test_text_to_docbin_equals_pipe_and_resumes(nlp, tmp_path):
     source = tmp_path / "corpus.txt"
-    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS) + "\n", encoding="utf8")
     out = tmp_path / "out"
     summary = run(nlp, source, out, shard_size=100)
     assert (summary.docs, summary.written, summary.skipped, summary.failures) == (240, 3, 0, 0)
@@ -81,7 +81,7 @@ def test_jsonl_carries_fields_to_user_data_and_jsonl(nlp, tmp_path):
     text = "".join(f.read_text(encoding="utf8") for f in shards(tmp_path / "conllu", ".conllu"))
     assert text.startswith("# newdoc id = 0\n# sent_id = 0-1\n# text = ")
     assert text.count("# newdoc id = ") == 50 and "# newdoc id = 49\n" in text
-    (tmp_path / "corpus.txt").write_text("\n".join(TEXTS[:30]), encoding="utf8")
+    (tmp_path / "corpus.txt").write_text("\n\n".join(TEXTS[:30]), encoding="utf8")
     run(nlp, tmp_path / "corpus.txt", tmp_path / "plain", out_format="conllu", shard_size=20)
     ids = [line for f in shards(tmp_path / "plain", ".conllu")
            for line in f.read_text(encoding="utf8").splitlines() if line.startswith("# sent_id")]
@@ -142,7 +142,7 @@ def test_invalid_conllu_sentence_skipped_with_its_line(nlp, tmp_path):
 
 def test_two_processes_equal_one(nlp, tmp_path):
     source = tmp_path / "corpus.txt"
-    source.write_text("\n".join(TEXTS[:120]) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS[:120]) + "\n", encoding="utf8")
     run(nlp, source, tmp_path / "one", shard_size=50, batch_size=8)
     run(nlp, source, tmp_path / "two", shard_size=50, batch_size=8, n_process=2)
     one, two = shards(tmp_path / "one", ".spacy"), shards(tmp_path / "two", ".spacy")
@@ -155,7 +155,7 @@ def test_two_processes_equal_one(nlp, tmp_path):
 def test_cli_parse_folder_and_fail_exit(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()
-    (folder / "a.txt").write_text("\n".join(TEXTS[:5]) + "\n", encoding="utf8")
+    (folder / "a.txt").write_text("\n\n".join(TEXTS[:5]) + "\n", encoding="utf8")
     (folder / "b.jsonl").write_text('{"text": "one"}\nnot json\n', encoding="utf8")
     runner = CliRunner()
     result = runner.invoke(app, ["parse", str(MODEL), str(folder), str(tmp_path / "out"),
@@ -173,7 +173,7 @@ def test_killed_run_restarted_equals_one_run_and_reparses_no_finished_shard(nlp,
     import spacy_elstm.parsing.shards as shards_module
 
     source = tmp_path / "corpus.txt"
-    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS) + "\n", encoding="utf8")
     run(nlp, source, tmp_path / "whole", shard_size=60)
     write, calls = shards_module.write_atomically, []
 
@@ -210,7 +210,7 @@ def test_tasks_read_again_give_the_plan_s_chunks(nlp, tmp_path):
     lines = [json.dumps({"text": t, "n": i}) for i, t in enumerate(TEXTS[:30])]
     lines[4], lines[11] = "not json", ""
     (folder / "a.jsonl").write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode("utf8"))
-    (folder / "b.txt").write_text("\n".join(TEXTS[:7]), encoding="utf8")  # no final newline
+    (folder / "b.txt").write_text("\n\n".join(TEXTS[:7]), encoding="utf8")  # no final newline
     blocks = ["# text = A b\n1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t1\tdep\t_\t_",
               "1\tC\t_\tX\t_\t_\t1\troot\t_\t_"] * 5  # every other sentence is bad
     (folder / "c.conllu").write_text("\n\n".join(blocks) + "\n", encoding="utf8")
@@ -222,8 +222,8 @@ def test_tasks_read_again_give_the_plan_s_chunks(nlp, tmp_path):
     assert summary.failures == 6 and len(tasks) == len(chunks) == 7 + 2 + 2
     for chunk, task in zip(chunks, tasks):
         assert Path(task.shard) == chunk.shard.resolve() and task.docs == len(chunk.records)
-        again = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, 0, task.span)
-                 if isinstance(r, Record)]
+        again = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, 0, task.span,
+                                         task.text_unit) if isinstance(r, Record)]
         assert [(r.line, r.text, r.extra, r.doc and [t.text for t in r.doc]) for r in again] == \
             [(r.line, r.text, r.extra, r.doc and [t.text for t in r.doc]) for r in chunk.records]
 

@@ -115,3 +115,20 @@ def test_benchmark_parse_writes_the_three_settings_and_the_ratios(tmp_path):
     assert set(data["ratios"]) == {"n_process_vs_one", "ray_vs_n_process"}
     assert data["ray_overhead"]["cluster_start_seconds"] > 0
     assert "target >= 0.8" in result.output
+
+
+def test_ray_reads_paragraphs_and_presegmented_text_as_the_local_backend(cluster, nlp,
+                                                                        tmp_path):
+    """A paragraph's byte range and its first line go to the actor, which reads
+    it again, and the input mode with the run's options."""
+    source = tmp_path / "corpus.txt"
+    source.write_bytes("\r\n \r\n".join(f"{a}\r\n{b}" for a, b in zip(TEXTS[:40:2],
+                                                                      TEXTS[1:40:2])).encode())
+    options = dict(shard_size=8, input_mode="sentences", progress=False)
+    local = parse_corpus(nlp, source, tmp_path / "local", **options)
+    summary = parse_with_ray(MODEL, source, tmp_path / "ray", n_process=2, **options)
+    assert (summary.docs, summary.written) == (local.docs, local.written) == (20, 3)
+    one, two = spacy_shards(tmp_path / "local"), spacy_shards(tmp_path / "ray")
+    docs = docs_of(two, nlp.vocab)
+    assert [annotations(d) for d in docs_of(one, nlp.vocab)] == [annotations(d) for d in docs]
+    assert all(len(list(d.sents)) == 2 for d in docs)  # a sentence a line

@@ -52,7 +52,7 @@ def parse_cli(*args):
 
 def test_same_plan_resumes_another_plan_stops_force_starts_over(nlp, tmp_path):
     source = tmp_path / "corpus.txt"
-    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS) + "\n", encoding="utf8")
     out = tmp_path / "out"
     assert run(nlp, source, out, shard_size=100).written == 3
     manifest = json.loads((out / "manifest.json").read_text())
@@ -67,14 +67,14 @@ def test_same_plan_resumes_another_plan_stops_force_starts_over(nlp, tmp_path):
     assert (summary.written, summary.skipped) == (3, 0) and n_docs(out, nlp.vocab) == 240
     summary = run(nlp, source, out, shard_size=60, force=True)
     assert summary.written == 4 and n_docs(out, nlp.vocab) == 240  # no duplicates
-    source.write_text("\n".join(TEXTS[:200]) + "\n", encoding="utf8")  # an edited input
+    source.write_text("\n\n".join(TEXTS[:200]) + "\n", encoding="utf8")  # an edited input
     with pytest.raises(PlanChangedError, match="input corpus.txt changed"):
         run(nlp, source, out, shard_size=60)
     other = tmp_path / "other-model"  # another pipeline
     shutil.copytree(MODEL, other)
     meta = json.loads((other / "meta.json").read_text())
     (other / "meta.json").write_text(json.dumps({**meta, "version": "9.9.9"}))
-    source.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS) + "\n", encoding="utf8")
     assert run(nlp, source, out, shard_size=60).skipped == 4
     with pytest.raises(PlanChangedError, match="the pipeline changed"):
         run(spacy.load(other), source, out, shard_size=60)
@@ -86,7 +86,7 @@ def test_same_plan_resumes_another_plan_stops_force_starts_over(nlp, tmp_path):
 
 def test_shards_without_a_manifest_are_never_mixed_with_a_new_run(nlp, tmp_path):
     source = tmp_path / "corpus.txt"
-    source.write_text("\n".join(TEXTS[:50]) + "\n", encoding="utf8")
+    source.write_text("\n\n".join(TEXTS[:50]) + "\n", encoding="utf8")
     out = tmp_path / "out"
     run(nlp, source, out, shard_size=20)
     (out / "manifest.json").unlink()  # as an older version left it
@@ -97,7 +97,7 @@ def test_shards_without_a_manifest_are_never_mixed_with_a_new_run(nlp, tmp_path)
 def test_shard_names_do_not_depend_on_the_working_folder(nlp, tmp_path, monkeypatch):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "dev.txt").write_text("\n".join(TEXTS[:50]) + "\n", encoding="utf8")
+    (data / "dev.txt").write_text("\n\n".join(TEXTS[:50]) + "\n", encoding="utf8")
     out = tmp_path / "out"
     monkeypatch.chdir(tmp_path)
     assert run(nlp, "data/dev.txt", out, shard_size=20).written == 3
@@ -127,20 +127,21 @@ def test_an_output_folder_inside_the_input_folder_is_never_input(nlp, tmp_path):
 
 
 def test_input_is_read_as_a_stream(tmp_path):
-    """Memory for reading and planning stays at a chunk, whatever the file's size."""
+    """Memory for reading and planning stays at a chunk, whatever the file's size
+    (one doc a line; a paragraph's memory: tests/test_input_modes.py)."""
     source = tmp_path / "big.txt"
     source.write_text("".join(f"line {i} of a file that is larger than a chunk\n"
                               for i in range(200_000)), encoding="utf8")  # ~10 MB
     (tmp_path / "out").mkdir()
     tracemalloc.start()
     try:
-        assert sum(1 for _ in read_records(source, "text", None)) == 200_000
+        assert sum(1 for _ in read_records(source, "text", None, text_unit="line")) == 200_000
         reading = tracemalloc.get_traced_memory()[1]
         tracemalloc.reset_peak()
         tasks = list(chunk_tasks(plan_chunks(
             source, tmp_path / "out", Vocab(), in_format=None, out_format="spacy",
             shard_size=500, max_length=0, on_error="skip", force=False, summary=Summary(),
-            errors=[])))
+            errors=[], text_unit="line")))
         planning = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

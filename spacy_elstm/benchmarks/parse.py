@@ -128,7 +128,8 @@ def run_parse_benchmark(model: str, source: Path, *, n_process: int = 2, shard_s
     Every setting parses `source` into its own temporary folder; each worker
     runs one torch thread (OMP_NUM_THREADS=1, inherited by every process)."""
     os.environ["OMP_NUM_THREADS"] = "1"
-    options = {"shard_size": shard_size, "batch_size": batch_size, "out_format": out_format}
+    options = {"shard_size": shard_size, "batch_size": batch_size, "out_format": out_format,
+               "text_unit": "line"}  # one sentence a line, a doc each
     rows = []
     for setting in settings(n_process):
         if progress:

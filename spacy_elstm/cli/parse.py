@@ -30,13 +30,29 @@ def parse(
     gpu_id: int = typer.Option(-1, help="GPU to use; -1 for the CPU."),
     max_length: int = typer.Option(100_000, min=0,
                                    help="Longest input doc in characters (0: no limit)."),
+    text_unit: str = typer.Option(
+        "paragraph", "--text-unit",
+        help="What one doc of a .txt file is: paragraph (a run of non-blank lines; blank "
+             "lines separate docs), line (each non-blank line) or file (the whole file; "
+             "with --max-length 0 the file is read whole). Text input only."),
+    presegmented: bool = typer.Option(
+        False, "--presegmented",
+        help="One sentence a line: each line of a doc is one sentence, never split "
+             "again; the pipeline's tokenizer still runs. Text and JSONL input."),
+    pretokenized: bool = typer.Option(
+        False, "--pretokenized",
+        help="Words separated by spaces, one sentence a line: the Doc is built from the "
+             "words, without the pipeline's tokenizer (implies --presegmented). Text and "
+             "JSONL input."),
     on_error: str = typer.Option("skip", help="skip (listed in OUTPUT_DIR/errors.jsonl) or fail."),
     force: bool = typer.Option(False, "--force", help="Redo shards that exist."),
     progress: bool = typer.Option(True, help="Show a progress bar on stderr."),
 ) -> None:
     """Parse a corpus with a pipeline into shards in OUTPUT_DIR: one shard per
     --shard-size docs of each input file, written whole; shards that exist are
-    skipped (--force redoes them), so a killed run can be restarted. With
+    skipped (--force redoes them), so a killed run can be restarted. A .txt
+    file is one doc a paragraph (--text-unit); its text is raw unless
+    --presegmented or --pretokenized says it is split already. With
     --backend ray, each shard is a task for Ray actors that load the pipeline
     once each (docs/parsing.md)."""
     check_gpu_or_fail("parse", gpu_id)
@@ -48,10 +64,13 @@ def parse(
     from ..parsing.run import BackendError, InputFailure
     from ..parsing.manifest import OutputDirError, PlanChangedError, check_output_dir
     from ..parsing.pipelines import PipelineLoadError, load_pipeline
+    from ..text.input_modes import mode_of
 
+    input_mode = mode_of(presegmented, pretokenized)
     try:  # before any work: the options, the output folder, the input files
         check_options(out_format=out_format, in_format=input_format, on_error=on_error,
-                      shard_size=shard_size, backend=backend)
+                      shard_size=shard_size, backend=backend, text_unit=text_unit,
+                      input_mode=input_mode)
         if backend == "ray":
             _check_ray_options(model, gpu_id)
         elif address is not None:
@@ -65,7 +84,8 @@ def parse(
     try:
         options = dict(out_format=out_format, in_format=input_format, shard_size=shard_size,
                        batch_size=batch_size, n_process=n_process, max_length=max_length,
-                       on_error=on_error, force=force, progress=progress)
+                       text_unit=text_unit, input_mode=input_mode, on_error=on_error,
+                       force=force, progress=progress)
         if backend == "ray":  # its workers load the pipeline
             from ..parsing.ray_backend import parse_with_ray
 

@@ -1,15 +1,17 @@
 """The local backend of `spacy-elstm parse`: the corpus parsed on this machine
 into output shards.
 
-Inputs (plain text, one doc a line; JSONL with a `text` field; CoNLL-U, whose
-gold words and sentence starts are kept; `records.py` reads them as a stream)
+Inputs (plain text, one doc a paragraph, a line or a file; JSONL with a `text`
+field; CoNLL-U, whose gold words and sentence starts are kept; `records.py`
+reads them as a stream; a text made a Doc in the input mode of
+`text/input_modes.py`)
 are cut into chunks of `shard_size` docs (`plan.py`); each chunk becomes one
 output shard named from its input file (its path below the input root) and
 chunk index, written whole (`shards.py`). The run's plan is recorded in
 OUTPUT_DIR's manifest (`manifest.py`): a rerun of the same plan skips the
 shards that exist, so a killed run restarted redoes only what is missing;
 another plan stops, or with `force` starts over. Bad input (an undecodable
-line, invalid JSON, a record without `text`, a line over `max_length`
+line, invalid JSON, a record without `text`, a doc over `max_length`
 characters, an invalid CoNLL-U sentence) names the file and line; it is skipped
 and listed in `errors.jsonl`, or stops the run once the shards before it are
 written.
@@ -36,41 +38,48 @@ from .shards import write_errors, write_shard
 def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                  out_format: str = "spacy", in_format: Optional[str] = None,
                  shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,
-                 max_length: int = 0, on_error: str = "skip", force: bool = False,
+                 max_length: int = 0, text_unit: str = "paragraph", input_mode: str = "raw",
+                 on_error: str = "skip", force: bool = False,
                  progress: bool = True) -> Summary:
     """Parse every input file into shards in `output_dir` on this machine (see
     the module's docstring; the Ray backend is ray_backend.parse_with_ray, with
     the same options). `nlp` is a loaded pipeline or its name or folder.
+    `text_unit` (paragraph, line, file) cuts text files into docs; `input_mode`
+    (raw, sentences, pretokenized) makes a text or JSONL doc's Doc
+    (text/input_modes.py).
     Raises InputFailure on bad input when on_error='fail', after the shards
     before it are written whole; PlanChangedError or OutputDirError before any
     work."""
     check_options(out_format=out_format, in_format=in_format, on_error=on_error,
-                  shard_size=shard_size)
+                  shard_size=shard_size, text_unit=text_unit, input_mode=input_mode)
     options = dict(out_format=out_format, in_format=in_format, shard_size=shard_size,
                    batch_size=batch_size, n_process=n_process, max_length=max_length,
-                   on_error=on_error, force=force, progress=progress)
+                   text_unit=text_unit, input_mode=input_mode, on_error=on_error, force=force,
+                   progress=progress)
     if isinstance(nlp, (str, Path)):
         from .pipelines import load_pipeline
 
         nlp = load_pipeline(nlp)
     begin_run(nlp, source, output_dir, in_format=in_format, out_format=out_format,
-              shard_size=shard_size, max_length=max_length, force=force)
+              shard_size=shard_size, max_length=max_length, text_unit=text_unit,
+              input_mode=input_mode, force=force)
     if n_process > 1 and "fork" in multiprocessing.get_all_start_methods():
         return _parse_in_forked_workers(nlp, source, output_dir, **options)
     summary = Summary()
     errors: List[Dict[str, Any]] = []
     chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
-                         on_error=on_error, force=force, summary=summary, errors=errors)
+                         on_error=on_error, force=force, summary=summary, errors=errors,
+                         text_unit=text_unit)
     pending: List[Optional[Chunk]] = []
     failure: List[CorpusInputError] = []
 
-    def todo() -> Iterator[Tuple[Union[str, Doc], Tuple[int, int]]]:
+    def todo() -> Iterator[Tuple[Doc, Tuple[int, int]]]:
         try:
             for chunk in chunks:
                 pending.append(chunk)
                 for i, record in enumerate(chunk.records):
-                    yield pipe_input(record), (len(pending) - 1, i)
+                    yield pipe_input(nlp, record, input_mode), (len(pending) - 1, i)
         except CorpusInputError as err:  # the chunks before it are still parsed and written
             failure.append(err)
 
@@ -107,8 +116,9 @@ def _parse_in_worker(task: "Task") -> Dict[str, Any]:
 
 def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                              n_process: int, out_format: str, in_format: Optional[str],
-                             shard_size: int, batch_size: int, max_length: int, on_error: str,
-                             force: bool, progress: bool) -> Summary:
+                             shard_size: int, batch_size: int, max_length: int,
+                             text_unit: str, input_mode: str, on_error: str, force: bool,
+                             progress: bool) -> Summary:
     """The local backend with `n_process` workers forked from this process
     with its pipeline: each takes a chunk's task, parses it and writes its
     shard (`parse_task`, as a Ray actor does), and sends back only a summary,
@@ -117,7 +127,8 @@ def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[st
     worker whose parent is killed exits at once, quietly."""
     def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
         _WORKER_STATE.update(nlp=nlp, options=dict(out_format=out_format, batch_size=batch_size,
-                                                   max_length=max_length))
+                                                   max_length=max_length,
+                                                   input_mode=input_mode))
         try:
             with multiprocessing.get_context("fork").Pool(
                     min(n_process, len(tasks)), initializer=exit_with_parent,
@@ -129,4 +140,4 @@ def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[st
 
     return run_tasks(run, source, output_dir, nlp.vocab, out_format=out_format,
                      in_format=in_format, shard_size=shard_size, max_length=max_length,
-                     on_error=on_error, force=force, progress=progress)
+                     text_unit=text_unit, on_error=on_error, force=force, progress=progress)

@@ -4,9 +4,10 @@
 input file (its path below the input root, size and SHA-256), the pipeline
 (its folder and a hash of its files: meta, config and weights) and the options
 that decide what goes in a shard (shard size, output format, input format,
---max-length). A rerun with the same plan resumes; a different plan stops with
-one line saying what changed, and `--force` removes the old shards and starts
-over, so one folder never holds shards of two plans."""
+--max-length, the text unit and the input mode). A rerun with the same plan
+resumes; a different plan stops with one line saying what changed, and
+`--force` removes the old shards and starts over, so one folder never holds
+shards of two plans."""
 import glob
 import hashlib
 import json
@@ -21,7 +22,11 @@ ERRORS_FILE = "errors.jsonl"
 MANIFEST_VERSION = 1
 SHARD_NAME = re.compile(r"^.+-[0-9a-f]{8}-\d{5}\.(spacy|conllu|jsonl)$")
 OPTIONS = {"shard_size": "--shard-size", "out_format": "--format",
-           "in_format": "--input-format", "max_length": "--max-length"}
+           "in_format": "--input-format", "max_length": "--max-length",
+           "text_unit": "--text-unit",
+           "input_mode": "the input mode (--presegmented, --pretokenized)"}
+# what a manifest written before an option existed ran with: one doc a line, raw text
+EARLIER_OPTIONS = {"text_unit": "line", "input_mode": "raw"}
 BLOCK = 1 << 20
 
 
@@ -166,6 +171,8 @@ def start_or_resume(output_dir: Union[str, Path], manifest: Dict[str, Any], forc
             old = json.loads(path.read_text(encoding="utf8"))
         except (ValueError, UnicodeDecodeError):
             old = {"version": "unreadable"}
+        if isinstance(old, dict) and isinstance(old.get("options"), dict):
+            old["options"] = {**EARLIER_OPTIONS, **old["options"]}
     shards = old_shards(folder)
     if old == manifest:
         return

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 from .manifest import build_manifest, check_output_dir, input_root, is_inside, model_identity, relative_name, start_or_resume
+from ..text.input_modes import MODES, TEXT_UNITS
 from .records import CorpusInputError, Record, Span, read_records
 from .summary import Summary
 
@@ -68,7 +69,8 @@ def shard_name(path: Path, root: Path, index: int, out_format: str) -> str:
 
 
 def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
-                  on_error: str = "skip", shard_size: int = 1000, backend: str = "local") -> None:
+                  on_error: str = "skip", shard_size: int = 1000, backend: str = "local",
+                  text_unit: str = "paragraph", input_mode: str = "raw") -> None:
     """Raise CorpusInputError for an option out of its choices (checked before
     the pipeline is loaded)."""
     if out_format not in OUTPUT_SUFFIXES:
@@ -82,11 +84,17 @@ def check_options(*, out_format: str = "spacy", in_format: Optional[str] = None,
         raise CorpusInputError(f"--shard-size must be at least 1, got {shard_size}.")
     if backend not in BACKENDS:
         raise CorpusInputError(f"--backend must be local or ray, got {backend!r}.")
+    if text_unit not in TEXT_UNITS:
+        raise CorpusInputError(f"--text-unit must be one of {', '.join(TEXT_UNITS)}, "
+                               f"got {text_unit!r}.")
+    if input_mode not in MODES:
+        raise CorpusInputError(f"input_mode must be one of {', '.join(MODES)}, "
+                               f"got {input_mode!r}.")
 
 
 def begin_run(model: Any, source: Union[str, Path], output_dir: Union[str, Path], *,
               in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
-              force: bool) -> None:
+              text_unit: str, input_mode: str, force: bool) -> None:
     """Before any work: OUTPUT_DIR made and writable, the input files found
     (none inside OUTPUT_DIR) with a known format, and the plan checked against
     OUTPUT_DIR's manifest (resume, or start over with `force`, or
@@ -96,24 +104,27 @@ def begin_run(model: Any, source: Union[str, Path], output_dir: Union[str, Path]
     for path in files:
         input_format(path, in_format)
     manifest = build_manifest(files, input_root(source), model_identity(model), dict(
-        shard_size=shard_size, out_format=out_format, in_format=in_format, max_length=max_length))
+        shard_size=shard_size, out_format=out_format, in_format=in_format, max_length=max_length,
+        text_unit=text_unit, input_mode=input_mode))
     start_or_resume(output_dir, manifest, force)
 
 
 @dataclass
 class Chunk:
-    """`shard_size` docs (fewer at a file's end) of one file, to be written as `shard`."""
+    """`shard_size` docs (fewer at a file's end) of one file, to be written as
+    `shard`; a text file's docs are its `text_unit`s."""
 
     path: Path
     fmt: str
+    text_unit: str
     shard: Path
     records: List[Record]
 
 
 def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *,
                 in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
-                on_error: str, force: bool, summary: Summary,
-                errors: List[Dict[str, Any]]) -> Iterator[Chunk]:
+                on_error: str, force: bool, summary: Summary, errors: List[Dict[str, Any]],
+                text_unit: str = "paragraph") -> Iterator[Chunk]:
     """The chunks still to parse, in input order, each read from its file
     when it is asked for (one chunk's records in memory at a time). A chunk
     whose shard exists is counted in `summary.skipped` and not given (unless
@@ -126,7 +137,7 @@ def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *
         fmt = input_format(path, in_format)
         records: List[Record] = []
         index = 0
-        for item in read_records(path, fmt, vocab, max_length):
+        for item in read_records(path, fmt, vocab, max_length, text_unit=text_unit):
             if isinstance(item, CorpusInputError):
                 errors.append({"file": str(path), "line": item.line, "error": str(item)})
                 summary.failures += 1
@@ -135,14 +146,14 @@ def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *
                 continue
             records.append(item)
             if len(records) == shard_size:
-                chunk = Chunk(path, fmt, output_dir / shard_name(path, root, index, out_format),
-                              records)
+                chunk = Chunk(path, fmt, text_unit,
+                              output_dir / shard_name(path, root, index, out_format), records)
                 records, index = [], index + 1
                 if _still_to_do(chunk, force, summary):
                     yield chunk
         if records:
-            chunk = Chunk(path, fmt, output_dir / shard_name(path, root, index, out_format),
-                          records)
+            chunk = Chunk(path, fmt, text_unit,
+                          output_dir / shard_name(path, root, index, out_format), records)
             if _still_to_do(chunk, force, summary):
                 yield chunk
 
@@ -157,11 +168,13 @@ def _still_to_do(chunk: Chunk, force: bool, summary: Summary) -> bool:
 @dataclass(frozen=True)
 class Task:
     """What a worker needs to read one chunk again and write its shard: plain
-    values (a path, a byte range, its first line, the docs expected), so a
-    task passes between processes and machines as a few bytes."""
+    values (a path, its format and text unit, a byte range, its first line,
+    the docs expected), so a task passes between processes and machines as a
+    few bytes."""
 
     path: str
     fmt: str
+    text_unit: str
     shard: str
     docs: int
     start: int
@@ -180,8 +193,9 @@ def chunk_task(chunk: Chunk) -> Task:
     """The chunk as a Task, its records dropped: the bytes from its first
     record's start to its last record's end."""
     first, last = chunk.records[0], chunk.records[-1]
-    return Task(str(chunk.path.resolve()), chunk.fmt, str(chunk.shard.resolve()),
-                len(chunk.records), first.start, last.end, first.line)
+    return Task(str(chunk.path.resolve()), chunk.fmt, chunk.text_unit,
+                str(chunk.shard.resolve()), len(chunk.records), first.start, last.end,
+                first.line)
 
 
 def chunk_tasks(chunks: Iterable[Chunk]) -> Iterator[Task]:

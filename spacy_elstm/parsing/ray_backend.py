@@ -39,9 +39,11 @@ class ShardParser:
     """A Ray Data actor: the pipeline loaded once, then one Task per row
     parsed into its shard; a row of the task's summary back."""
 
-    def __init__(self, model: str, out_format: str, batch_size: int, max_length: int):
+    def __init__(self, model: str, out_format: str, batch_size: int, max_length: int,
+                 input_mode: str):
         self.nlp = load_pipeline(model)
-        self.options = dict(out_format=out_format, batch_size=batch_size, max_length=max_length)
+        self.options = dict(out_format=out_format, batch_size=batch_size, max_length=max_length,
+                            input_mode=input_mode)
 
     def __call__(self, batch: Dict[str, Any]) -> Dict[str, List[Any]]:
         columns = list(batch)
@@ -80,6 +82,7 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
                    output_dir: Union[str, Path], *, address: Optional[str] = None,
                    n_process: int = 1, out_format: str = "spacy", in_format: Optional[str] = None,
                    shard_size: int = 1000, batch_size: int = 64, max_length: int = 0,
+                   text_unit: str = "paragraph", input_mode: str = "raw",
                    on_error: str = "skip", force: bool = False,
                    progress: bool = True) -> Summary:
     """As local.parse_corpus, on `n_process` Ray actors. Every shard
@@ -87,7 +90,8 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
     no cluster. `summary.startup` is the time to start or join the cluster
     (not in `summary.seconds`); `summary.peak_rss` has each actor's peak."""
     check_options(out_format=out_format, in_format=in_format, on_error=on_error,
-                  shard_size=shard_size, backend="ray")
+                  shard_size=shard_size, backend="ray", text_unit=text_unit,
+                  input_mode=input_mode)
     if not isinstance(model, (str, Path)):
         raise BackendError("--backend ray loads the pipeline in each worker: give its name "
                            "or folder, not a loaded pipeline.")
@@ -96,7 +100,8 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
     ray = import_ray()
     check_pipeline(model)  # a damaged pipeline found here, not in every worker
     begin_run(model, source, output_dir, in_format=in_format, out_format=out_format,
-              shard_size=shard_size, max_length=max_length, force=force)
+              shard_size=shard_size, max_length=max_length, text_unit=text_unit,
+              input_mode=input_mode, force=force)
 
     def run(tasks: List[Task], summary: Summary, count: Callable[[Dict[str, Any]], None]) -> None:
         begun = time.perf_counter()
@@ -104,14 +109,14 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
         summary.startup = time.perf_counter() - begun
         try:
             _run(ray, tasks, str(model), n_process, count, out_format=out_format,
-                 batch_size=batch_size, max_length=max_length)
+                 batch_size=batch_size, max_length=max_length, input_mode=input_mode)
         finally:
             if started:
                 ray.shutdown()
 
     return run_tasks(run, source, output_dir, Vocab(), out_format=out_format,
                      in_format=in_format, shard_size=shard_size, max_length=max_length,
-                     on_error=on_error, force=force, progress=progress)
+                     text_unit=text_unit, on_error=on_error, force=force, progress=progress)
 
 
 def _run(ray, tasks: List[Task], model: str, n_process: int,

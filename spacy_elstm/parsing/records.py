@@ -3,11 +3,12 @@
 A file is read line by line from a byte offset to another (a `Span`), never
 whole, so memory does not grow with the file: each doc comes out as a `Record`
 that knows the bytes it was read from, which is how a worker finds a chunk's
-docs again. Plain text is one doc a line; JSONL one object a line with a
-string `text` field (its other fields kept); CoNLL-U one doc a sentence, with
-its gold words and sentence start. Bad input comes out in place as a
-`CorpusInputError` naming the file and the line, for the caller to skip or
-raise."""
+docs again. Plain text is one doc a text unit (`text/input_modes.py`: a
+paragraph, a line, or the file), held only while it is within --max-length;
+JSONL one object a line with a string `text` field (its other fields kept);
+CoNLL-U one doc a sentence, with its gold words and sentence start. Bad input
+comes out in place as a `CorpusInputError` naming the file and the line, for
+the caller to skip or raise."""
 import itertools
 import json
 import re
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
+
+from ..text.paragraphs import is_blank_line
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -56,16 +59,19 @@ class Record:
 Item = Union[Record, CorpusInputError]
 
 
-def read_records(path: Path, fmt: str, vocab, max_length: int = 0, span: Span = Span()
-                 ) -> Iterator[Item]:
-    """The docs of one input file (or of its `span`), in order, one line or
-    sentence in memory at a time; bad input comes as an error in place."""
+def read_records(path: Path, fmt: str, vocab, max_length: int = 0, span: Span = Span(),
+                 text_unit: str = "paragraph") -> Iterator[Item]:
+    """The docs of one input file (or of its `span`), in order, one doc in
+    memory at a time; bad input comes as an error in place. `text_unit` is
+    how a text file is cut into docs (text/input_modes.py's TEXT_UNITS)."""
     with path.open("rb") as file:
         lines = _lines(file, span)
         if fmt == "conllu":
             yield from _conllu_records(path, vocab, lines)
+        elif fmt == "jsonl":
+            yield from _jsonl_records(path, max_length, lines)
         else:
-            yield from _line_records(path, fmt, max_length, lines)
+            yield from _text_records(path, text_unit, max_length, lines)
 
 
 Line = Tuple[int, int, int, bytes]
@@ -87,36 +93,114 @@ def _lines(file: BinaryIO, span: Span) -> Iterator[Line]:
         number += 1
 
 
-def _line_records(path: Path, fmt: str, max_length: int,
+def _not_utf8(path: Path, number: int, raw: bytes, err: UnicodeDecodeError) -> CorpusInputError:
+    return CorpusInputError(f"{path}, line {number}: not UTF-8 (byte 0x{raw[err.start]:02x} "
+                            f"at column {err.start + 1}).", number)
+
+
+def _text_records(path: Path, text_unit: str, max_length: int,
                   lines: Iterator[Line]) -> Iterator[Item]:
+    """One record a text unit: a non-blank line ("line"), a run of non-blank
+    lines ("paragraph") or the file from its first to its last non-blank line
+    ("file"), as text/input_modes.py's text_units cuts a text."""
+    unit: Optional[_TextUnit] = None
+    for number, offset, end, raw in lines:
+        try:
+            line, error = raw.decode("utf-8"), None
+        except UnicodeDecodeError as err:
+            line, error = "", _not_utf8(path, number, raw, err)
+        if error is None and is_blank_line(line):
+            if unit is not None and text_unit == "file":
+                unit.add_blank(line)
+            elif unit is not None:
+                yield unit.item()
+                unit = None
+            continue
+        if unit is None:
+            unit = _TextUnit(path, number, offset, max_length)
+        unit.add(number, end, line, error)
+        if text_unit == "line":
+            yield unit.item()
+            unit = None
+    if unit is not None:
+        yield unit.item()
+
+
+class _TextUnit:
+    """A text unit being read, from its first line to its last non-blank one:
+    its lines while it is within max_length (then only its length in
+    characters), and the blank lines after them (a file unit) until a
+    non-blank line takes them in."""
+
+    def __init__(self, path: Path, number: int, start: int, max_length: int):
+        self.path, self.max_length = path, max_length
+        self.first = self.last = number
+        self.start = self.end = start
+        self.lines: Optional[List[str]] = []
+        self.length = -1  # of the lines joined by "\n"
+        self.blanks: Optional[List[str]] = []
+        self.blank_length = 0
+        self.error: Optional[CorpusInputError] = None
+
+    def _fits(self, length: int) -> bool:
+        return not self.max_length or length <= self.max_length
+
+    def add_blank(self, line: str) -> None:
+        self.blank_length += len(line) + 1
+        if (self.lines is not None and self.blanks is not None
+                and self._fits(self.length + self.blank_length)):
+            self.blanks.append(line)
+        else:
+            self.blanks = None  # the unit is too long if a non-blank line follows
+
+    def add(self, number: int, end: int, line: str, error: Optional[CorpusInputError]) -> None:
+        self.error = self.error or error
+        self.length += self.blank_length + len(line) + 1
+        if (self.lines is not None and self.blanks is not None and self.error is None
+                and self._fits(self.length)):
+            self.lines += self.blanks + [line]
+        else:
+            self.lines = None
+        self.blanks, self.blank_length = [], 0
+        self.last, self.end = number, end
+
+    def item(self) -> Item:
+        if self.error is not None:
+            return self.error
+        if self.lines is None:
+            lines = f" in lines {self.first}-{self.last}" if self.last > self.first else ""
+            return CorpusInputError(f"{self.path}, line {self.first}: {self.length} characters"
+                                    f"{lines}, more than --max-length {self.max_length}.",
+                                    self.first)
+        return Record(self.first, self.last, text="\n".join(self.lines), start=self.start,
+                      end=self.end)
+
+
+def _jsonl_records(path: Path, max_length: int, lines: Iterator[Line]) -> Iterator[Item]:
     for number, offset, end, raw in lines:
         if not raw.strip():
             continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            yield CorpusInputError(f"{path}, line {number}: not UTF-8 (byte "
-                                   f"0x{raw[err.start]:02x} at column {err.start + 1}).", number)
+            yield _not_utf8(path, number, raw, err)
             continue
-        extra: Dict[str, Any] = {}
-        if fmt == "jsonl":
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as err:
-                yield CorpusInputError(f"{path}, line {number}: invalid JSON ({err.msg}, "
-                                       f"column {err.colno}).", number)
-                continue
-            if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-                yield CorpusInputError(f"{path}, line {number}: a JSON object with a string "
-                                       "'text' field expected.", number)
-                continue
-            line = value.pop("text")
-            extra = value
-        if max_length and len(line) > max_length:
-            yield CorpusInputError(f"{path}, line {number}: {len(line)} characters, more than "
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as err:
+            yield CorpusInputError(f"{path}, line {number}: invalid JSON ({err.msg}, "
+                                   f"column {err.colno}).", number)
+            continue
+        if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+            yield CorpusInputError(f"{path}, line {number}: a JSON object with a string "
+                                   "'text' field expected.", number)
+            continue
+        text = value.pop("text")
+        if max_length and len(text) > max_length:
+            yield CorpusInputError(f"{path}, line {number}: {len(text)} characters, more than "
                                    f"--max-length {max_length}.", number)
             continue
-        yield Record(number, number, text=line, extra=extra, start=offset, end=end)
+        yield Record(number, number, text=text, extra=value, start=offset, end=end)
 
 
 def _conllu_records(path: Path, vocab, lines: Iterator[Line]) -> Iterator[Item]:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from ..text.input_modes import make_doc
 from .plan import Task, chunk_task, plan_chunks
 from .records import CorpusInputError, Record, read_records
 from .shards import write_errors, write_shard
@@ -32,8 +33,10 @@ class InputFailure(CorpusInputError):
         self.summary = summary
 
 
-def pipe_input(record: Record) -> Union[str, Doc]:
-    return record.doc if record.doc is not None else record.text
+def pipe_input(nlp, record: Record, input_mode: str) -> Doc:
+    """The Doc to parse for a record: a CoNLL-U record's gold Doc, or its text
+    made a Doc in the input mode (text/input_modes.py)."""
+    return record.doc if record.doc is not None else make_doc(nlp, record.text, input_mode)
 
 
 def annotated(doc: Doc, record: Record) -> Doc:
@@ -42,19 +45,20 @@ def annotated(doc: Doc, record: Record) -> Doc:
     return doc
 
 
-def parse_task(nlp, task: Task, *, out_format: str, batch_size: int,
-               max_length: int) -> Dict[str, Any]:
+def parse_task(nlp, task: Task, *, out_format: str, batch_size: int, max_length: int,
+               input_mode: str = "raw") -> Dict[str, Any]:
     """Read the task's chunk again, parse it and write its shard; a small
     summary back (docs, words, seconds, this process's id and peak RSS). Bad
     input inside the range is skipped: the plan has listed it already."""
     start = time.perf_counter()
     records = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, max_length,
-                                       task.span) if isinstance(r, Record)]
+                                       task.span, task.text_unit) if isinstance(r, Record)]
     if len(records) != task.docs:
         raise BackendError(f"{task.path}, line {task.line}: {len(records)} docs where the plan "
                            f"found {task.docs} (did the file change during the run?).")
     docs = [annotated(doc, record) for doc, record in nlp.pipe(
-        ((pipe_input(r), r) for r in records), as_tuples=True, batch_size=batch_size)]
+        ((pipe_input(nlp, r, input_mode), r) for r in records), as_tuples=True,
+        batch_size=batch_size)]
     write_shard(Path(task.shard), docs, out_format)
     return {"shard": Path(task.shard).name, "docs": len(docs), "words": sum(map(len, docs)),
             "seconds": time.perf_counter() - start, "pid": os.getpid(),
@@ -74,7 +78,8 @@ TaskRunner = Callable[[List["Task"], Summary, Callable[[Dict[str, Any]], None]],
 
 def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, Path],
               vocab: Vocab, *, out_format: str, in_format: Optional[str], shard_size: int,
-              max_length: int, on_error: str, force: bool, progress: bool) -> Summary:
+              max_length: int, text_unit: str, on_error: str, force: bool,
+              progress: bool) -> Summary:
     """What every backend of workers that write their own shards does around
     them (after `begin_run`): plan the chunks, make a task of each chunk to
     parse, and hand the tasks to `run(tasks, summary, count)`, which has them
@@ -86,7 +91,8 @@ def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, 
     summary, errors = Summary(), []
     chunks = plan_chunks(source, output_dir, vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
-                         on_error=on_error, force=force, summary=summary, errors=errors)
+                         on_error=on_error, force=force, summary=summary, errors=errors,
+                         text_unit=text_unit)
     bar = ProgressBar(progress)
     tasks: List[Task] = []
     failure: Optional[CorpusInputError] = None

@@ -1,7 +1,8 @@
 """The paragraph rule of raw text, the one place it is decided: a blank line
 (a line break, then nothing but spaces or tabs, then another line break; CRLF
-counts) ends a paragraph, and so a sentence. The tokenizers, `elstm_senter`
-and the segmenter's windows read it from here.
+counts) ends a paragraph, and so a sentence. The tokenizers, `elstm_senter`,
+the segmenter's windows and the text units of `input_modes.py` (which
+`spacy-elstm parse` reads files by) read it from here.
 """
 import re
 
@@ -11,3 +12,8 @@ BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 def ends_paragraph(whitespace: str) -> bool:
     """Whether this run of whitespace between two words holds a blank line."""
     return BLANK_LINE.search(whitespace) is not None
+
+
+def is_blank_line(line: str) -> bool:
+    """Whether a line (without its line break) is blank: a paragraph ends at it."""
+    return BLANK_LINE.fullmatch(f"\n{line}\n") is not None
