@@ -21,6 +21,8 @@ the pipeline on it.
 """
 from typing import List, Sequence
 
+import numpy
+from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -90,13 +92,17 @@ def make_doc(nlp: Language, text: str, mode: str = "raw") -> Doc:
 def set_line_starts(doc: Doc) -> None:
     """One sentence a line: every token's sentence start set, True at the
     first word after a line break (and at the Doc's first token), False
-    elsewhere (whitespace tokens included), so the sentence splitter keeps them."""
+    elsewhere (whitespace tokens included), so the sentence splitter keeps them;
+    set in one array operation (spaCy's per-token setter checks the whole Doc
+    each time)."""
     text = doc.text
+    starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
     previous_end = None  # the end in the text of the last word
     for token in doc:
-        if token.is_space or previous_end is None:
-            token.is_sent_start = token.i == 0
-        else:
-            token.is_sent_start = "\n" in text[previous_end:token.idx]
+        if token.i == 0 or (not token.is_space and previous_end is not None
+                            and "\n" in text[previous_end:token.idx]):
+            starts[token.i] = 1
         if not token.is_space:
             previous_end = token.idx + len(token.text)
+    if len(doc):
+        doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
