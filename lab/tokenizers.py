@@ -9,7 +9,7 @@ line: spacy_elstm/treebanks/gold_text.py), and their own speed; the character
 model trained on each training text asked for ("varied": the sentences laid out
 as users' text arrives; "treebank": the converted Docs' text as it is).
 
-    python -m lab.tokenizers [--splits dev] [--text-forms ud joined] [--training-texts varied treebank] [--char-epochs 12] [--seed 0] [--output metrics/tokenizers/tokenizers.json]
+    python -m lab.tokenizers [--splits dev] [--text-forms ud joined] [--training-texts varied treebank] [--char-epochs 12] [--width 64] [--seed 0] [--output metrics/tokenizers/tokenizers.json]
 
 No tagger or parser runs, so Sentences counts only the splitters' boundaries
 (a blank line ends a sentence for all but spaCy's rules, which split none).
@@ -36,7 +36,8 @@ CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 SCRIPT = "assets/conll2018-eval/conll18_ud_eval.py"
 
 
-def tokenizers(train: Path, char_epochs: int, training_texts, seed: int) -> Dict[str, Any]:
+def tokenizers(train: Path, char_epochs: int, training_texts, seed: int,
+               width: int = 64) -> Dict[str, Any]:
     """{name: (text -> Doc, what it learned)}; the character model's names end
     with the training text it learned from."""
     rules = spacy.blank("en")
@@ -50,7 +51,8 @@ def tokenizers(train: Path, char_epochs: int, training_texts, seed: int) -> Dict
              "learned": (learned.make_doc, {"learned": learned.tokenizer.learned,
                                             "initialize_seconds": round(seconds, 1)})}
     for training_text in training_texts:
-        chars = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": CHAR_NAME}}})
+        chars = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": CHAR_NAME,
+                                                                "width": width}}})
         chars.tokenizer.initialize(lambda: (Example(d, d) for d in docs), nlp=chars,
                                    epochs=char_epochs, seed=seed, training_text=training_text)
         senter = ELSTMSenter("elstm_senter", chars.tokenizer.segmenter)
@@ -84,13 +86,15 @@ def main(argv=None) -> int:
     parser.add_argument("--text-forms", nargs="+", default=["ud", "joined"])
     parser.add_argument("--training-texts", nargs="+", default=["varied"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--width", type=int, default=64, help="the character model's width")
     parser.add_argument("--output", type=Path, default=Path("metrics/tokenizers/tokenizers.json"))
     args = parser.parse_args(argv)
     scorer = load_scorer(SCRIPT)
     result: Dict[str, Any] = {"train": Path(CONLLU.format(split="train")).name,
-                              "char_epochs": args.char_epochs, "seed": args.seed, "rows": []}
+                              "char_epochs": args.char_epochs, "seed": args.seed,
+                              "width": args.width, "rows": []}
     found = tokenizers(Path(CONLLU.format(split="train")), args.char_epochs,
-                       args.training_texts, args.seed)
+                       args.training_texts, args.seed, args.width)
     for name, (make_doc, extra) in found.items():
         for split in args.splits:
             gold = Path(CONLLU.format(split=split))

@@ -750,3 +750,20 @@ def test_encoder_profile_is_tabulated_against_torchs_lstm(tmp_path):
     assert "2 layers, 256 wide, bidirectional" in text and "inference" in text
     assert "the thinc/torch boundary costs +0.100 s of the layer's 0.500 s (+20%)" in text
     assert encoder_profile_section(tmp_path / "absent.json") is None
+
+
+def test_the_training_text_study_is_a_table_of_the_character_model_s_rows(tmp_path):
+    from lab.report.ud import training_text_section
+
+    assert training_text_section(tmp_path) is None
+    (tmp_path / "tokenizers").mkdir()
+    row = {"split": "dev", "Tokens": 99.2, "Words": 98.8, "words": 10, "words_per_second": 1}
+    data = {"char_epochs": 12, "seed": 0, "rows": [
+        {**row, "tokenizer": "learned", "text_form": "ud", "Sentences": 24.0},
+        {**row, "tokenizer": "characters/varied", "text_form": "ud", "Sentences": 87.56},
+        {**row, "tokenizer": "characters/treebank", "text_form": "joined", "Sentences": 87.97}]}
+    (tmp_path / "tokenizers" / "training-text.json").write_text(json.dumps(data))
+    section = training_text_section(tmp_path)
+    assert "| `varied` | 64 | 12 | 0 | dev | UD's text form | 99.20 | 98.80 | 87.56 |" in section
+    assert "| `treebank` | 64 | 12 | 0 | dev | paragraphs on one line |" in section
+    assert "24.00" not in section  # only the character model's rows

@@ -77,6 +77,10 @@ def render(metrics: Path) -> Dict[str, Any]:
     tokenizers = ud.tokenizers_section(metrics)
     if tokenizers is not None:
         parts["ud"] += ["## Tokenizers on raw text", "", tokenizers, ""]
+    training_text = ud.training_text_section(metrics)
+    if training_text is not None:
+        parts["ud"] += ["## Sentences from the characters: what they learn from", "",
+                        training_text, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []

@@ -249,3 +249,35 @@ def tokenizers_section(metrics: Path) -> Optional[str]:
               "Sentences counts the splitter's sentences (a blank line ends one, but for "
               "spaCy's rules, which split none); `words/s`: tokenizing (and splitting) alone, "
               "one thread, while other jobs shared the machine." + summary)
+
+
+TRAINING_TEXT_GLOB = "tokenizers/training-text*.json"  # python -m lab.tokenizers --training-texts ...
+FORM_NAMES = {"ud": "UD's text form", "joined": "paragraphs on one line"}
+
+
+def training_text_section(metrics: Path) -> Optional[str]:
+    """The character model's sentences on both text forms, per training text
+    (and width) it learned from; None where the study has not run."""
+    rows = []
+    files = sorted(metrics.glob(TRAINING_TEXT_GLOB))
+    for path in files:
+        data = read_json(path)
+        for r in data["rows"]:
+            if not r["tokenizer"].startswith("characters/"):
+                continue
+            rows.append([f"`{r['tokenizer'].split('/', 1)[1]}`", str(data.get("width", 64)),
+                         str(data["char_epochs"]), str(data["seed"]), r["split"],
+                         FORM_NAMES.get(r["text_form"], r["text_form"]), f"{r['Tokens']:.2f}",
+                         f"{r['Words']:.2f}", f"{r['Sentences']:.2f}"])
+    if not rows:
+        return None
+    return (table(["training text", "width", "epochs", "seed", "split", "text form", "Tokens",
+                   "Words", "Sentences"], rows)
+            + "\n\nThe character model (`spacy-elstm.CharTokenizer.v1`; `elstm_senter` reads the "
+              "same sentence ends) alone on the raw text of the split's documents in each text "
+              "form, scored by the CoNLL 2018 script, trained on EWT train's text as it is "
+              "(`treebank`: ten sentences joined by spaces) or laid out as users' text arrives "
+              "(`varied`: UD's text files, paragraphs on one line, one sentence per line, CRLF, "
+              "lower case, paragraphs without final punctuation; docs/raw-text.md). From "
+              f"`{'`, `'.join('metrics/' + p.relative_to(metrics).as_posix() for p in files)}` "
+              "(`python -m lab.tokenizers --training-texts ...`).")
