@@ -23,10 +23,15 @@ def _serialize(docs: List[Doc], out_format: str, shard: str = "doc") -> bytes:
     if out_format == "jsonl":
         return "".join(json.dumps(doc_to_json(doc), ensure_ascii=False) + "\n"
                        for doc in docs).encode("utf8")
-    # `# newdoc id`: the record's "id" field, else the shard's name and the doc's
-    # place in it, so sent_ids are unique
-    return "".join(doc_to_conllu(doc, doc_id=str(doc.user_data.get("id", f"{shard}-{k + 1}")))[0]
+    return "".join(doc_to_conllu(doc, doc_id=_doc_id(doc, shard, k))[0]
                    for k, doc in enumerate(docs)).encode("utf8")
+
+
+def _doc_id(doc: Doc, shard: str, k: int) -> str:
+    """`# newdoc id`: the record's "id" field, else (none, or blank) the shard's
+    name and the doc's place in it, so sent_ids are unique."""
+    value = doc.user_data.get("id")
+    return str(value) if value is not None and str(value).strip() else f"{shard}-{k + 1}"
 
 
 def doc_to_json(doc: Doc) -> Dict[str, Any]:

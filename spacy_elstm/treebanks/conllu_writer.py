@@ -1,23 +1,33 @@
 """The project's one CoNLL-U writer: a pipeline's Docs as UD sentences that the
-CoNLL 2018 script and other UD tools accept, for `spacy-elstm score` and
-`spacy-elstm parse` alike.
+CoNLL 2018 script and other UD tools accept (`udvalidate --lang en --level 2`
+passes), for `spacy-elstm score` and `spacy-elstm parse` alike.
 
 A Doc is written sentence by sentence (`doc.sents` where the pipeline set
 sentence boundaries, else the whole Doc as one sentence; `one_sentence=True`
 writes it as one whatever the pipeline set). Each sentence gets `# newdoc id`
-(its Doc's first sentence, when the Doc has an id), `# sent_id` and `# text`;
-the Doc's multiword tokens (`multiword.py`) become range lines (`3-4 don't`)
-above their words; whitespace tokens (spaCy's tokens for a newline or a
-second space) are not words and are left out. Columns: FORM the word; LEMMA,
-UPOS (`pos_`), XPOS (`tag_`), FEATS (`morph`) as annotated, else `_`; HEAD
-and DEPREL from the parse, spaCy's `ROOT` written `root`; MISC
-`SpaceAfter=No` where the word (or the multiword token it ends) has no space
-after it. CoNLL-U wants one root per sentence and no cycle: every extra root
-(and a word whose head is outside its sentence or a whitespace token) is
-attached to the first root with `dep`, and the writer counts the words so
-re-attached. A Doc without a parse gets a placeholder tree (every word
-attached to the first, `dep`): valid, but not a parse to score.
+(its Doc's first sentence, when the Doc has an id), `# sent_id` and `# text`
+(the sentence's FORMs, a space between two words where `SpaceAfter=No` is not
+said); ids have their whitespace and slashes written `_`. The Doc's multiword
+tokens (`multiword.py`) become range lines (`3-4 don't`) above their words.
+UD has no whitespace tokens: spaCy's tokens for a newline or a second space
+(and any token of whitespace only) are not words and are left out, and a
+sentence of them only is not written. Columns: FORM the word, LEMMA the lemma
+(each with runs of whitespace inside written as one space, `_` where empty);
+UPOS `pos_` where it is one of UD's 17 tags, else `X` (no tagger; spaCy's
+`SPACE`); XPOS `tag_`; FEATS `morph` in UD's order (features, and the values
+of each, sorted case-insensitively: `Number=Sing|NumForm=Word|NumType=Frac`,
+`PronType=Int,Rel`); HEAD and DEPREL from the parse, spaCy's `ROOT` written
+`root`; MISC `SpaceAfter=No` where the word (or the multiword token it ends)
+has no space after it, except at the end of a Doc written with an id (UD's
+documents end with a space). Every line is in Unicode NFC, as UD wants.
+CoNLL-U wants one root per sentence and no cycle: every extra root (and a word
+whose head is outside its sentence or a whitespace token) is attached to the
+first root with `dep`, and the writer counts the words so re-attached. A Doc
+without a parse gets a placeholder tree (every word attached to the first,
+`dep`): valid, but not a parse to score.
 """
+import re
+import unicodedata
 import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple
 
@@ -27,6 +37,9 @@ from ..text.multiword import multiword_spans
 
 # A Doc this long written as one sentence by a pipeline that splits none: said once
 UNSPLIT_WARNING_WORDS = 300
+UD_UPOS = {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON",
+           "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X"}
+NO_SPACE = "SpaceAfter=No"
 _warned_unsplit = False
 
 
@@ -72,19 +85,21 @@ def doc_to_conllu(doc: Doc, *, doc_id: Optional[str] = None,
     `multiword`: (first, last, form) per multiword token, 0-based word indices,
     in place of the Doc's own (whose forms are the text they span)."""
     sentences = [doc[:]] if one_sentence or not _has_sentences(doc) else list(doc.sents)
-    sentences = [s for s in sentences if any(not t.is_space for t in s)]
+    sentences = [s for s in sentences if any(_is_word(t) for t in s)]
     _warn_if_unsplit(doc, sentences, one_sentence)
     if sent_ids is not None and len(sent_ids) != len(sentences):
         raise ValueError(f"{len(sent_ids)} sent_ids for {len(sentences)} sentences.")
     if multiword is None:
         multiword = [(a, b, doc.text[doc[a].idx:doc[b].idx + len(doc[b])])
                      for a, b in multiword_spans(doc)]
+    doc_id = doc_id and _identifier(doc_id)
     blocks, repaired = [], 0
     for k, sentence in enumerate(sentences):
         sent_id = sent_ids[k] if sent_ids is not None else (
             f"{doc_id}-{k + 1}" if doc_id else str(k + 1))
-        block, count = _sentence(sentence, multiword, sent_id,
-                                 doc_id if k == 0 and doc_id else None)
+        block, count = _sentence(sentence, multiword, sent_id and _identifier(sent_id),
+                                 doc_id if k == 0 and doc_id else None,
+                                 ends_document=bool(doc_id) and k == len(sentences) - 1)
         blocks.append(block)
         repaired += count
     return "".join(blocks), repaired
@@ -106,7 +121,7 @@ def _has_sentences(doc: Doc) -> bool:
 
 def _warn_if_unsplit(doc: Doc, sentences: List[Span], one_sentence: bool) -> None:
     global _warned_unsplit
-    words = sum(1 for t in doc if not t.is_space)
+    words = sum(1 for t in doc if _is_word(t))
     if one_sentence or _warned_unsplit or len(sentences) != 1 or words <= UNSPLIT_WARNING_WORDS:
         return
     _warned_unsplit = True
@@ -118,9 +133,9 @@ def _warn_if_unsplit(doc: Doc, sentences: List[Span], one_sentence: bool) -> Non
 
 
 def _sentence(sentence: Span, multiword: Sequence[Tuple[int, int, str]], sent_id: Optional[str],
-              newdoc: Optional[str]) -> Tuple[str, int]:
+              newdoc: Optional[str], ends_document: bool) -> Tuple[str, int]:
     doc = sentence.doc
-    words = [t for t in sentence if not t.is_space]
+    words = [t for t in sentence if _is_word(t)]
     position = {t.i: k for k, t in enumerate(words)}  # doc index -> word index
     n = len(words)
     parsed = doc.has_annotation("DEP")
@@ -128,7 +143,7 @@ def _sentence(sentence: Span, multiword: Sequence[Tuple[int, int, str]], sent_id
         raw_heads, deprels = [], []
         for token in words:
             head = token.head
-            while head.is_space and head.head.i != head.i:  # through whitespace tokens
+            while not _is_word(head) and head.head.i != head.i:  # through whitespace tokens
                 head = head.head
             inside = head.i in position and head.i != token.i
             raw_heads.append(position[head.i] if inside else position[token.i])
@@ -145,25 +160,58 @@ def _sentence(sentence: Span, multiword: Sequence[Tuple[int, int, str]], sent_id
                 position[last] - position[first] == last - first:
             ranges[position[first]] = (position[last], form)
     inside = {i for first, (last, _) in ranges.items() for i in range(first, last + 1)}
+    misc = [_misc(t, ends_document and k == n - 1) for k, t in enumerate(words)]
+    rows, text = [], []
+    for k, token in enumerate(words):
+        if k in ranges:
+            last, form = ranges[k]
+            rows.append([f"{k + 1}-{last + 1}", _form(form)] + ["_"] * 7 + [misc[last]])
+            text += [_form(form), "" if misc[last] == NO_SPACE else " "]
+        elif k not in inside:
+            text += [_form(token.text), "" if misc[k] == NO_SPACE else " "]
+        head = 0 if heads[k] == k else heads[k] + 1
+        rows.append([str(k + 1), _form(token.text), _form(token.lemma_), _upos(token.pos_),
+                     token.tag_ or "_", _feats(token), str(head), deprels[k], "_",
+                     "_" if k in inside else misc[k]])
     lines = []
     if newdoc is not None:
         lines.append(f"# newdoc id = {newdoc}")
     if sent_id is not None:
         lines.append(f"# sent_id = {sent_id}")
-    start, end = words[0].idx, words[-1].idx + len(words[-1])
-    lines.append(f"# text = {' '.join(doc.text[start:end].split())}")
-    for k, token in enumerate(words):
-        if k in ranges:
-            last, form = ranges[k]
-            lines.append("\t".join([f"{k + 1}-{last + 1}", form] + ["_"] * 7
-                                   + [_misc(words[last])]))
-        head = 0 if heads[k] == k else heads[k] + 1
-        lines.append("\t".join([
-            str(k + 1), token.text, token.lemma_ or "_", token.pos_ or "_", token.tag_ or "_",
-            str(token.morph) or "_", str(head), deprels[k], "_",
-            "_" if k in inside else _misc(token),
-        ]))
-    return "\n".join(lines) + "\n\n", repaired
+    lines.append(f"# text = {''.join(text).rstrip()}")
+    lines += ["\t".join(row) for row in rows]
+    return unicodedata.normalize("NFC", "\n".join(lines)) + "\n\n", repaired
+
+
+def _is_word(token) -> bool:
+    """Not a whitespace token (nor an empty one): UD has no such tokens."""
+    return bool(token.text.strip())
+
+
+def _form(text: str) -> str:
+    """A FORM or LEMMA: runs of whitespace inside as one space, none at the ends."""
+    return " ".join(text.split()) or "_"
+
+
+def _identifier(value: str) -> str:
+    """A `sent_id` or `newdoc id`: no whitespace (UD), no slash (UD keeps it for
+    parallel treebanks)."""
+    return re.sub(r"[\s/]+", "_", value.strip())
+
+
+def _upos(pos: str) -> str:
+    if pos == "CONJ":  # UD v1's name
+        return "CCONJ"
+    return pos if pos in UD_UPOS else "X"
+
+
+def _feats(token) -> str:
+    """FEATS in UD's order, as `udvalidate` checks it: the `Feature=Value` items
+    sorted case-insensitively (spaCy sorts them case-sensitively, which puts
+    `Number` after `NumType`), and so the values of each."""
+    items = [f"{name}={','.join(sorted(value.split(','), key=str.lower))}"
+             for name, value in token.morph.to_dict().items()]
+    return "|".join(sorted(items, key=str.lower)) or "_"
 
 
 def _deprel(label: str) -> str:
@@ -172,9 +220,10 @@ def _deprel(label: str) -> str:
     return label or "dep"
 
 
-def _misc(token) -> str:
-    """SpaceAfter=No where nothing, not even a whitespace token, follows the word."""
+def _misc(token, ends_document: bool) -> str:
+    """SpaceAfter=No where nothing, not even a whitespace token, follows the
+    word, unless it ends a document (UD: a document ends with a space)."""
     following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    if token.whitespace_ or (following is not None and following.is_space):
+    if ends_document or token.whitespace_ or (following is not None and not _is_word(following)):
         return "_"
-    return "SpaceAfter=No"
+    return NO_SPACE
