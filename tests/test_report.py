@@ -767,3 +767,22 @@ def test_the_training_text_study_is_a_table_of_the_character_model_s_rows(tmp_pa
     assert "| `varied` | 64 | 12 | 0 | dev | UD's text form | 99.20 | 98.80 | 87.56 |" in section
     assert "| `treebank` | 64 | 12 | 0 | dev | paragraphs on one line |" in section
     assert "24.00" not in section  # only the character model's rows
+
+
+def test_the_peer_is_shown_from_its_metrics(tmp_path):
+    from lab.report.ud import peer_section
+
+    assert peer_section(tmp_path) is None
+    (tmp_path / "udpipe1").mkdir()
+    scores = {k: 90.0 for k in ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
+                                "Lemmas", "UAS", "LAS")}
+    data = {"gold": "g-test.conllu", "scores_f1": {**scores, "LAS": 75.11},
+            "words_per_second": 2825.8, "udpipe_version": "1.4.0",
+            "ufal.udpipe_package_version": "1.4.0.1", "train_seconds": 2818.8,
+            "options": {"train_file": "t.conllu", "heldout_file": "d.conllu",
+                        "tokenizer_options": "epochs=10", "tagger_options": "iterations=5",
+                        "parser_options": "iterations=3"}}
+    (tmp_path / "udpipe1" / "udpipe1-test.json").write_text(json.dumps(data))
+    section = peer_section(tmp_path)
+    assert "| `g-test.conllu` | 90.00 |" in section and "| 75.11 | 2,826 |" in section
+    assert "47 min" in section

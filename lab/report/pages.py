@@ -77,6 +77,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     tokenizers = ud.tokenizers_section(metrics)
     if tokenizers is not None:
         parts["ud"] += ["## Tokenizers on raw text", "", tokenizers, ""]
+    peer = ud.peer_section(metrics)
+    if peer is not None:
+        parts["ud"] += ["## A peer on the same raw text: UDPipe 1", "", peer, ""]
     training_text = ud.training_text_section(metrics)
     if training_text is not None:
         parts["ud"] += ["## Sentences from the characters: what they learn from", "",

@@ -281,3 +281,32 @@ def training_text_section(metrics: Path) -> Optional[str]:
               "lower case, paragraphs without final punctuation; docs/raw-text.md). From "
               f"`{'`, `'.join('metrics/' + p.relative_to(metrics).as_posix() for p in files)}` "
               "(`python -m lab.tokenizers --training-texts ...`).")
+
+
+PEER_GLOB = "udpipe1/udpipe1-*.json"  # python -m lab.udpipe_peer run
+PEER_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS"]
+
+
+def peer_section(metrics: Path) -> Optional[str]:
+    """UDPipe 1, trained here, on the same raw text and script; None before it ran."""
+    files = sorted(metrics.glob(PEER_GLOB))
+    rows, first = [], None
+    for path in files:
+        data = read_json(path)
+        first = first or data
+        rows.append([f"`{data['gold']}`"] + [f"{data['scores_f1'][k]:.2f}" for k in PEER_KEYS]
+                    + [f"{data['words_per_second']:,.0f}"])
+    if not rows:
+        return None
+    options = first["options"]
+    return (table(["gold"] + PEER_KEYS + ["words/s"], rows)
+            + f"\n\nUDPipe {first['udpipe_version']} (`ufal.udpipe` "
+              f"{first['ufal.udpipe_package_version']}), trained here on "
+              f"`{options['train_file']}` with `{options['heldout_file']}` held out (so its dev "
+              f"row is not a clean measure) in {first['train_seconds'] / 60:.0f} min on one "
+              f"thread of the shared machine (tokenizer `{options['tokenizer_options']}`, tagger "
+              f"`{options['tagger_options']}`, parser `{options['parser_options']}`, no "
+              "pretrained embeddings), run on the raw text of each split in UD's text form "
+              "(its tokenizer's default mode, the text in one call) and scored by the CoNLL 2018 "
+              "script; `words/s`: tokenizing, tagging and parsing, one thread, while other jobs "
+              f"shared the machine. From `metrics/{PEER_GLOB}` (`python -m lab.udpipe_peer`).")
