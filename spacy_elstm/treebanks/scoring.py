@@ -27,6 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from ..text.input_modes import paragraphs
+from ..text.multiword import multiword_spans, set_multiword_spans
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
 from .gold_text import RawDocument, raw_documents
@@ -240,10 +242,30 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
 def predict_raw(nlp, documents: Sequence[RawDocument],
                 batch_size: Optional[int] = None) -> Tuple[List[Doc], float]:
     """The pipeline's Docs for the documents' raw text, tokenizer and all, and
-    the seconds it took."""
+    the seconds it took: one Doc per paragraph, as `spacy-elstm parse` reads a
+    text file (`text/input_modes.py`), joined again into one Doc per document."""
+    pieces = [(k, paragraph) for k, document in enumerate(documents)
+              for paragraph in paragraphs(document.text)]
     start = time.perf_counter()
-    docs = list(nlp.pipe((d.text for d in documents), batch_size=batch_size))
-    return docs, time.perf_counter() - start
+    parsed = list(nlp.pipe((p for _, p in pieces), batch_size=batch_size))
+    seconds = time.perf_counter() - start
+    groups: List[List[Doc]] = [[] for _ in documents]
+    for (k, _), doc in zip(pieces, parsed):
+        groups[k].append(doc)
+    return [joined(nlp.vocab, group) for group in groups], seconds
+
+
+def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
+    """Docs as one, their multiword tokens kept (Doc.from_docs drops them)."""
+    if not docs:
+        return Doc(vocab, words=[])
+    spans, offset = [], 0
+    for doc in docs:
+        spans += [(a + offset, b + offset) for a, b in multiword_spans(doc)]
+        offset += len(doc)
+    doc = Doc.from_docs(list(docs), ensure_whitespace=True)
+    set_multiword_spans(doc, spans)
+    return doc
 
 
 def not_predicted(docs: Sequence[Doc], metrics: Optional[Dict[str, Any]] = None) -> List[str]:
