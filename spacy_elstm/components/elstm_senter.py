@@ -11,16 +11,16 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 import numpy
-from spacy.attrs import SENT_START
+from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path, minibatch
 
-from ..text.paragraphs import ends_paragraph
+from ..text.paragraphs import paragraph_breaks
 from ..text.segmenter import DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC, Segmenter
 
 FACTORY = "elstm_senter"
@@ -62,7 +62,8 @@ class ELSTMSenter:
 
     def __call__(self, doc: Doc) -> Doc:
         if self._splits(doc):
-            self._set_starts(doc, *self.segmenter.read([doc.text])[0])
+            text = doc.text
+            self._set_starts(doc, text, *self.segmenter.read([text])[0])
         return doc
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
@@ -70,44 +71,40 @@ class ELSTMSenter:
         together."""
         for batch in minibatch(docs, size=batch_size):
             todo = [doc for doc in batch if self._splits(doc)]
-            for doc, (label, ends) in zip(todo, self.segmenter.read([d.text for d in todo])):
-                self._set_starts(doc, label, ends)
+            texts = [doc.text for doc in todo]
+            for doc, text, (label, ends) in zip(todo, texts, self.segmenter.read(texts)):
+                self._set_starts(doc, text, label, ends)
             yield from batch
 
     @staticmethod
     def _splits(doc: Doc) -> bool:
         """Whether the Doc needs its sentences: not empty, and not every start given
         (as gold sentences are)."""
-        return bool(len(doc)) and not all(t.is_sent_start is not None for t in doc[1:])
+        return bool(len(doc)) and not doc.has_annotation("SENT_START", require_complete=True)
 
-    def _set_starts(self, doc: Doc, label: List[int], ends: numpy.ndarray) -> None:
-        """Every token's sentence start, set in one array operation (spaCy's
-        per-token setter checks the whole Doc each time: quadratic in its
-        length). A word starts a sentence where the segmenter ends one at the
-        last character of the word before it, or where a blank line comes
-        between them; whitespace tokens never start one."""
-        text = doc.text
+    def _set_starts(self, doc: Doc, text: str, label: Sequence[int],
+                    ends: numpy.ndarray) -> None:
+        """Every token's sentence start, found with array operations over the
+        Doc's words and set in one (spaCy's per-token setter checks the whole
+        Doc each time: quadratic in its length). A word starts a sentence where
+        the segmenter ends one at the last character of the word before it, or
+        where a blank line comes between them; whitespace tokens never start one."""
         starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
         starts[0] = 1
-        words: List[int] = []  # the non-whitespace tokens
-        boundary: List[float] = []  # P(a sentence ends just before each of them)
-        previous_end = None  # the index in the text of the last character of the last word
-        for token in doc:
-            if token.is_space:
-                continue
-            if previous_end is None:  # the first word, maybe after whitespace
-                starts[token.i] = 1
-                boundary.append(1.0)
-            else:
-                paragraph = ends_paragraph(text[previous_end + 1:token.idx])
-                if paragraph or label[previous_end] == SENTENCE_END:
-                    starts[token.i] = 1
-                boundary.append(1.0 if paragraph else float(ends[previous_end]))
-            words.append(token.i)
-            previous_end = token.idx + len(token.text) - 1
-        if self.max_sentence_words and len(words) > self.max_sentence_words:
-            word_starts = split_long_sentences(starts[words] == 1, numpy.asarray(boundary),
-                                               self.max_sentence_words)
+        idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
+        words = numpy.flatnonzero(space == 0)
+        if len(words):
+            last = idx[words] + length[words] - 1  # each word's last character
+            breaks = paragraph_breaks(text)
+            paragraph = (numpy.searchsorted(breaks, idx[words[1:]])
+                         > numpy.searchsorted(breaks, last[:-1] + 1))  # a blank line between
+            ended = numpy.asarray(label)[last[:-1]] == SENTENCE_END
+            word_starts = numpy.concatenate([[True], paragraph | ended])
+            if self.max_sentence_words and len(words) > self.max_sentence_words:
+                boundary = numpy.concatenate([[1.0], numpy.where(paragraph, 1.0,
+                                                                 ends[last[:-1]])])
+                word_starts = split_long_sentences(word_starts, boundary,
+                                                   self.max_sentence_words)
             starts[words] = numpy.where(word_starts, 1, -1)
         doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
 

@@ -6,6 +6,8 @@ the segmenter's windows and the text units of `input_modes.py` (which
 """
 import re
 
+import numpy
+
 BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 
 
@@ -17,3 +19,9 @@ def ends_paragraph(whitespace: str) -> bool:
 def is_blank_line(line: str) -> bool:
     """Whether a line (without its line break) is blank: a paragraph ends at it."""
     return BLANK_LINE.fullmatch(f"\n{line}\n") is not None
+
+
+def paragraph_breaks(text: str) -> numpy.ndarray:
+    """Where the text's blank lines start (int64, sorted): a word after one of
+    them, with only whitespace between, starts a paragraph."""
+    return numpy.array([m.start() for m in BLANK_LINE.finditer(text)], dtype="int64")

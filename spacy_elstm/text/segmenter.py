@@ -9,6 +9,7 @@ The text is read in windows of about `window` characters cut at whitespace
 (blank lines first), each its own sequence, so memory and time grow with the
 text's length and nothing else.
 """
+import functools
 import io
 import random
 import sys
@@ -79,6 +80,7 @@ class Segmenter:
         self.chars: Dict[str, int] = {}
         self.model: Optional[CharSegmenter] = None
         self.learned: Dict[str, object] = {}
+        self._tables = None  # (the character table they were built from, ids, shapes)
 
     def labels(self, text: str) -> List[int]:
         """Each character's label (INSIDE ... SENTENCE_END)."""
@@ -118,9 +120,23 @@ class Segmenter:
                 for label, end, text in zip(labels, ends, texts)]
 
     def _ids(self, text: str) -> Tuple[torch.Tensor, torch.Tensor]:
-        ids = torch.tensor([self.chars.get(c, UNKNOWN) for c in text], dtype=torch.long)
-        shapes = torch.tensor([shape(c) for c in text], dtype=torch.long)
-        return ids, shapes
+        """Each character's id and shape, looked up by code point in tables of
+        the first TABLE_SIZE code points (built once per character table)."""
+        if self._tables is None or self._tables[0] is not self.chars:
+            ids = numpy.full(TABLE_SIZE, UNKNOWN, dtype="int64")
+            for char, i in self.chars.items():
+                if ord(char) < TABLE_SIZE:
+                    ids[ord(char)] = i
+            self._tables = (self.chars, ids, shape_table())
+        _, id_table, shapes_of = self._tables
+        points = numpy.frombuffer(text.encode("utf-32-le", "surrogatepass"),
+                                  dtype="uint32").astype("int64")
+        inside = points < TABLE_SIZE
+        clipped = numpy.where(inside, points, 0)
+        ids, shapes = id_table[clipped], shapes_of[clipped]
+        for k in numpy.flatnonzero(~inside):  # beyond the tables: emoji and the like
+            ids[k], shapes[k] = self.chars.get(text[k], UNKNOWN), shape(text[k])
+        return torch.from_numpy(ids), torch.from_numpy(shapes)
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
               learn_rate: float, seed: int, training_text: str) -> None:
@@ -258,3 +274,12 @@ def gold_labels(doc: Doc) -> List[int]:
         else:
             label[end] = TOKEN_END
     return label
+
+
+TABLE_SIZE = 0x10000  # the code points whose ids and shapes are looked up in tables
+
+
+@functools.lru_cache(maxsize=1)
+def shape_table() -> numpy.ndarray:
+    """The shape of each of the first TABLE_SIZE code points (made when first asked for)."""
+    return numpy.array([shape(chr(c)) for c in range(TABLE_SIZE)], dtype="int64")
