@@ -25,7 +25,9 @@ its source, configs/src/variants/<output>.cfg, is a header comment, then
 sections as in any config. A section the base lacks is added after the last
 section of its parent (of the parent's parent for the sections under a "*",
 which has no header of its own); a section the base has is merged into it key by key,
-unless the two name different registered functions (``@architectures``,
+and a key the parent sets (``augmenter = null``) gives way to a section of
+that name (``[corpora.train.augmenter]``); unless the two name different
+registered functions (``@architectures``,
 ``@layers``...), when the source's section and subsections replace the base's:
 the merge of spaCy's partial configs (``Config.merge``), which each variant is
 checked against, written in the base's order with the base's comments.
@@ -346,6 +348,13 @@ def apply_variant(base_text: str, source: Path) -> str:
             family = [i for i, n in enumerate(names) if n == anchor or n.startswith(anchor + ".")]
             if not anchor or not family:
                 raise SourceError(f"{source}: [{name}] has no parent section [{parent}] in the base.")
+            # a key of the parent that the new section replaces (`augmenter = null`
+            # becoming [corpora.train.augmenter]) goes
+            key = name.rpartition(".")[2]
+            if anchor in names:
+                own = names.index(anchor)
+                sections[own] = (anchor, [ln for ln in sections[own][1]
+                                          if not (KEY.match(ln) and KEY.match(ln).group(1) == key)])
             at = family[-1] + 1
             if sections[at - 1][1][-1].strip():  # the base's last section: no blank line yet
                 sections[at - 1] = (names[at - 1], sections[at - 1][1] + ["\n"])

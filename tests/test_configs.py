@@ -182,6 +182,11 @@ def test_raw_text_config(name, tmp_path):
     raw["nlp"]["tokenizer"] = base["nlp"]["tokenizer"]
     raw["initialize"]["tokenizer"] = base["initialize"]["tokenizer"]
     raw["training"]["score_weights"] = base["training"]["score_weights"]
+    # line breaks inside training sentences (spaCy's whitespace augmentation)
+    augmenter = raw["corpora"]["train"]["augmenter"]
+    assert augmenter["@augmenters"] == "spacy.combined_augmenter.v1"
+    assert augmenter["whitespace_level"] > 0 and "\n" in augmenter["whitespace_variants"]
+    raw["corpora"]["train"]["augmenter"] = base["corpora"]["train"]["augmenter"]
     assert raw == base
 
 

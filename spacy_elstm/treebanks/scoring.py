@@ -28,6 +28,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..text.input_modes import paragraphs
+from ..text.multiword import KEY as MULTIWORD_KEY
 from ..text.multiword import multiword_spans, set_multiword_spans
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
@@ -262,6 +263,7 @@ def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
     spans, offset = [], 0
     for doc in docs:
         spans += [(a + offset, b + offset) for a, b in multiword_spans(doc)]
+        doc.user_data.pop(MULTIWORD_KEY, None)
         offset += len(doc)
     doc = Doc.from_docs(list(docs), ensure_whitespace=True)
     set_multiword_spans(doc, spans)
