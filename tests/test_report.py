@@ -786,3 +786,19 @@ def test_the_peer_is_shown_from_its_metrics(tmp_path):
     section = peer_section(tmp_path)
     assert "| `g-test.conllu` | 90.00 |" in section and "| 75.11 | 2,826 |" in section
     assert "47 min" in section
+
+
+def test_the_long_document_benchmark_is_shown_with_each_component_s_share(tmp_path):
+    from lab.report.bench import raw_long_section
+
+    assert raw_long_section(tmp_path / "none.json") is None
+    data = {"pipeline": "p", "pipes": ["elstm_senter", "parser"], "split": "train",
+            "components_on": "dev", "words": 30000, "pieces": 30, "piece_words": 1000,
+            "rounds": 3, "threads": 1, "words_per_second": {"one_document": 800.0,
+                                                            "pieces": 1000.0},
+            "one_document_vs_pieces": 0.8, "tokenizer_and_senter_share": 0.25,
+            "component_seconds": {"tokenizer": 1.0, "elstm_senter": 1.5, "parser": 7.5}}
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    section = raw_long_section(tmp_path / "b.json")
+    assert "**0.80x**" in section and "**25.0%**" in section
+    assert "| `parser` | 7.500 | 75.0 |" in section

@@ -303,3 +303,27 @@ def parse_memory_section(path: Path) -> Optional[str]:
               f"{data['word_length']} characters; the largest input's peak is "
               f"{data['peak_ratio_largest_to_smallest']:.2f}× the smallest's (target: at most "
               f"{data['target_ratio']:.0f}×), as the input is read a line at a time.")
+
+
+def raw_long_section(path: Path) -> Optional[str]:
+    """A long document against the same text in pieces, and each component's
+    share of the time on dev (`python -m lab.raw_long_docs`); None before it ran."""
+    data = read_json(path)
+    if data is None:
+        return None
+    rate = data["words_per_second"]
+    seconds = data["component_seconds"]
+    total = sum(seconds.values())
+    rows = [[f"`{name}`", f"{value:.3f}", f"{100 * value / total:.1f}"]
+            for name, value in seconds.items()]
+    return (f"`{data['pipeline']}` ({', '.join(data['pipes'])}) on EWT {data['split']}'s text "
+            f"in UD's form: one document of {data['words']:,} words at {rate['one_document']:,.0f} "
+            f"words/s, the same text in {data['pieces']} pieces of about {data['piece_words']:,} "
+            f"words at {rate['pieces']:,.0f} words/s: **{data['one_document_vs_pieces']:.2f}x**. "
+            f"Where the time goes on EWT {data['components_on']} in its own documents (each "
+            "component over all of them, median of "
+            f"{data['rounds']} rounds, {data['threads']} thread, other jobs sharing the machine); "
+            f"the tokenizer and `elstm_senter` take **{100 * data['tokenizer_and_senter_share']:.1f}%** "
+            "(`python -m lab.raw_long_docs`, `metrics/bench-raw-long.json`; an untrained or "
+            "briefly trained pipeline times as a trained one).\n\n"
+            + table(["component", "seconds", "% of the pipeline"], rows))

@@ -132,6 +132,10 @@ def _speed(metrics: Path) -> List[str]:
     gpu_check = gpu.gpu_check_section(metrics)
     if gpu_check:
         parts += ["## GPU check", "", gpu_check, ""]
+    long_docs = bench.raw_long_section(metrics / "bench-raw-long.json")
+    if long_docs is not None:
+        parts += ["## Raw text: long documents and where the time goes", "",
+                           long_docs, ""]
     raw = bench.raw_speed_section(metrics / "bench-raw.json")
     if raw:
         parts += ["## Raw text: whole pipelines with their tokenizers", "", raw, ""]

@@ -22,6 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import Dict, Iterable, List, Sequence, Tuple
 
+from spacy.attrs import SPACY
 from spacy.tokens import Doc
 
 KEY = "multiword_tokens"
@@ -79,7 +80,7 @@ class MultiwordRules:
     def spans(self, doc: Doc) -> List[Tuple[int, int]]:
         """The multiword tokens of a doc's words, left to right, longest first."""
         words = [t.text for t in doc]
-        attached = [not t.whitespace_ for t in doc]  # no space between it and the next
+        attached = (doc.to_array(SPACY) == 0).tolist()  # no space between it and the next
         found, i, n = [], 0, len(words)
         while i < n - 1:
             if not attached[i]:  # most words: nothing to join
