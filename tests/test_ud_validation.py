@@ -174,3 +174,16 @@ def parse(model: Path, data: bytes, name: str, tmp_path: Path) -> str:
     assert result.exit_code == 0, result.output
     shards = sorted((tmp_path / "out").glob("*.conllu"))
     return "".join(validate(shard) for shard in shards)
+
+
+def test_a_lone_surrogate_in_jsonl_is_bad_input_named_by_its_line(tmp_path):
+    from spacy_elstm.parsing.records import CorpusInputError, Record, read_records
+    from spacy.vocab import Vocab
+
+    source = tmp_path / "a.jsonl"
+    source.write_text('{"text": "a \\ud800 b"}\n{"text": "fine \\ud83d\\ude00"}\n',
+                      encoding="utf8")
+    first, second = read_records(source, "jsonl", Vocab(), 0)
+    assert isinstance(first, CorpusInputError) and first.line == 1
+    assert "a.jsonl, line 1: 'text' holds a lone surrogate (U+D800, character 3)" in str(first)
+    assert isinstance(second, Record) and second.text == "fine \U0001F600"

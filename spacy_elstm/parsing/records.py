@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 from ..text.paragraphs import is_blank_line
 
 UTF8_BOM = b"\xef\xbb\xbf"
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # JSON can escape one; UTF-8 cannot write it
 
 
 class CorpusInputError(ValueError):
@@ -196,6 +197,12 @@ def _jsonl_records(path: Path, max_length: int, lines: Iterator[Line]) -> Iterat
                                    "'text' field expected.", number)
             continue
         text = value.pop("text")
+        lone = LONE_SURROGATE.search(text)
+        if lone is not None:  # a \\ud800-style escape: no character, nothing UTF-8 can write
+            yield CorpusInputError(f"{path}, line {number}: 'text' holds a lone surrogate "
+                                   f"(U+{ord(lone.group()):04X}, character {lone.start() + 1}), "
+                                   "which is no character.", number)
+            continue
         if max_length and len(text) > max_length:
             yield CorpusInputError(f"{path}, line {number}: {len(text)} characters, more than "
                                    f"--max-length {max_length}.", number)
