@@ -23,7 +23,7 @@ from typing import Dict, List
 import spacy
 import torch
 
-from spacy_elstm.files import write_atomically
+from spacy_elstm.files import write_json
 from spacy_elstm.text.paragraphs import BLANK_LINE
 from spacy_elstm.treebanks.gold_text import raw_documents
 
@@ -112,8 +112,7 @@ def main(argv=None) -> int:
         "text_form": "ud",
     }
     print(json.dumps(result, indent=2))
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode("utf8"))
+    write_json(args.output, result)
     print(f"wrote {args.output}")
     return 0
 

@@ -17,7 +17,7 @@ from typing import Any, Dict, List
 import spacy
 import torch
 
-from spacy_elstm.files import write_atomically
+from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import raw_documents
 from spacy_elstm.text.treebank_tokenizer import default_rules
 
@@ -73,8 +73,7 @@ def main(argv=None) -> int:
     result = {"split": args.split, "documents": len(texts), "rounds": args.rounds,
               "batch_size": args.batch_size, "threads": 1, "cpu": platform.processor() or "?",
               "torch": torch.__version__, "rows": rows}
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode("utf8"))
+    write_json(args.output, result)
     print(f"wrote {args.output}")
     return 0
 

@@ -26,7 +26,7 @@ from spacy.training import Example
 
 from spacy_elstm.text.char_tokenizer import NAME as CHAR_NAME
 from spacy_elstm.components.elstm_senter import ELSTMSenter
-from spacy_elstm.files import write_atomically
+from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import raw_documents
 from spacy_elstm.treebanks.scoring import load_scorer, official_scores, write_raw_conllu
 from spacy_elstm.text.treebank_tokenizer import NAME
@@ -104,8 +104,7 @@ def main(argv=None) -> int:
                 print(json.dumps(row), flush=True)
                 result["rows"].append(row)
         result.setdefault("details", {})[name] = extra
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode("utf8"))
+    write_json(args.output, result)
     print(f"wrote {args.output}")
     return 0
 

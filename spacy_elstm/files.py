@@ -1,4 +1,5 @@
 """Writing files whole or not at all."""
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -18,6 +19,13 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def write_json(path: Path, data) -> None:
+    """`data` as indented JSON, written whole into `path` (its folder made)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, (json.dumps(data, indent=2) + "\n").encode("utf8"))
 
 
 def _umask() -> int:
