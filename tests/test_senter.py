@@ -14,6 +14,8 @@ class ChosenSegmenter:
     """Ends a sentence after every word in `ends` (by text), and gives each
     word's last character the probability `scores.get(word, 0.0)`."""
 
+    window = 300
+
     def __init__(self, ends=(), scores=None):
         self.ends, self.scores = set(ends), scores or {}
 
@@ -81,3 +83,13 @@ def test_a_bad_longest_sentence_is_named():
     nlp = spacy.blank("en")
     with pytest.raises(ValueError, match="max_sentence_words must be an integer >= 0"):
         nlp.add_pipe("elstm_senter", config={"max_sentence_words": -3})
+
+
+def test_docs_are_read_in_batches_of_about_the_characters_of_one_call():
+    from spacy_elstm.components.elstm_senter import by_characters
+
+    nlp = spacy.blank("en")
+    docs = [nlp.make_doc(t) for t in ["abc def", "", "ghij", "k l m n o p", "q"]]
+    batches = list(by_characters(iter(docs), 10))
+    assert [[d.text for d in b] for b in batches] == [["abc def", "", "ghij"],
+                                                      ["k l m n o p"], ["q"]]

@@ -11,17 +11,18 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path, minibatch
+from spacy.util import ensure_path
 
 from ..text.paragraphs import paragraph_breaks
-from ..text.segmenter import DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC, Segmenter
+from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
+                              WINDOWS_PER_CALL, Segmenter)
 
 FACTORY = "elstm_senter"
 
@@ -67,9 +68,10 @@ class ELSTMSenter:
         return doc
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        """As ``__call__`` on each Doc, the characters of a batch's Docs read
-        together."""
-        for batch in minibatch(docs, size=batch_size):
+        """As ``__call__`` on each Doc, the characters of Docs read together,
+        as many Docs as fill the windows of one call of the model (the same
+        recurrent steps for more windows; `batch_size` is not needed)."""
+        for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
             texts = [doc.text for doc in todo]
             for doc, text, (label, ends) in zip(todo, texts, self.segmenter.read(texts)):
@@ -155,3 +157,18 @@ def split_long_sentences(starts: numpy.ndarray, boundary: numpy.ndarray,
             starts[cut] = True
             begin = cut
     return starts
+
+
+def by_characters(docs: Iterable[Doc], characters: int) -> Iterator[List[Doc]]:
+    """The Docs in batches of about `characters` characters (a batch ends with
+    the Doc that reaches it)."""
+    batch: List[Doc] = []
+    held = 0
+    for doc in docs:
+        batch.append(doc)
+        held += doc[-1].idx + len(doc[-1]) if len(doc) else 0
+        if held >= characters:
+            yield batch
+            batch, held = [], 0
+    if batch:
+        yield batch
