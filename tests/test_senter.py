@@ -30,7 +30,7 @@ class ChosenSegmenter:
                 if token.text in self.ends:
                     label[last] = SENTENCE_END
                 prob[last] = self.scores.get(token.text, 0.0)
-            out.append((label, prob))
+            out.append((numpy.array(label), prob))  # as Segmenter.read gives them
         return out
 
 

@@ -11,7 +11,7 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Union
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
@@ -84,7 +84,7 @@ class ELSTMSenter:
         (as gold sentences are)."""
         return bool(len(doc)) and not doc.has_annotation("SENT_START", require_complete=True)
 
-    def _set_starts(self, doc: Doc, text: str, label: Sequence[int],
+    def _set_starts(self, doc: Doc, text: str, label: numpy.ndarray,
                     ends: numpy.ndarray) -> None:
         """Every token's sentence start, found with array operations over the
         Doc's words and set in one (spaCy's per-token setter checks the whole
@@ -100,7 +100,7 @@ class ELSTMSenter:
             breaks = paragraph_breaks(text)
             paragraph = (numpy.searchsorted(breaks, idx[words[1:]])
                          > numpy.searchsorted(breaks, last[:-1] + 1))  # a blank line between
-            ended = numpy.asarray(label)[last[:-1]] == SENTENCE_END
+            ended = label[last[:-1]] == SENTENCE_END
             word_starts = numpy.concatenate([[True], paragraph | ended])
             if self.max_sentence_words and len(words) > self.max_sentence_words:
                 boundary = numpy.concatenate([[1.0], numpy.where(paragraph, 1.0,

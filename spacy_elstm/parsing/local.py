@@ -35,6 +35,7 @@ from .run import (InputFailure, ProgressBar, Summary, annotated, parse_task, pea
                   pipe_input, run_tasks)
 from .shards import write_errors, write_shard
 
+
 def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
                  out_format: str = "spacy", in_format: Optional[str] = None,
                  shard_size: int = 1000, batch_size: int = 64, n_process: int = 1,

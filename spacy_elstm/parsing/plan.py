@@ -11,17 +11,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
-from .manifest import build_manifest, check_output_dir, input_root, is_inside, model_identity, relative_name, start_or_resume
 from ..text.input_modes import MODES, TEXT_UNITS
+from .manifest import (build_manifest, check_output_dir, input_root, is_inside, model_identity,
+                       relative_name, start_or_resume)
 from .records import CorpusInputError, Record, Span, read_records
 from .summary import Summary
 
 INPUT_FORMATS = {".txt": "text", ".jsonl": "jsonl", ".conllu": "conllu"}
-
-
 OUTPUT_SUFFIXES = {"spacy": ".spacy", "conllu": ".conllu", "jsonl": ".jsonl"}
-
-
 BACKENDS = ("local", "ray")
 
 

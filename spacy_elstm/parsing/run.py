@@ -19,6 +19,7 @@ from .records import CorpusInputError, Record, read_records
 from .shards import write_errors, write_shard
 from .summary import ProgressBar, Summary
 
+
 class BackendError(RuntimeError):
     """The backend cannot run: its extra is not installed, the cluster cannot
     be reached, a worker failed, or an input file changed during the run."""

@@ -1,5 +1,5 @@
 """A learned tokenizer and sentence splitter: the character-level segmenter
-(`segmentation.py`: a bidirectional recurrent network of this package's cells
+(`segmenter.py`: a bidirectional recurrent network of this package's cells
 over the text's characters) labels each character as the end of a word, of a
 token or of a sentence, trained on the treebank when `spacy train` initialises
 the pipeline (`[initialize.tokenizer]`) and saved inside it.
@@ -35,7 +35,8 @@ def create_char_tokenizer(char_width: int = DEFAULTS["char_width"],
                           width: int = DEFAULTS["width"], depth: int = DEFAULTS["depth"],
                           cell: str = DEFAULTS["cell"], period: int = DEFAULTS["period"],
                           dropout: float = DEFAULTS["dropout"],
-                          window: int = DEFAULTS["window"]) -> Callable[[Language], "CharTokenizer"]:
+                          window: int = DEFAULTS["window"],
+                          ) -> Callable[[Language], "CharTokenizer"]:
     """A tokenizer and sentence splitter learned from the training data's characters."""
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)

@@ -19,10 +19,11 @@ separated by whitespace and one sentence a line, the Doc built from the words
 `make_doc` gives the Doc, and `nlp(doc)` or `nlp.pipe(docs)` runs the rest of
 the pipeline on it.
 """
+import re
 from typing import List, Sequence
 
 import numpy
-from spacy.attrs import SENT_START
+from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -93,16 +94,16 @@ def set_line_starts(doc: Doc) -> None:
     """One sentence a line: every token's sentence start set, True at the
     first word after a line break (and at the Doc's first token), False
     elsewhere (whitespace tokens included), so the sentence splitter keeps them;
-    set in one array operation (spaCy's per-token setter checks the whole Doc
-    each time)."""
-    text = doc.text
+    found over arrays and set in one operation (spaCy's per-token setter checks
+    the whole Doc each time)."""
+    if not len(doc):
+        return
     starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
-    previous_end = None  # the end in the text of the last word
-    for token in doc:
-        if token.i == 0 or (not token.is_space and previous_end is not None
-                            and "\n" in text[previous_end:token.idx]):
-            starts[token.i] = 1
-        if not token.is_space:
-            previous_end = token.idx + len(token.text)
-    if len(doc):
-        doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
+    starts[0] = 1
+    idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
+    words = numpy.flatnonzero(space == 0)
+    breaks = numpy.array([m.start() for m in re.finditer("\n", doc.text)], dtype="int64")
+    after_break = (numpy.searchsorted(breaks, idx[words[1:]])
+                   > numpy.searchsorted(breaks, idx[words[:-1]] + length[words[:-1]]))
+    starts[words[1:][after_break]] = 1
+    doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))

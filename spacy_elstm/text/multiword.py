@@ -6,7 +6,7 @@ group as one token.
 
 A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
 [first, last] word indices (inclusive, 0-based). The project's converter
-(`treebanks/conllu.py`) sets them from the treebank; a trained tokenizer
+(`treebanks/conllu_reader.py`) sets them from the treebank; a trained tokenizer
 (`treebank_tokenizer.py`) sets them on the Docs it makes, by the rules that
 `MultiwordRules.learn` takes from the training treebank:
 

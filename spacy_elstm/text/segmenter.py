@@ -89,17 +89,17 @@ class Segmenter:
     def labels_of(self, texts: Sequence[str]) -> List[List[int]]:
         """Each text's labels, as ``labels`` gives them, the windows of all the
         texts read together, WINDOWS_PER_CALL at a time."""
-        return [labels for labels, _ in self.read(texts)]
+        return [labels.tolist() for labels, _ in self.read(texts)]
 
-    def read(self, texts: Sequence[str]) -> List[Tuple[List[int], numpy.ndarray]]:
-        """Each text's labels and, per character, the probability that it ends
-        a sentence (float32), the windows of all the texts read together."""
+    def read(self, texts: Sequence[str]) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
+        """Each text's labels (int64) and, per character, the probability that
+        it ends a sentence (float32), the windows of all the texts read together."""
         if self.model is None:
             raise ValueError(f"{self.owner} is not trained: initialise the pipeline with its "
                              "training data first (`spacy train` does).")
         pieces = [(i, text[a:b]) for i, text in enumerate(texts)
                   for a, b in windows(text, self.window)]
-        labels: List[List[int]] = [[] for _ in texts]
+        labels: List[List[numpy.ndarray]] = [[] for _ in texts]
         ends: List[List[numpy.ndarray]] = [[] for _ in texts]
         for k in range(0, len(pieces), WINDOWS_PER_CALL):
             chunk = pieces[k:k + WINDOWS_PER_CALL]
@@ -107,17 +107,16 @@ class Segmenter:
             lengths = torch.tensor([len(piece) for _, piece in chunk], dtype=torch.long)
             with torch.no_grad(), training_mode(False):
                 logits = self.model(torch.cat(ids), torch.cat(shapes), lengths)
-            best = logits.argmax(-1).tolist()
-            end = torch.softmax(logits, -1)[:, SENTENCE_END].numpy()
+            best = logits.argmax(-1).numpy()
+            end = torch.softmax(logits, -1)[:, SENTENCE_END].numpy().astype("float32")
             start = 0
             for i, piece in chunk:  # each text's windows cover it in order
-                labels[i] += best[start:start + len(piece)]
+                labels[i].append(best[start:start + len(piece)])
                 ends[i].append(end[start:start + len(piece)])
                 start += len(piece)
-        return [(label + [INSIDE] * (len(text) - len(label)),
-                 numpy.concatenate(end).astype("float32") if end else
-                 numpy.zeros(len(text), dtype="float32"))
-                for label, end, text in zip(labels, ends, texts)]
+        return [(numpy.concatenate(label) if label else numpy.zeros(0, dtype="int64"),
+                 numpy.concatenate(end) if end else numpy.zeros(0, dtype="float32"))
+                for label, end in zip(labels, ends)]
 
     def _ids(self, text: str) -> Tuple[torch.Tensor, torch.Tensor]:
         """Each character's id and shape, looked up by code point in tables of

@@ -4,7 +4,7 @@ evaluation script, `conll18_ud_eval.py` (a project asset, never copied into
 this repository; MPL 2.0).
 
 The gold file is read with the project's one CoNLL-U reader
-(`treebanks/conllu.py`), one Doc per sentence. The pipeline runs on Docs built from
+(`treebanks/conllu_reader.py`), one Doc per sentence. The pipeline runs on Docs built from
 the gold words and spaces, one per gold sentence, so it never sees another
 tokenisation or another sentence split. A parser may still give a sentence more
 than one root (spaCy's Doc allows it); CoNLL-U, and the script, want exactly one
@@ -71,7 +71,7 @@ class GoldSentence:
 
 
 def read_gold(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[GoldSentence]:
-    """The sentences of a CoNLL-U file, checked by `treebanks/conllu.py` (which
+    """The sentences of a CoNLL-U file, checked by `treebanks/conllu_reader.py` (which
     raises CorpusFormatError naming the file and line)."""
     path = Path(path)
     docs = read_conllu(path, vocab)
@@ -176,7 +176,7 @@ def md5(path: Path) -> str:
 def official_scores(scorer: ModuleType, gold: Path, system: Path) -> Dict[str, Any]:
     """The script's evaluation of `system` against `gold`: metric name -> its
     Score (precision, recall, f1, ...). Its UDError is a ScoringError. The files
-    are read as `treebanks/conllu.py` reads them, a UTF-8 byte-order mark skipped
+    are read as `treebanks/conllu_reader.py` reads them, a UTF-8 byte-order mark skipped
     (the script's own load_conllu_file would take it for part of the first line).
     The script follows each word's chain of heads by recursion, one call per word,
     so it runs with Python's recursion limit raised above the longest sentence
