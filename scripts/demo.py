@@ -1,26 +1,26 @@
-"""Parse one sentence with a trained pipeline and print its analysis as a table.
+"""Read a short paragraph with a trained pipeline: print its sentences, then
+each sentence's analysis as a table. A raw-text pipeline (configs/raw/) splits
+the sentences and tokenises as its treebank does; a line break inside a
+sentence, as in wrapped text, is whitespace like a space.
 
 Usage:
-    python scripts/demo.py training/sample-elstm_brnn/model-best ["Some text."]
+    python scripts/demo.py training/sample/model-best ["Some text."]
 """
 import argparse
 
 import spacy
 
-DEFAULT_TEXT = "The quick brown fox jumped over the lazy dog near the river bank."
-COLUMNS = ("text", "tag_", "pos_", "morph", "dep_", "head")
+DEFAULT_TEXT = ("I bought this phone last week and it doesn't charge.\n"
+                "The store won't take it back. What should I do now?")
+COLUMNS = ("text", "tag_", "pos_", "morph", "lemma_", "dep_", "head")
 
 
-def rows(doc):
-    for token in doc:
-        yield (
-            token.text,
-            token.tag_,
-            token.pos_,
-            str(token.morph) or "_",
-            token.dep_,
-            token.head.text,
-        )
+def rows(sentence):
+    for token in sentence:
+        if token.is_space:
+            continue
+        yield (token.text, token.tag_, token.pos_, str(token.morph) or "_",
+               token.lemma_ or "_", token.dep_, token.head.text)
 
 
 def format_table(header, body):
@@ -34,11 +34,17 @@ def format_table(header, body):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", help="pipeline directory or installed package name")
-    parser.add_argument("text", nargs="?", default=DEFAULT_TEXT, help="text to parse")
+    parser.add_argument("text", nargs="?", default=DEFAULT_TEXT, help="text to read")
     args = parser.parse_args(argv)
     nlp = spacy.load(args.model)
     doc = nlp(args.text)
-    print(format_table(COLUMNS, list(rows(doc))))
+    sentences = list(doc.sents)
+    print(f"{len(sentences)} sentences:")
+    for k, sentence in enumerate(sentences, 1):
+        print(f"  {k}. {' '.join(sentence.text.split())}")
+    for k, sentence in enumerate(sentences, 1):
+        print(f"\nsentence {k}")
+        print(format_table(COLUMNS, list(rows(sentence))))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ member's config is the base with its slots filled from the member's source.
   base may set them, so the configs made from one base differ in their encoder only.
 
 A variant (VARIANTS below) is one generated config with a few sections changed:
-its source, configs/src/variants/<output>.cfg, is a header comment, then
+its source, configs/src/variants/<output>.cfg or the one it names (a change made to
+several bases, whose header says {base} for the base's name), is a header comment, then
 sections as in any config. A section the base lacks is added after the last
 section of its parent (of the parent's parent for the sections under a "*",
 which has no header of its own); a section the base has is merged into it key by key,
@@ -95,8 +96,15 @@ FAMILIES = (
 
 
 class Variant(NamedTuple):
-    output: str  # below configs/, without .cfg; its source is configs/src/variants/<output>.cfg
+    output: str  # below configs/, without .cfg
     base: str  # a generated or HANDWRITTEN config, below configs/ without .cfg
+    # its source below configs/src/variants/, without .cfg: the output's own path
+    # unless named (one change made to several bases, as raw text's)
+    source: str = ""
+
+    @property
+    def source_name(self) -> str:
+        return self.source or self.output
 
 
 VARIANTS = (
@@ -110,8 +118,10 @@ VARIANTS = (
     # the biaffine pipeline's pretraining (issue 33, item 4)
     Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
     # raw text in (issue 41): documents, the treebank's tokens, lemmas
-    Variant("raw/best_elstm", "best_elstm"),
-    Variant("raw/cnn", "cnn"),
+    Variant("raw/best_elstm", "best_elstm", "raw/raw_text"),
+    Variant("raw/cnn", "cnn", "raw/raw_text"),
+    # the quick start's pipeline for raw text (issue 55: the sample splits sentences)
+    Variant("raw/elstm_brnn", "elstm_brnn", "raw/raw_text"),
     # raw/best_elstm as it was before issue 43 (the word features of best_elstm_wide_words)
     Variant("experiments/raw/best_elstm_wide_words", "raw/best_elstm"),
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
@@ -251,9 +261,9 @@ def generate(src: Path = SRC) -> Dict[str, str]:
             header, blocks = read_member(src / family.blocks / f"{name}.cfg", base)
             path = f"{family.folder}/{name}" if family.folder else name
             configs[path] = fill(base, name, header, blocks)
-    outputs = {variant.output for variant in VARIANTS}
+    sources = {variant.source_name for variant in VARIANTS}
     for path in sorted((src / "variants").rglob("*.cfg")):
-        if path.relative_to(src / "variants").with_suffix("").as_posix() not in outputs:
+        if path.relative_to(src / "variants").with_suffix("").as_posix() not in sources:
             raise SourceError(f"{path}: no variant makes a config of it; name it in VARIANTS.")
     for variant in VARIANTS:
         if variant.base in configs:
@@ -264,7 +274,7 @@ def generate(src: Path = SRC) -> Dict[str, str]:
             raise SourceError(f"variant {variant.output}: no generated or handwritten config "
                               f"{variant.base}.")
         configs[variant.output] = apply_variant(
-            base_text, src / "variants" / f"{variant.output}.cfg")
+            base_text, src / "variants" / f"{variant.source_name}.cfg", variant.base)
     return configs
 
 
@@ -309,12 +319,14 @@ def _function(lines: List[str]) -> Optional[Tuple[str, str]]:
     return None
 
 
-def apply_variant(base_text: str, source: Path) -> str:
-    """The variant ``source`` (see the module) of the config ``base_text``."""
+def apply_variant(base_text: str, source: Path, base: str = "") -> str:
+    """The variant ``source`` (see the module) of the config ``base_text``;
+    ``{base}`` in its header comment becomes ``base``, the base's name."""
     from thinc.api import Config
 
     lines = _lines(source)
     header, changes = _sections(lines)
+    header = [ln.replace("{base}", base) for ln in header]
     if not any(ln.startswith("#") for ln in header) or any(
             ln.strip() and not ln.startswith("#") for ln in header):
         raise SourceError(f"{source}: needs a header comment, and only that, before its sections.")

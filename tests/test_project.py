@@ -72,7 +72,7 @@ def test_every_study_trains_and_scores_through_one_script():
 
 def test_the_sample_trains_the_quick_start_config_and_the_report_is_the_lab():
     train = " ".join(COMMANDS["train-sample"]["script"])
-    assert "spacy train configs/elstm_brnn.cfg" in train
+    assert "spacy train configs/raw/elstm_brnn.cfg" in train
     (report,) = WORKFLOWS["report"]
     assert COMMANDS[report]["script"] == ["python -m lab.report"]
 
