@@ -1,9 +1,11 @@
-"""Train an `elstm_senter` (the character-level sentence splitter) on a converted
-treebank and save it as a pipeline of its own; with --into, add it to a trained
-pipeline, first, and save that as another pipeline.
+"""Train an `elstm_senter` (the character-level sentence splitter, with its
+word-level model unless --word-width 0) on a converted treebank and save it as
+a pipeline of its own; with --into, add it to a trained pipeline, first (in
+place of the pipeline's own elstm_senter with --replace), and save that as
+another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2]
-    python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT
+    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128]
+    python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace]
 
 The senter trains once, on the training Docs' characters (their words,
 multiword tokens and sentences), as `spacy train` trains it in `initialize`;
@@ -18,10 +20,14 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
+from spacy_elstm.components.elstm_senter import WORD_WIDTH
 
-def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int) -> None:
+
+def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
+          word_width: int) -> None:
     nlp = spacy.blank("en")
-    nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth})
+    nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth,
+                                         "word_width": word_width})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": epochs, "seed": seed}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
@@ -30,10 +36,12 @@ def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed:
     print(f"wrote {output}")
 
 
-def into(pipeline: Path, senter: Path, output: Path) -> None:
+def into(pipeline: Path, senter: Path, output: Path, replace: bool = False) -> None:
     nlp = spacy.load(pipeline)
     if "elstm_senter" in nlp.pipe_names:
-        raise SystemExit(f"{pipeline} has an elstm_senter already.")
+        if not replace:
+            raise SystemExit(f"{pipeline} has an elstm_senter already (--replace replaces it).")
+        nlp.remove_pipe("elstm_senter")
     nlp.add_pipe("elstm_senter", source=spacy.load(senter), first=True)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
@@ -50,13 +58,18 @@ def main(argv=None) -> int:
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--word-width", type=int, default=WORD_WIDTH,
+                        help="the word-level model's width (0: none)")
+    parser.add_argument("--replace", action="store_true",
+                        help="with --into: replace the pipeline's own elstm_senter")
     args = parser.parse_args(argv)
     if args.into:
         if args.into_output is None:
             parser.error("--into takes PIPELINE SENTER OUTPUT")
-        into(args.source, args.output, args.into_output)
+        into(args.source, args.output, args.into_output, args.replace)
     else:
-        train(args.source, args.output, args.epochs, args.width, args.depth, args.seed)
+        train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
+              args.word_width)
     return 0
 
 

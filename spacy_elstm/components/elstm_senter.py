@@ -1,9 +1,13 @@
 """`elstm_senter`: a sentence splitter that reads the text's characters with the
-character-level segmenter (`text/segmenter.py`), trained on the treebank when the
-pipeline is initialised and saved inside it; it keeps whatever tokenizer the
-pipeline has. It sets every token's sentence start (a word starts a sentence
-where the segmenter ends one at the last character before it, or where a blank
-line comes before it), and spaCy's parser keeps those starts. A Doc that
+character-level segmenter (`text/segmenter.py`) and, with `word_width`, the
+words with a word-level model (`text/word_sentences.py`), both trained on the
+treebank when the pipeline is initialised and saved inside it; it keeps
+whatever tokenizer the pipeline has. It sets every token's sentence start (a
+word starts a sentence where one ends at the word before it, or where a blank
+line comes before it), and spaCy's parser keeps those starts. A sentence ends
+after a word where the character model's label at the word's last character
+says so, or, with the word-level model, where the mean of the two models'
+probabilities is above one half. A Doc that
 comes with every sentence start set (gold sentences, as `spacy-elstm score`
 gives them without `--raw`) keeps its own.
 
@@ -14,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, List, Optional, Union
 
 import numpy
+import srsly
 from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -23,49 +28,68 @@ from spacy.util import ensure_path
 from ..text.paragraphs import paragraph_breaks
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
                               WINDOWS_PER_CALL, Segmenter)
+from ..text.word_sentences import WordSentences
 
 FACTORY = "elstm_senter"
 
 
 # the longest sentence of UD English-EWT's training split, in words
 LONGEST_SENTENCE = 159
+# the word-level model's encoder width (a pipeline saved without it has none;
+# 0 asks for none)
+WORD_WIDTH = 128
+# its dropout (words are fewer than characters and easier to memorise: 0.1, the
+# character model's, found fewer sentences on EWT dev: `python -m lab.senter_words`)
+WORD_DROPOUT = 0.2
 
 
-@Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE},
+@Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
+                                           "word_width": WORD_WIDTH},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
-                      max_sentence_words: int) -> "ELSTMSenter":
-    """A sentence splitter learned from the training data's characters.
+                      max_sentence_words: int, word_width: int) -> "ELSTMSenter":
+    """A sentence splitter learned from the training data's characters and words.
 
     max_sentence_words (int): the longest sentence, in words (0: no limit); a
         longer one is split at its most probable sentence end within that many
         words, again until every piece fits (text without punctuation, as
         transcripts are, otherwise becomes one sentence of any length).
+    word_width (int): the width of the word-level model's encoder (an even
+        number; 0: no word-level model, the characters alone decide); its depth,
+        cell and period are the character model's, its dropout WORD_DROPOUT.
     """
-    if not isinstance(max_sentence_words, int) or max_sentence_words < 0:
-        raise ValueError(f"[components.{name}] max_sentence_words must be an integer >= 0 "
-                         f"(0: no limit), got {max_sentence_words!r}.")
+    for key, value in (("max_sentence_words", max_sentence_words), ("word_width", word_width)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"[components.{name}] {key} must be an integer >= 0 "
+                             f"(0: {'no limit' if key == 'max_sentence_words' else 'none'}), "
+                             f"got {value!r}.")
+    if word_width % 2:
+        raise ValueError(f"[components.{name}] word_width must be even (each direction gets "
+                         f"half), got {word_width!r}; use {word_width + 1}.")
+    owner = f"{FACTORY} ({name})"
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)
-    return ELSTMSenter(name, Segmenter(settings, window, f"{FACTORY} ({name})"),
-                       max_sentence_words)
+    words = None
+    if word_width:
+        words = WordSentences(dict(width=word_width, depth=depth, cell=cell, period=period,
+                                   dropout=WORD_DROPOUT), owner)
+    return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words)
 
 
 make_elstm_senter.__doc__ += "\n" + SETTINGS_DOC
 
 
 class ELSTMSenter:
-    def __init__(self, name: str, segmenter: Segmenter, max_sentence_words: int = 0):
+    def __init__(self, name: str, segmenter: Segmenter, max_sentence_words: int = 0,
+                 words: Optional[WordSentences] = None):
         self.name = name
         self.segmenter = segmenter
         self.max_sentence_words = max_sentence_words
+        self.words = words  # the word-level model, where the config asks for one
 
     def __call__(self, doc: Doc) -> Doc:
-        if self._splits(doc):
-            text = doc.text
-            self._set_starts(doc, text, *self.segmenter.read([text])[0])
-        return doc
+        return next(iter(self.pipe([doc])))
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         """As ``__call__`` on each Doc, the characters of Docs read together,
@@ -74,9 +98,18 @@ class ELSTMSenter:
         for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
             texts = [doc.text for doc in todo]
-            for doc, text, (label, ends) in zip(todo, texts, self.segmenter.read(texts)):
-                self._set_starts(doc, text, label, ends)
+            word_ends = (self.words.end_probabilities(todo) if self._reads_words()
+                         else [None] * len(todo))
+            for doc, text, (label, ends), by_words in zip(todo, texts,
+                                                          self.segmenter.read(texts),
+                                                          word_ends):
+                self._set_starts(doc, text, label, ends, by_words)
             yield from batch
+
+    def _reads_words(self) -> bool:
+        """Whether the word-level model has a say (asked for, and trained: a
+        pipeline saved before it existed has none)."""
+        return self.words is not None and self.words.model is not None
 
     @staticmethod
     def _splits(doc: Doc) -> bool:
@@ -85,12 +118,14 @@ class ELSTMSenter:
         return bool(len(doc)) and not doc.has_annotation("SENT_START", require_complete=True)
 
     def _set_starts(self, doc: Doc, text: str, label: numpy.ndarray,
-                    ends: numpy.ndarray) -> None:
+                    ends: numpy.ndarray, word_ends: Optional[numpy.ndarray] = None) -> None:
         """Every token's sentence start, found with array operations over the
         Doc's words and set in one (spaCy's per-token setter checks the whole
         Doc each time: quadratic in its length). A word starts a sentence where
-        the segmenter ends one at the last character of the word before it, or
-        where a blank line comes between them; whitespace tokens never start one."""
+        one ends at the word before it (the segmenter's label at its last
+        character; with `word_ends`, each word's probability by the word-level
+        model, the mean of the two probabilities above one half), or where a
+        blank line comes between them; whitespace tokens never start one."""
         starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
         starts[0] = 1
         idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
@@ -100,11 +135,15 @@ class ELSTMSenter:
             breaks = paragraph_breaks(text)
             paragraph = (numpy.searchsorted(breaks, idx[words[1:]])
                          > numpy.searchsorted(breaks, last[:-1] + 1))  # a blank line between
-            ended = label[last[:-1]] == SENTENCE_END
+            end = ends[last[:-1]]
+            if word_ends is None:
+                ended = label[last[:-1]] == SENTENCE_END
+            else:
+                end = (end + word_ends[:-1]) / 2
+                ended = end > 0.5
             word_starts = numpy.concatenate([[True], paragraph | ended])
             if self.max_sentence_words and len(words) > self.max_sentence_words:
-                boundary = numpy.concatenate([[1.0], numpy.where(paragraph, 1.0,
-                                                                 ends[last[:-1]])])
+                boundary = numpy.concatenate([[1.0], numpy.where(paragraph, 1.0, end)])
                 word_starts = split_long_sentences(word_starts, boundary,
                                                    self.max_sentence_words)
             starts[words] = numpy.where(word_starts, 1, -1)
@@ -114,31 +153,50 @@ class ELSTMSenter:
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
                    treebank: Optional[Union[str, Path]] = None,
-                   training_text: str = "varied") -> None:
+                   training_text: str = "varied", word_epochs: int = 8) -> None:
         vocab = nlp.vocab if nlp is not None else None
-        self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
-                             batch_size=batch_size, learn_rate=learn_rate, seed=seed,
-                             training_text=training_text)
+        docs = self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
+                                    batch_size=batch_size, learn_rate=learn_rate, seed=seed,
+                                    training_text=training_text)
+        if self.words is not None:
+            self.words.train(docs, epochs=word_epochs, batch_size=batch_size,
+                             learn_rate=learn_rate, seed=seed)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
-                          "it learns them too, which helps it find sentence ends).\n\n"
-                          + LEARN_DOC)
+                          "it learns them too, which helps it find sentence ends), then the "
+                          "word-level model on the same text.\n\n" + LEARN_DOC
+                          + "word_epochs (int): the word-level model's passes over it.\n")
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        return self.segmenter.to_bytes()
+        if not self._reads_words():  # the layout of pipelines saved before the word model
+            return self.segmenter.to_bytes()
+        return srsly.msgpack_dumps({"segmenter": self.segmenter.to_bytes(),
+                                    "words": self.words.to_bytes()})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
-        self.segmenter.from_bytes(data)
+        msg = srsly.msgpack_loads(data)
+        if "segmenter" not in msg:  # saved without a word-level model
+            self.segmenter.from_bytes(data)
+            return self
+        self.segmenter.from_bytes(msg["segmenter"])
+        if self.words is not None:
+            self.words.from_bytes(msg["words"])
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
-        (path / "segmenter.bin").write_bytes(self.to_bytes())
+        (path / "segmenter.bin").write_bytes(self.segmenter.to_bytes())
+        if self._reads_words():
+            (path / "words.bin").write_bytes(self.words.to_bytes())
 
     def from_disk(self, path: Union[str, Path], *,
                   exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
-        return self.from_bytes((ensure_path(path) / "segmenter.bin").read_bytes())
+        path = ensure_path(path)
+        self.segmenter.from_bytes((path / "segmenter.bin").read_bytes())
+        if self.words is not None and (path / "words.bin").exists():
+            self.words.from_bytes((path / "words.bin").read_bytes())
+        return self
 
 
 def split_long_sentences(starts: numpy.ndarray, boundary: numpy.ndarray,

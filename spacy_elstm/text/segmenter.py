@@ -63,8 +63,10 @@ training_text (str): "varied": the training sentences laid out as users' text
 """
 TRAINING_TEXTS = ("varied", "treebank")
 # windows read in one call of the model: texts of a batch share the recurrence's
-# steps, and memory stays bounded however long a text is
-WINDOWS_PER_CALL = 256
+# steps, and memory stays bounded however long a text is; on one CPU thread 64
+# windows a call read EWT dev's text faster than 256 did (the steps' state stays
+# in cache: `python -m lab.raw_long_docs`, docs/results/speed.md)
+WINDOWS_PER_CALL = 64
 
 
 class Segmenter:
@@ -138,10 +140,10 @@ class Segmenter:
         return torch.from_numpy(ids), torch.from_numpy(shapes)
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
-              learn_rate: float, seed: int, training_text: str) -> None:
+              learn_rate: float, seed: int, training_text: str) -> List[Doc]:
         """Train on the gold Docs of `treebank` or of the training examples
         (`training_docs.py`), in the layout `training_text` says; the settings
-        are LEARN_DOC's."""
+        are LEARN_DOC's. Returns the Docs it learned from."""
         if training_text not in TRAINING_TEXTS:
             raise ValueError(f"{self.owner}: training_text must be one of "
                              f"{', '.join(TRAINING_TEXTS)}, got {training_text!r}.")
@@ -150,6 +152,7 @@ class Segmenter:
             docs = varied_docs(docs, seed)
         self.train(docs, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate, seed=seed)
         self.learned["training_text"] = training_text
+        return docs
 
     def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
               learn_rate: float, seed: int) -> None:

@@ -1,0 +1,43 @@
+"""A word-level sentence-end model: which words end a sentence, read by a
+bidirectional recurrent encoder over the words (their lower-cased form, their
+shape and the whitespace after each), the second view beside the character
+model's (`segmenter.py`) in `elstm_senter`."""
+import torch
+from torch import Tensor, nn
+
+from .encoder import RecurrentEncoder
+from .mode import Dropout
+
+# What a word looks like (its first characters): padding, Capitalised, UPPER,
+# lower, digit, punctuation, anything else
+N_SHAPES = 7
+# The whitespace after a word: padding, none, spaces, a line break, a blank
+# line, the end of the text
+N_GAPS = 6
+FEATURE_WIDTH = 8
+
+
+class WordSentenceModel(nn.Module):
+    """Word ids, shapes and gaps (n_words,) int64, the texts one after another,
+    and the texts' lengths (n_texts,) int64 -> the logit that each word ends a
+    sentence (n_words,). Plain stacked layers unless `skip` (the character
+    model's skip connections and layer norm, which found fewer sentences on EWT
+    dev: `python -m lab.senter_words`)."""
+
+    def __init__(self, *, n_words: int, word_width: int, width: int, depth: int, cell: str,
+                 period: int, dropout: float, skip: bool = False):
+        super().__init__()
+        self.words = nn.Embedding(n_words, word_width)
+        self.shapes = nn.Embedding(N_SHAPES, FEATURE_WIDTH)
+        self.gaps = nn.Embedding(N_GAPS, FEATURE_WIDTH)
+        self.dropout = Dropout(dropout)
+        self.encoder = RecurrentEncoder(cell=cell, input_width=word_width + 2 * FEATURE_WIDTH,
+                                        width=width, depth=depth, bidirectional=True,
+                                        period=period, residual=skip, layer_norm=skip,
+                                        dropout=dropout)
+        self.output = nn.Linear(width, 1)
+
+    def forward(self, word_ids: Tensor, shapes: Tensor, gaps: Tensor, lengths: Tensor) -> Tensor:
+        x = torch.cat([self.dropout(self.words(word_ids)), self.shapes(shapes),
+                       self.gaps(gaps)], dim=-1)
+        return self.output(self.encoder(x, lengths, flat=True)).squeeze(-1)

@@ -1,0 +1,206 @@
+"""The word-level view of sentence ends in elstm_senter: its features, that it
+learns a sentence end no punctuation marks, that a Doc's probabilities do not
+depend on the Docs read with it or on its windows' cuts, that it is saved and
+loaded with the pipeline (and a pipeline saved without it keeps its old
+behaviour), and how its probability and the character model's decide."""
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+
+from spacy_elstm.components.elstm_senter import ELSTMSenter
+from spacy_elstm.pytorch.mode import mode_dependent_modules
+from spacy_elstm.text import word_sentences
+from spacy_elstm.text.segmenter import INSIDE, SENTENCE_END
+from spacy_elstm.text.word_sentences import (BLANK_LINE, LINE_BREAK, SPACES, TEXT_END,
+                                             WordSentences, word_shape)
+
+SMALL = {"width": 16, "depth": 1, "cell": "lstm", "period": 1, "dropout": 0.0}
+FILLER = "we went to the shop and then came home again".split()
+
+
+def doc_of(vocab, sentences, gap=" "):
+    """A gold Doc of lower-case sentences with no punctuation, each sentence's
+    words joined by spaces and the sentences by `gap` (a whitespace token
+    where it is not a single space)."""
+    words, spaces, starts = [], [], []
+    for k, sentence in enumerate(sentences):
+        for j, word in enumerate(sentence):
+            words.append(word)
+            starts.append(j == 0)
+            last = j == len(sentence) - 1
+            spaces.append(not last or (gap == " " and k < len(sentences) - 1))
+        if gap != " " and k < len(sentences) - 1:
+            words.append(gap)
+            spaces.append(False)
+            starts.append(False)
+    return Doc(vocab, words=words, spaces=spaces, sent_starts=starts)
+
+
+def sentences(rng, n):
+    """n sentences of filler words, each ending with "bye"."""
+    return [[FILLER[i] for i in rng.integers(0, len(FILLER), rng.integers(2, 7))] + ["bye"]
+            for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def trained():
+    vocab = spacy.blank("en").vocab
+    rng = numpy.random.default_rng(0)
+    docs = [doc_of(vocab, sentences(rng, 6)) for _ in range(150)]
+    model = WordSentences(SMALL, "test")
+    model.train(docs, epochs=6, batch_size=8, learn_rate=0.01, seed=0)
+    return model, vocab
+
+
+def test_features_name_each_words_shape_and_the_whitespace_after_it():
+    nlp = spacy.blank("en")
+    model = WordSentences(SMALL, "test")
+    model.words = {"hello": 2}
+    index, feats = model.features(nlp.make_doc("Hello ABC\nx1 9\n\n, end"))
+    doc = nlp.make_doc("Hello ABC\nx1 9\n\n, end")
+    assert [doc[i].text for i in index] == ["Hello", "ABC", "x1", "9", ",", "end"]
+    assert feats[0].tolist() == [2, 1, 1, 1, 1, 1]  # known lower-cased, else unknown
+    assert feats[1].tolist() == [word_shape(w) for w in ("Hello", "ABC", "x1", "9", ",", "end")]
+    assert len(set(feats[1].tolist())) == 5
+    assert feats[2].tolist() == [SPACES, LINE_BREAK, SPACES, BLANK_LINE, SPACES, TEXT_END]
+
+
+def test_it_learns_a_sentence_end_without_punctuation(trained):
+    model, vocab = trained
+    rng = numpy.random.default_rng(1)
+    doc = doc_of(vocab, sentences(rng, 8))
+    index, _ = model.features(doc)
+    p = model.end_probabilities([doc])[0]
+    ends = numpy.array([doc[i].text == "bye" for i in index])
+    assert p[ends].min() > 0.8 and p[~ends].max() < 0.2
+
+
+def test_a_docs_probabilities_do_not_depend_on_its_batch_or_its_windows(trained, monkeypatch):
+    model, vocab = trained
+    rng = numpy.random.default_rng(2)
+    docs = [doc_of(vocab, sentences(rng, n)) for n in (3, 40, 1, 12)]
+    alone = [model.end_probabilities([d])[0] for d in docs]
+    together = model.end_probabilities(docs)
+    for a, b in zip(alone, together):
+        numpy.testing.assert_allclose(a, b, atol=1e-6)
+    # short windows with context: every word still gets its probability, close
+    # to the one read in one piece where the context covers what it needs
+    monkeypatch.setattr(word_sentences, "WINDOW", 17)
+    monkeypatch.setattr(word_sentences, "CONTEXT", 8)
+    cut = model.end_probabilities(docs)
+    for a, b in zip(alone, cut):
+        assert a.shape == b.shape
+        assert ((a > 0.5) == (b > 0.5)).all()
+
+
+def test_it_predicts_the_same_twice_with_dropout_on_in_training():
+    """Dropout is the package's (`pytorch/mode.py`): off when predicting."""
+    vocab = spacy.blank("en").vocab
+    rng = numpy.random.default_rng(4)
+    model = WordSentences({**SMALL, "dropout": 0.5}, "test")
+    model.train([doc_of(vocab, sentences(rng, 4)) for _ in range(10)], epochs=1,
+                batch_size=4, learn_rate=0.01, seed=0)
+    assert mode_dependent_modules(model.model) == []
+    doc = doc_of(vocab, sentences(rng, 5))
+    numpy.testing.assert_array_equal(model.end_probabilities([doc])[0],
+                                     model.end_probabilities([doc])[0])
+
+
+def test_an_untrained_model_is_named():
+    with pytest.raises(ValueError, match="not trained"):
+        WordSentences(SMALL, "elstm_senter (x)").end_probabilities([spacy.blank("en")("a b")])
+
+
+def test_bad_word_epochs_are_named():
+    with pytest.raises(ValueError, match="word_epochs must be an integer >= 1, got 0"):
+        WordSentences(SMALL, "test").train([], epochs=0, batch_size=8, learn_rate=0.01, seed=0)
+
+
+class ChosenSegmenter:
+    """Labels SENTENCE_END where `ends` says, and gives each word's last
+    character the probability `scores[word]`."""
+
+    window = 300
+
+    def __init__(self, ends, scores):
+        self.ends, self.scores = set(ends), scores
+
+    def read(self, texts):
+        nlp, out = spacy.blank("en"), []
+        for text in texts:
+            label = numpy.full(len(text), INSIDE)
+            prob = numpy.zeros(len(text), dtype="float32")
+            for token in nlp.make_doc(text):
+                last = token.idx + len(token.text) - 1
+                label[last] = SENTENCE_END if token.text in self.ends else INSIDE
+                prob[last] = self.scores.get(token.text, 0.0)
+            out.append((label, prob))
+        return out
+
+
+class ChosenWords:
+    """A trained word-level model whose probability for each word is `scores[word]`."""
+
+    model = object()
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def end_probabilities(self, docs):
+        return [numpy.array([self.scores.get(t.text, 0.0) for t in doc if not t.is_space],
+                            dtype="float32") for doc in docs]
+
+
+def test_the_mean_of_the_two_probabilities_decides():
+    nlp = spacy.blank("en")
+    chars = {"a": 0.3, "b": 0.6, "c": 0.45, "d": 0.9}
+    words = {"a": 0.9, "b": 0.1, "c": 0.6, "d": 0.0}
+    segmenter = ChosenSegmenter(ends={"b", "d"}, scores=chars)
+    alone = ELSTMSenter("senter", segmenter)
+    both = ELSTMSenter("senter", segmenter, words=ChosenWords(words))
+    text = "a b c d e"
+    # the characters alone: their labels (after b and d)
+    assert [t.i for t in alone(nlp.make_doc(text)) if t.is_sent_start] == [0, 2, 4]
+    # both: mean 0.6 after a, 0.35 after b, 0.525 after c, 0.45 after d
+    assert [t.i for t in both(nlp.make_doc(text)) if t.is_sent_start] == [0, 1, 3]
+
+
+def test_saved_and_loaded_with_the_pipeline_and_old_pipelines_keep_their_splits(
+        trained, tmp_path):
+    model, _ = trained
+    nlp = spacy.blank("en")
+    senter = nlp.add_pipe("elstm_senter", config={"width": 16, "depth": 1, "word_width": 16})
+    # a character model that has learned something, trained on the same small docs
+    rng = numpy.random.default_rng(3)
+    docs = [doc_of(nlp.vocab, sentences(rng, 6)) for _ in range(20)]
+    senter.segmenter.train(docs, epochs=1, batch_size=8, learn_rate=0.01, seed=0)
+    senter.words.from_bytes(model.to_bytes())
+    text = "we went home bye the shop bye and then came home bye"
+    expected = [t.is_sent_start for t in nlp(text)]
+    nlp.to_disk(tmp_path / "with")
+    assert (tmp_path / "with" / "elstm_senter" / "words.bin").exists()
+    loaded = spacy.load(tmp_path / "with")
+    assert [t.is_sent_start for t in loaded(text)] == expected
+    again = spacy.blank("en")
+    again.add_pipe("elstm_senter", config={"width": 16, "depth": 1, "word_width": 16})
+    again.get_pipe("elstm_senter").from_bytes(senter.to_bytes())
+    assert [t.is_sent_start for t in again(text)] == expected
+    # saved before the word-level model existed: only segmenter.bin, and the
+    # character model's labels decide, as they did
+    (tmp_path / "with" / "elstm_senter" / "words.bin").unlink()
+    old = spacy.load(tmp_path / "with")
+    assert old.get_pipe("elstm_senter").words.model is None
+    senter.words = None
+    assert [t.is_sent_start for t in old(text)] == [t.is_sent_start for t in nlp(text)]
+
+
+@pytest.mark.parametrize("value, message", [
+    (3, "word_width must be even"),
+    (-2, "word_width must be an integer >= 0"),
+    (True, "word_width"),  # spaCy names it: True is not an int
+])
+def test_a_bad_word_width_is_named(value, message):
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=message):
+        nlp.add_pipe("elstm_senter", config={"word_width": value})
