@@ -802,3 +802,40 @@ def test_the_long_document_benchmark_is_shown_with_each_component_s_share(tmp_pa
     section = raw_long_section(tmp_path / "b.json")
     assert "**0.80x**" in section and "**25.0%**" in section
     assert "| `parser` | 7.500 | 75.0 |" in section
+
+
+def test_the_raw_text_targets_read_the_raw_scores_and_compare_the_text_forms(tmp_path):
+    from lab.report.targets import RAW_BEST, targets_section
+
+    folder = tmp_path / "metrics" / RAW_BEST.folder
+    folder.mkdir(parents=True)
+    for kind, sentences in (("raw", 88.5), ("raw-joined", 89.0)):
+        (folder / f"{RAW_BEST.config}-test.{kind}.json").write_text(json.dumps(
+            {"Sentences": sentences, "Tokens": 99.25, "Words": 98.9, "LAS": 83.1}))
+    rows = {line.split(" | ")[0][2:]: line
+            for line in targets_section(tmp_path / "metrics").splitlines()}
+    assert rows["raw/best_elstm: Sentences ≥ 89.5 (Stanza 1.5.1: 89.16)"].endswith(
+        f"| 88.50 (`{RAW_BEST.folder}/{RAW_BEST.config}-test.raw`, 1 seed) | 89.50 | no (-1.00) |")
+    assert rows["raw/best_elstm: Tokens ≥ 99.2 (Stanza: 99.17)"].endswith("| yes (+0.05) |")
+    within = next(v for k, v in rows.items() if "within 0.3" in k)
+    assert within.endswith(f"| 89.00 (`{RAW_BEST.folder}/{RAW_BEST.config}-test.raw-joined`, "
+                           "1 seed) | no (-0.20) |")
+
+
+def test_the_senter_words_study_is_a_table_of_its_rows(tmp_path):
+    from lab.report.ud import SENTER_WORDS_FILE, senter_words_section
+
+    metrics = tmp_path / "metrics"
+    assert senter_words_section(metrics) is None
+    (metrics / SENTER_WORDS_FILE).parent.mkdir(parents=True)
+    row = {"Tokens": 99.08, "Words": 98.83, "words": 10, "words_per_second": 1234.5}
+    (metrics / SENTER_WORDS_FILE).write_text(json.dumps({
+        "split": "dev", "char_epochs": 12, "char_seed": 0, "char_seconds": 180.0,
+        "word_width": 128, "word_epochs": 8, "rows": [
+            {"senter": "characters", "text_form": "ud", "seed": None, "Sentences": 87.56, **row},
+            {"senter": "characters + words", "text_form": "ud", "seed": 1, "Sentences": 88.28,
+             **row}]}))
+    text = senter_words_section(metrics)
+    assert "| characters | - | dev | UD's text form | 99.08 | 87.56 | 1,234 |" in text
+    assert "| characters + words | 1 | dev | UD's text form | 99.08 | 88.28 | 1,234 |" in text
+    assert "`word_width = 128`" in text

@@ -84,6 +84,10 @@ def render(metrics: Path) -> Dict[str, Any]:
     if training_text is not None:
         parts["ud"] += ["## Sentences from the characters: what they learn from", "",
                         training_text, ""]
+    senter_words = ud.senter_words_section(metrics)
+    if senter_words is not None:
+        parts["ud"] += ["## Sentences from the words beside the characters", "",
+                        senter_words, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []

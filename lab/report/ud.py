@@ -283,6 +283,36 @@ def training_text_section(metrics: Path) -> Optional[str]:
               "(`python -m lab.tokenizers --training-texts ...`).")
 
 
+SENTER_WORDS_FILE = "tokenizers/senter-words.json"  # python -m lab.senter_words
+
+
+def senter_words_section(metrics: Path) -> Optional[str]:
+    """elstm_senter with and without its word-level model, and the settings it
+    was chosen over, on dev; None where `python -m lab.senter_words` has not run."""
+    data = read_json(metrics / SENTER_WORDS_FILE)
+    if data is None:
+        return None
+    rows = [[r["senter"], "-" if r["seed"] is None else str(r["seed"]), r["split"] if "split" in r
+             else data["split"], FORM_NAMES.get(r["text_form"], r["text_form"]),
+             f"{r['Tokens']:.2f}", f"{r['Sentences']:.2f}", f"{r['words_per_second']:,.0f}"]
+            for r in data["rows"]]
+    return (table(["elstm_senter", "word model seed", "split", "text form", "Tokens",
+                   "Sentences", "words/s"], rows)
+            + "\n\n`elstm_senter` alone over the pipeline's own tokenizer "
+              "(`spacy-elstm.TreebankTokenizer.v1`) on the raw text of EWT "
+              f"{data['split']}'s documents, scored by the CoNLL 2018 script: the character "
+              f"model ({data['char_epochs']} epochs on EWT train in the varied layouts, seed "
+              f"{data['char_seed']}, {data['char_seconds'] / 60:.0f} min) alone, and with a "
+              f"word-level model ({data['word_epochs']} epochs on the same text, "
+              f"`word_width = {data['word_width']}`) whose probability is averaged with its "
+              "own: the settings `configs/raw/` ship (`words`, over seeds) and those they were "
+              "chosen over (the character model's skip connections and layer norm, its dropout "
+              "0.1: they moved Sentences by tenths, within the seeds' spread, and were "
+              "dropped). One character model for every row, so the rows differ by the word "
+              "model alone. `words/s`: tokenizing and splitting, one thread, while other jobs shared "
+              f"the machine. From `metrics/{SENTER_WORDS_FILE}` (`python -m lab.senter_words`).")
+
+
 PEER_GLOB = "udpipe1/udpipe1-*.json"  # python -m lab.udpipe_peer run
 PEER_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS"]
 
