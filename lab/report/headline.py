@@ -37,9 +37,12 @@ KEYS = ["UPOS", "UAS", "LAS"]
 # gold tokens and sentences beside it
 # (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg)
 RAW_ROWS = [
-    (Row("best_elstm", "raw-10000steps", 10_000,
-         "`best_elstm` for raw text: sentences, the treebank's tokens, lemmas"), "best_elstm"),
-    (Row("cnn", "raw-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"), "cnn"),
+    (Row("best_elstm_words", "raw-ud-10000steps", 10_000,
+         "`best_elstm` for raw text: sentences from the characters and the words, the "
+         "treebank's tokens, lemmas"), "best_elstm"),
+    (Row("cnn_no_augmenter", "raw-ud-10000steps", 10_000,
+         "spaCy's CNN tok2vec, the same treatment, trained before the whitespace augmentation "
+         "and the word-level sentence model"), "cnn"),
 ]
 RAW_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "Lemmas", "UAS", "LAS"]
 SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
@@ -122,7 +125,9 @@ def raw_headline(metrics: Path) -> str:
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
         "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
         f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
-        ".json`; no pretrained vectors.")
+        ".json`; no pretrained vectors. How each run was trained: [docs/results/ud.md]"
+        "(docs/results/ud.md#raw-text-in-uds-text-form-the-pipelines-of-configsraw-the-readmes"
+        "-headline).")
     return table(header, rows) + "\n\n" + line
 
 

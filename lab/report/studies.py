@@ -55,6 +55,20 @@ STUDIES = [
           "a senter trained apart on EWT train (`scripts/train_senter.py`, 12 epochs, the "
           "config's settings) was added before scoring (it trains apart from the other "
           "components in either case)."),
+    Study(r"raw-ud-.+", "ud", "ud",
+          "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline)",
+          "The configs of `configs/raw/` trained as the study below (`python "
+          "scripts/train_and_score.py configs/raw/NAME.cfg --metrics metrics/raw-ud-Nsteps "
+          "--steps N --raw`) and scored on raw text in UD's text form (`raw`) and with each "
+          "paragraph on one line (`raw-joined`). `cnn_no_augmenter`: `raw/cnn` as it was "
+          "before the whitespace augmentation, its `elstm_senter` the characters alone. "
+          "`best_elstm`: `raw/best_elstm` as it was before the word-level sentence model, its "
+          "`elstm_senter` the characters alone. `best_elstm_words`: that same trained "
+          "pipeline with its `elstm_senter` trained again as `configs/raw/best_elstm.cfg` "
+          "now trains it, with the word-level model (`python scripts/train_senter.py "
+          "corpus/ud/en_ewt-ud-train.spacy training/senter-words`, then `--into ... "
+          "--replace`): the senter trains apart from the other components, on EWT train, "
+          "with the config's settings and seed, so only it differs."),
     Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline)",
           "The configs of `configs/raw/`: the tagger, morphologizer and parser trained on one "
           "gold sentence per Doc, the tokenizer and `elstm_senter` learned from EWT train's "
