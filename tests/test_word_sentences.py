@@ -204,3 +204,27 @@ def test_a_bad_word_width_is_named(value, message):
     nlp = spacy.blank("en")
     with pytest.raises(ValueError, match=message):
         nlp.add_pipe("elstm_senter", config={"word_width": value})
+
+
+def test_hostile_text_gets_sentences_with_the_word_model(trained):
+    """Empty text, whitespace alone, CRLF, control characters, emoji, one word of
+    200,000 characters and 30,000 words without punctuation: every Doc comes
+    back whole, its first word starts a sentence, and no sentence is longer
+    than the longest."""
+    model, _ = trained
+    nlp = spacy.blank("en")
+    senter = nlp.add_pipe("elstm_senter", config={"width": 16, "depth": 1, "word_width": 16,
+                                                  "max_sentence_words": 50})
+    rng = numpy.random.default_rng(5)
+    senter.segmenter.train([doc_of(nlp.vocab, sentences(rng, 6)) for _ in range(10)],
+                           epochs=1, batch_size=8, learn_rate=0.01, seed=0)
+    senter.words.from_bytes(model.to_bytes())
+    texts = ["", "   \n\n  ", "we went\r\nhome bye\r\n\r\nthe shop", "a\x00b \x07 c\u200bd",
+             "🙂 bye 🙂🙂 home", "x" * 200_000, " ".join(FILLER[i % len(FILLER)]
+                                                     for i in range(30_000))]
+    for text, doc in zip(texts, nlp.pipe(texts)):
+        assert doc.text == text
+        words = [t for t in doc if not t.is_space]
+        if words:
+            assert words[0].is_sent_start
+            assert max(len([t for t in s if not t.is_space]) for s in doc.sents) <= 50
