@@ -2,7 +2,8 @@
 character model trained once as `configs/raw/` train it (12 epochs on EWT
 train in the varied layouts, seed 0), then word-level models on the same text,
 each beside it: the shipped settings over seeds, and the settings it was chosen
-over (the character model's skip connections and layer norm, its dropout);
+over (the character model's skip connections and layer norm, its dropout; a
+narrower or a shallower model, which would cost less time);
 Tokens, Words and Sentences F1 from the CoNLL 2018 script on dev's raw text in
 each text form, over the pipeline's own tokenizer (spacy-elstm.TreebankTokenizer.v1).
 
@@ -39,6 +40,8 @@ def variants(seeds: List[int]) -> List[Dict[str, Any]]:
         {"name": "words, dropout 0.1", "seed": seeds[0], "settings": {"dropout": 0.1}},
         {"name": "words, skip connections, layer norm, dropout 0.1", "seed": seeds[0],
          "settings": {"skip": True, "dropout": 0.1}},
+        {"name": "words, width 64", "seed": seeds[0], "settings": {"width": 64}},
+        {"name": "words, one layer", "seed": seeds[0], "settings": {"depth": 1}},
     ]
 
 

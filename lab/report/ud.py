@@ -307,8 +307,9 @@ def senter_words_section(metrics: Path) -> Optional[str]:
               f"`word_width = {data['word_width']}`) whose probability is averaged with its "
               "own: the settings `configs/raw/` ship (`words`, over seeds) and those they were "
               "chosen over (the character model's skip connections and layer norm, its dropout "
-              "0.1: they moved Sentences by tenths, within the seeds' spread, and were "
-              "dropped). One character model for every row, so the rows differ by the word "
+              "0.1, a narrower or a shallower model: each moved Sentences by tenths, so the "
+              "settings stay; the shallower one costs half the word model's time, a choice "
+              "for more seeds to make). One character model for every row, so the rows differ by the word "
               "model alone. `words/s`: tokenizing and splitting, one thread, while other jobs shared "
               f"the machine. From `metrics/{SENTER_WORDS_FILE}` (`python -m lab.senter_words`).")
 
