@@ -839,3 +839,15 @@ def test_the_senter_words_study_is_a_table_of_its_rows(tmp_path):
     assert "| characters | - | dev | UD's text form | 99.08 | 87.56 | 1,234 |" in text
     assert "| characters + words | 1 | dev | UD's text form | 99.08 | 88.28 | 1,234 |" in text
     assert "`word_width = 128`" in text
+
+
+def test_the_parse_txt_target_reads_the_largest_difference(tmp_path):
+    from lab.report.targets import PARSE_TXT, targets_section
+
+    path = tmp_path / "metrics" / PARSE_TXT
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"split": "dev", "difference": {"Sentences": -0.04, "LAS": 0.15}}))
+    row = next(line for line in targets_section(tmp_path / "metrics").splitlines()
+               if "`parse` on UD's .txt" in line)
+    assert row.endswith("| 0.15 at most (LAS; `raw-ud-10000steps/best_elstm_words-dev.parse-txt"
+                        ".json`) | 0.10 | no (-0.05) |")

@@ -79,6 +79,9 @@ RAW_TARGETS = [
     Target("raw/best_elstm: Sentences in UD's form within 0.3 of the space-joined text's",
            "Sentences", RAW_BEST, 0.3, RAW_BEST, kind="raw", other_kind="raw-joined"),
 ]
+# `python -m lab.parse_txt`: `parse` on the split's UD .txt against the Python API, dev
+PARSE_TXT = "raw-ud-10000steps/best_elstm_words-dev.parse-txt.json"
+PARSE_TXT_BOUND = 0.1
 # `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):
 # their inference words/s beside the CNN's in one run
 SPEED_FILE = "bench-accurate.json"
@@ -143,6 +146,10 @@ def targets_section(metrics: Path) -> Optional[str]:
     """The targets tables (gold tokens, then raw text); None where no target has its files."""
     rows, found = _target_rows(metrics, TARGETS)
     raw_rows, raw_found = _target_rows(metrics, RAW_TARGETS)
+    parse_row = parse_txt_row(metrics)
+    if parse_row is not None:
+        raw_rows.append(parse_row)
+        raw_found = True
     if not found and not raw_found:
         return None
     return "\n\n".join(filter(None, [
@@ -151,6 +158,20 @@ def targets_section(metrics: Path) -> Optional[str]:
         speed_line(metrics),
         table(["target (EWT test, raw text in UD's text form, official script)", "ours",
                "bound or reference", "met (margin)"], raw_rows) if raw_found else None]))
+
+
+def parse_txt_row(metrics: Path) -> Optional[list]:
+    """The target row of `parse` on the .txt against the Python API: the largest
+    difference of any score; None before `python -m lab.parse_txt` ran."""
+    data = read_json(metrics / PARSE_TXT)
+    if data is None:
+        return None
+    key, gap = max(data["difference"].items(), key=lambda item: abs(item[1]))
+    margin = PARSE_TXT_BOUND - abs(gap)
+    return [f"raw/best_elstm: `parse` on UD's .txt within {PARSE_TXT_BOUND} of the Python "
+            f"API ({data['split']}, every score)",
+            f"{abs(gap):.2f} at most ({key}; `{PARSE_TXT}`)", f"{PARSE_TXT_BOUND:.2f}",
+            f"yes (+{margin:.2f})" if margin >= 0 else f"no ({margin:.2f})"]
 
 
 def speed_line(metrics: Path) -> Optional[str]:
