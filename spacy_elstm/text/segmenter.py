@@ -10,10 +10,6 @@ The text is read in windows of about `window` characters cut at whitespace
 text's length and nothing else.
 """
 import functools
-import io
-import random
-import sys
-import time
 import unicodedata
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -23,6 +19,7 @@ import srsly
 import torch
 from spacy.tokens import Doc
 
+from .learning import fit, load_weights, seen_twice, weights_to_bytes
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
@@ -83,6 +80,9 @@ class Segmenter:
         self.model: Optional[CharSegmenter] = None
         self.learned: Dict[str, object] = {}
         self._tables = None  # (the character table they were built from, ids, shapes)
+
+    def _new_model(self) -> CharSegmenter:
+        return CharSegmenter(n_chars=len(self.chars) + 2, **self.settings)
 
     def labels(self, text: str) -> List[int]:
         """Each character's label (INSIDE ... SENTENCE_END)."""
@@ -162,48 +162,29 @@ class Segmenter:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
         if not references:
             raise ValueError(f"{self.owner}: no training examples to learn from.")
-        counts = Counter(c for doc in references for c in doc.text)
-        self.chars = {c: i + 2 for i, c in enumerate(sorted(c for c, n in counts.items()
-                                                            if n >= 2))}
+        self.chars = seen_twice(Counter(c for doc in references for c in doc.text))
         torch.manual_seed(seed)
-        self.model = CharSegmenter(n_chars=len(self.chars) + 2, **self.settings)
+        self.model = self._new_model()
         data = []
         for doc in references:
             text, label = doc.text, gold_labels(doc)
             for a, b in windows(text, self.window):
                 ids, shapes = self._ids(text[a:b])
                 data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
-        optimizer = torch.optim.Adam(self.model.parameters(), lr=learn_rate)
-        rng = random.Random(seed)
-        start, losses = time.perf_counter(), []
-        for epoch in range(epochs):
-            rng.shuffle(data)
-            total = 0.0
-            for k in range(0, len(data), batch_size):
-                batch = data[k:k + batch_size]
-                lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
-                with training_mode(True):
-                    logits = self.model(torch.cat([b[0] for b in batch]),
-                                        torch.cat([b[1] for b in batch]), lengths)
-                loss = torch.nn.functional.cross_entropy(logits, torch.cat([b[2] for b in batch]))
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
-                optimizer.step()
-                total += float(loss.detach()) * len(batch)
-            losses.append(round(total / len(data), 5))
-            print(f"{self.owner}: epoch {epoch + 1}/{epochs}, loss {losses[-1]:.4f} "
-                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+
+        def batch_loss(batch) -> torch.Tensor:
+            lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
+            logits = self.model(torch.cat([b[0] for b in batch]),
+                                torch.cat([b[1] for b in batch]), lengths)
+            return torch.nn.functional.cross_entropy(logits, torch.cat([b[2] for b in batch]))
+
+        losses, seconds = fit(self.model, data, batch_loss, epochs=epochs, batch_size=batch_size,
+                              learn_rate=learn_rate, seed=seed, label=self.owner)
         self.learned = {"windows": len(data), "characters": sum(len(d[0]) for d in data),
-                        "epochs": epochs, "loss": losses,
-                        "seconds": round(time.perf_counter() - start, 1)}
+                        "epochs": epochs, "loss": losses, "seconds": seconds}
 
     def to_bytes(self) -> bytes:
-        weights = None
-        if self.model is not None:
-            buffer = io.BytesIO()
-            torch.save(self.model.state_dict(), buffer)
-            weights = buffer.getvalue()
+        weights = None if self.model is None else weights_to_bytes(self.model)
         return srsly.msgpack_dumps({"settings": self.settings, "window": self.window,
                                     "chars": self.chars, "learned": self.learned,
                                     "weights": weights})
@@ -214,9 +195,7 @@ class Segmenter:
         self.chars, self.learned = msg["chars"], msg["learned"]
         self.model = None
         if msg["weights"] is not None:
-            self.model = CharSegmenter(n_chars=len(self.chars) + 2, **self.settings)
-            state = torch.load(io.BytesIO(msg["weights"]), map_location="cpu", weights_only=True)
-            self.model.load_state_dict(state)
+            self.model = load_weights(self._new_model(), msg["weights"])
         return self
 
 

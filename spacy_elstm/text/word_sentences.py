@@ -11,10 +11,6 @@ It is trained on the same Docs as the character model, when the pipeline is
 initialised. A Doc is read in windows of WINDOW words, each with CONTEXT words
 on either side, so memory stays bounded however long the Doc is.
 """
-import io
-import random
-import sys
-import time
 import unicodedata
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -24,6 +20,7 @@ import srsly
 import torch
 from spacy.tokens import Doc
 
+from .learning import fit, load_weights, seen_twice, weights_to_bytes
 from .paragraphs import ends_paragraph
 from ..pytorch.mode import training_mode
 from ..pytorch.word_sentences import WordSentenceModel
@@ -96,10 +93,8 @@ class WordSentences:
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
-        counts = Counter(t.text.lower() for doc in references for t in doc
-                         if not t.text.isspace())
-        self.words = {w: i + 2 for i, w in enumerate(sorted(w for w, n in counts.items()
-                                                            if n >= 2))}
+        self.words = seen_twice(Counter(t.text.lower() for doc in references for t in doc
+                                        if not t.text.isspace()))
         torch.manual_seed(seed)
         self.model = self._new_model()
         data = []
@@ -111,43 +106,28 @@ class WordSentences:
             for a in range(0, len(index), WINDOW):
                 data.append((torch.from_numpy(feats[:, a:a + WINDOW]),
                              torch.from_numpy(ends[a:a + WINDOW])))
-        optimizer = torch.optim.Adam(self.model.parameters(), lr=learn_rate)
-        rng = random.Random(seed)
-        start, losses = time.perf_counter(), []
-        for epoch in range(epochs):
-            rng.shuffle(data)
-            total = 0.0
-            for k in range(0, len(data), batch_size):
-                batch = data[k:k + batch_size]
-                x = torch.cat([b[0] for b in batch], dim=1)
-                lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
-                with training_mode(True):
-                    logits = self.model(x[0], x[1], x[2], lengths)
-                loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                    logits, torch.cat([b[1] for b in batch]))
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
-                optimizer.step()
-                total += float(loss.detach()) * len(batch)
-            losses.append(round(total / len(data), 5))
-            print(f"{self.owner}, words: epoch {epoch + 1}/{epochs}, loss {losses[-1]:.4f} "
-                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+
+        def batch_loss(batch) -> torch.Tensor:
+            x = torch.cat([b[0] for b in batch], dim=1)
+            lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
+            logits = self.model(x[0], x[1], x[2], lengths)
+            return torch.nn.functional.binary_cross_entropy_with_logits(
+                logits, torch.cat([b[1] for b in batch]))
+
+        losses, seconds = fit(self.model, data, batch_loss, epochs=epochs, batch_size=batch_size,
+                              learn_rate=learn_rate, seed=seed, label=f"{self.owner}, words")
         self.learned = {"windows": len(data), "words": len(self.words), "epochs": epochs,
-                        "loss": losses, "seconds": round(time.perf_counter() - start, 1)}
+                        "loss": losses, "seconds": seconds}
 
     def to_bytes(self) -> bytes:
-        buffer = io.BytesIO()
-        torch.save(self.model.state_dict(), buffer)
         return srsly.msgpack_dumps({"settings": self.settings, "words": self.words,
-                                    "learned": self.learned, "weights": buffer.getvalue()})
+                                    "learned": self.learned,
+                                    "weights": weights_to_bytes(self.model)})
 
     def from_bytes(self, data: bytes) -> "WordSentences":
         msg = srsly.msgpack_loads(data)
         self.settings, self.words, self.learned = msg["settings"], msg["words"], msg["learned"]
-        self.model = self._new_model()
-        state = torch.load(io.BytesIO(msg["weights"]), map_location="cpu", weights_only=True)
-        self.model.load_state_dict(state)
+        self.model = load_weights(self._new_model(), msg["weights"])
         return self
 
 
