@@ -45,6 +45,14 @@ def variants(seeds: List[int]) -> List[Dict[str, Any]]:
     ]
 
 
+def tokenizer_pipeline():
+    """A blank English pipeline with the raw pipelines' tokenizer, learned from EWT train."""
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    docs = conllu_to_docs(Path(CONLLU.format(split="train")), 10, nlp.vocab)
+    nlp.tokenizer.initialize(lambda: (Example(nlp.make_doc(d.text), d) for d in docs), nlp=nlp)
+    return nlp
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1],
@@ -54,9 +62,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     scorer = load_scorer(SCRIPT)
     dev = Path(CONLLU.format(split="dev"))
-    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
-    docs = conllu_to_docs(Path(CONLLU.format(split="train")), 10, nlp.vocab)
-    nlp.tokenizer.initialize(lambda: (Example(nlp.make_doc(d.text), d) for d in docs), nlp=nlp)
+    nlp = tokenizer_pipeline()
     senter = nlp.add_pipe("elstm_senter", config={"word_width": 0})
     start = time.perf_counter()
     training = senter.segmenter.learn(None, CORPUS, nlp.vocab, epochs=12, batch_size=32,

@@ -6,7 +6,8 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from spacy_elstm.text.multiword import MultiwordRules, multiword_spans, set_multiword_spans
-from spacy_elstm.text.treebank_tokenizer import NAME, _chunk_analyses, _f1, default_rules
+from spacy_elstm.text.treebank_tokenizer import (NAME, _chunk_analyses, _f1, _punct_runs,
+                                                default_rules)
 from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
 
 from pathlib import Path
@@ -75,3 +76,21 @@ def test_tokenizer_is_saved_and_loaded_with_the_pipeline(tmp_path):
     assert blank.tokenizer.learned == {} and multiword_spans(blank(text)) == []
     assert multiword_spans(loaded(text)) == [(3, 4), (9, 10)]  # it+'s, Is+n't
     assert loaded.tokenizer.from_bytes(nlp.tokenizer.to_bytes()).learned == nlp.tokenizer.learned
+
+
+def test_runs_of_mixed_punctuation_stay_one_word_where_the_treebank_writes_them_so():
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    words, spaces = [], []
+    for host, run in [("Really", "?!"), ("What", "!?"), ("Why", "?!!"), ("No", "!!"),
+                      ("Who", "??!")] * 3:
+        words += [host, run]
+        spaces += [False, True]
+    gold = Doc(nlp.vocab, words=words, spaces=spaces)
+    chunks = _chunk_analyses([gold])
+    assert set(_punct_runs(chunks)) == {"!?", "!"}
+    nlp.tokenizer.initialize(lambda: [Example(nlp.make_doc(gold.text), gold)], nlp=nlp)
+    assert "!?" in nlp.tokenizer.learned["punctuation_runs"]
+    # unseen chunks: the run is one word, as prefix, suffix or on its own
+    assert [t.text for t in nlp("Nice?!? Great!!?! ?!?")] == ["Nice", "?!?", "Great", "!!?!",
+                                                               "?!?"]
+    assert [t.text for t in default_rules(nlp)("Nice?!?")] == ["Nice", "?", "!", "?"]

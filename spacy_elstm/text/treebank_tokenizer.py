@@ -8,8 +8,10 @@ between them), each change kept only where it makes the tokenizer agree with
 more of the training words (F1 over character spans, every whitespace-free
 chunk of the training text tokenized as spaCy does, on its own):
 
-1. runs of one punctuation character that the treebank writes as one word
-   (`!!!`, `**`, `____`, `$$$`) stay together, as prefix, suffix or whole chunk;
+1. runs of punctuation that the treebank writes as one word stay together, as
+   prefix, suffix or whole chunk: of one character (`!!!`, `**`, `____`, `$$$`),
+   or of a set of characters the treebank mixes in one word (`!?`, `?!!`, `..?`
+   in EWT, every time);
 2. the language's infix rules that split words the treebank keeps whole (EWT
    keeps `e-mail` and `01-Feb-02`) are dropped;
 3. every chunk whose most frequent analysis in the training data the
@@ -114,8 +116,8 @@ class TreebankTokenizer:
         prefixes, suffixes, infixes = _patterns(self.vocab.lang)
         runs = _punct_runs(chunks)
         kept_runs = []
-        for char in runs:  # greedy: keep each run rule that helps
-            trial = kept_runs + [char]
+        for run in runs:  # greedy: keep each run rule that helps
+            trial = kept_runs + [run]
             candidate = _with_patterns(self.rules, _runs(trial) + prefixes,
                                        _runs(trial) + suffixes, infixes)
             score = _f1(candidate, chunks)
@@ -203,20 +205,25 @@ def _f1(rules: Tokenizer, chunks: Dict[str, Counter]) -> float:
 
 
 def _punct_runs(chunks: Dict[str, Counter]) -> List[str]:
-    """The punctuation characters that the training data writes as a word of
-    two or more of the same character, most frequent first."""
+    """The runs of punctuation that the training data writes as one word of two
+    or more characters, most frequent first, each named by its characters
+    (sorted): a run of one character ("!": `!!!`), or of a set of them mixed
+    ("!?": `!?`, `?!!`) that at least two words mix."""
     counts: Counter = Counter()
     for chunk, analyses in chunks.items():
         for analysis, count in analyses.items():
             for a, b in analysis:
                 word = chunk[a:b]
-                if len(word) > 1 and len(set(word)) == 1 and not word[0].isalnum():
-                    counts[word[0]] += count
-    return [char for char, _ in counts.most_common()]
+                if len(word) > 1 and not any(c.isalnum() or c.isspace() for c in word):
+                    counts["".join(sorted(set(word)))] += count
+    return [run for run, count in counts.most_common() if len(run) == 1 or count >= 2]
 
 
-def _runs(chars: List[str]) -> List[str]:
-    return [re.escape(c) + "{2,}" for c in chars]
+def _runs(runs: List[str]) -> List[str]:
+    """The patterns of the runs, mixed ones first: an alternation takes the
+    first pattern that matches, and a mixed run holds the runs of its characters."""
+    return [(re.escape(run) if len(run) == 1 else "[" + re.escape(run) + "]") + "{2,}"
+            for run in sorted(runs, key=lambda run: -len(run))]
 
 
 def _patterns(lang: str) -> Tuple[List[str], List[str], List[str]]:
