@@ -78,6 +78,8 @@ def main(argv=None) -> int:
             result["rows"].append(row)
 
     score("characters", seed=None)
+    # the word-level model as this study measured it: as deep as the character
+    # model (two layers; `lab.senter_depths` then chose one)
     base = {"width": WORD_WIDTH, "depth": senter.segmenter.settings["depth"],
             "cell": senter.segmenter.settings["cell"],
             "period": senter.segmenter.settings["period"], "dropout": WORD_DROPOUT}

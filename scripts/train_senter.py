@@ -4,7 +4,7 @@ a pipeline of its own; with --into, add it to a trained pipeline, first (in
 place of the pipeline's own elstm_senter with --replace), and save that as
 another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128]
+    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1]
     python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace]
 
 The senter trains once, on the training Docs' characters (their words,
@@ -20,14 +20,14 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_elstm.components.elstm_senter import WORD_WIDTH
+from spacy_elstm.components.elstm_senter import WORD_DEPTH, WORD_WIDTH
 
 
 def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
-          word_width: int) -> None:
+          word_width: int, word_depth: int) -> None:
     nlp = spacy.blank("en")
     nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth,
-                                         "word_width": word_width})
+                                         "word_width": word_width, "word_depth": word_depth})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": epochs, "seed": seed}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
@@ -60,6 +60,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--word-width", type=int, default=WORD_WIDTH,
                         help="the word-level model's width (0: none)")
+    parser.add_argument("--word-depth", type=int, default=WORD_DEPTH,
+                        help="the word-level model's layers")
     parser.add_argument("--replace", action="store_true",
                         help="with --into: replace the pipeline's own elstm_senter")
     args = parser.parse_args(argv)
@@ -69,7 +71,7 @@ def main(argv=None) -> int:
         into(args.source, args.output, args.into_output, args.replace)
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
-              args.word_width)
+              args.word_width, args.word_depth)
     return 0
 
 

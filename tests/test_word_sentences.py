@@ -195,6 +195,36 @@ def test_saved_and_loaded_with_the_pipeline_and_old_pipelines_keep_their_splits(
     assert [t.is_sent_start for t in old(text)] == [t.is_sent_start for t in nlp(text)]
 
 
+def test_a_pipeline_saved_before_word_depth_keeps_its_deeper_word_model(tmp_path):
+    nlp = spacy.blank("en")
+    senter = nlp.add_pipe("elstm_senter", config={"width": 16, "depth": 2, "word_width": 16,
+                                                  "word_depth": 2})
+    assert len(senter.words._new_model().encoder.layers) == 2
+    rng = numpy.random.default_rng(3)
+    docs = [doc_of(nlp.vocab, sentences(rng, 6)) for _ in range(10)]
+    senter.segmenter.train(docs, epochs=1, batch_size=8, learn_rate=0.01, seed=0)
+    senter.words.train(docs, epochs=1, batch_size=8, learn_rate=0.01, seed=0)
+    text = "we went home bye the shop bye and then came home bye"
+    expected = [t.is_sent_start for t in nlp(text)]
+    nlp.to_disk(tmp_path / "p")
+    config = (tmp_path / "p" / "config.cfg").read_text()
+    assert "word_depth = 2" in config  # a config from before the setting had none
+    (tmp_path / "p" / "config.cfg").write_text(config.replace("word_depth = 2\n", ""))
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("elstm_senter").words.settings["depth"] == 2
+    assert [t.is_sent_start for t in loaded(text)] == expected
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("word_depth", 0, "word_depth must be an integer >= 1, got 0"),
+    ("word_depth", 1.5, "word_depth"),
+])
+def test_a_bad_word_depth_is_named(key, value, message):
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=message):
+        nlp.add_pipe("elstm_senter", config={key: value})
+
+
 @pytest.mark.parametrize("value, message", [
     (3, "word_width must be even"),
     (-2, "word_width must be an integer >= 0"),

@@ -38,17 +38,21 @@ LONGEST_SENTENCE = 159
 # the word-level model's encoder width (a pipeline saved without it has none;
 # 0 asks for none)
 WORD_WIDTH = 128
+# its layers (one finds EWT dev's sentences as two do, at 0.66-0.80 of the
+# senter's time: `python -m lab.senter_depths`)
+WORD_DEPTH = 1
 # its dropout (words are fewer than characters and easier to memorise; 0.1, the
 # character model's, moved EWT dev's sentence F1 by tenths: `python -m lab.senter_words`)
 WORD_DROPOUT = 0.2
 
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
-                                           "word_width": WORD_WIDTH},
+                                           "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
-                      max_sentence_words: int, word_width: int) -> "ELSTMSenter":
+                      max_sentence_words: int, word_width: int,
+                      word_depth: int) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
     max_sentence_words (int): the longest sentence, in words (0: no limit); a
@@ -56,14 +60,20 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         words, again until every piece fits (text without punctuation, as
         transcripts are, otherwise becomes one sentence of any length).
     word_width (int): the width of the word-level model's encoder (an even
-        number; 0: no word-level model, the characters alone decide); its depth,
-        cell and period are the character model's, its dropout WORD_DROPOUT.
+        number; 0: no word-level model, the characters alone decide); its cell
+        and period are the character model's, its dropout WORD_DROPOUT.
+    word_depth (int): the word-level model's stacked bidirectional layers (a
+        config without the setting, from before it, had the character model's
+        depth: the saved model keeps its own).
     """
     for key, value in (("max_sentence_words", max_sentence_words), ("word_width", word_width)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"[components.{name}] {key} must be an integer >= 0 "
                              f"(0: {'no limit' if key == 'max_sentence_words' else 'none'}), "
                              f"got {value!r}.")
+    if not isinstance(word_depth, int) or isinstance(word_depth, bool) or word_depth < 1:
+        raise ValueError(f"[components.{name}] word_depth must be an integer >= 1, "
+                         f"got {word_depth!r}.")
     if word_width % 2:
         raise ValueError(f"[components.{name}] word_width must be even (each direction gets "
                          f"half), got {word_width!r}; use {word_width + 1}.")
@@ -72,7 +82,7 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
                     dropout=dropout)
     words = None
     if word_width:
-        words = WordSentences(dict(width=word_width, depth=depth, cell=cell, period=period,
+        words = WordSentences(dict(width=word_width, depth=word_depth, cell=cell, period=period,
                                    dropout=WORD_DROPOUT), owner)
     return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words)
 
