@@ -841,6 +841,26 @@ def test_the_senter_words_study_is_a_table_of_its_rows(tmp_path):
     assert "`word_width = 128`" in text
 
 
+def test_the_senter_depths_study_is_a_table_of_its_rows(tmp_path):
+    from lab.report.ud import SENTER_DEPTHS_FILE, senter_depths_section
+
+    metrics = tmp_path / "metrics"
+    assert senter_depths_section(metrics) is None
+    (metrics / SENTER_DEPTHS_FILE).parent.mkdir(parents=True)
+    row = {"seed": 1, "char_train_seconds": 1.0, "word_train_seconds": 1.0}
+    (metrics / SENTER_DEPTHS_FILE).write_text(json.dumps({
+        "split": "dev", "char_epochs": 12, "word_epochs": 8, "word_width": 128,
+        "timing": "best of 3", "rows": [
+            {"char_depth": 2, "word_depth": 2, "senter_seconds": 0.98, "time_vs_shipped": 1.0,
+             "Sentences_ud": 87.28, "Sentences_joined": 87.97, **row},
+            {"char_depth": 2, "word_depth": 1, "senter_seconds": 0.647, "time_vs_shipped": 0.66,
+             "Sentences_ud": 87.38, "Sentences_joined": 88.55, **row}]}))
+    text = senter_depths_section(metrics)
+    assert "| 2 | 2 | 1 | 87.28 | 87.97 | 0.98 | 1.00 |" in text
+    assert "| 2 | 1 | 1 | 87.38 | 88.55 | 0.65 | 0.66 |" in text
+    assert "best of 3" in text
+
+
 def test_the_parse_txt_target_reads_the_largest_difference(tmp_path):
     from lab.report.targets import PARSE_TXT, targets_section
 

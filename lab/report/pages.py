@@ -88,6 +88,10 @@ def render(metrics: Path) -> Dict[str, Any]:
     if senter_words is not None:
         parts["ud"] += ["## Sentences from the words beside the characters", "",
                         senter_words, ""]
+    senter_depths = ud.senter_depths_section(metrics)
+    if senter_depths is not None:
+        parts["ud"] += ["## The senter's depths: what they find and what they cost", "",
+                        senter_depths, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []

@@ -308,10 +308,41 @@ def senter_words_section(metrics: Path) -> Optional[str]:
               "own: the settings `configs/raw/` ship (`words`, over seeds) and those they were "
               "chosen over (the character model's skip connections and layer norm, its dropout "
               "0.1, a narrower or a shallower model: each moved Sentences by tenths, so the "
-              "settings stay; the shallower one costs half the word model's time, a choice "
-              "for more seeds to make). One character model for every row, so the rows differ by the word "
+              "settings stay, but for the depth: the shallower model costs half the word model's "
+              "time, and the study below chose it over two seeds). The word model here has the "
+              "character model's two layers. One character model for every row, so the rows differ by the word "
               "model alone. `words/s`: tokenizing and splitting, one thread, while other jobs shared "
               f"the machine. From `metrics/{SENTER_WORDS_FILE}` (`python -m lab.senter_words`).")
+
+
+SENTER_DEPTHS_FILE = "tokenizers/senter-depths.json"  # python -m lab.senter_depths
+
+
+def senter_depths_section(metrics: Path) -> Optional[str]:
+    """elstm_senter's two models at one or two layers: Sentences on dev and the
+    senter's time; None where `python -m lab.senter_depths` has not run."""
+    data = read_json(metrics / SENTER_DEPTHS_FILE)
+    if data is None:
+        return None
+    rows = [[str(r["char_depth"]), str(r["word_depth"]), str(r["seed"]),
+             f"{r['Sentences_ud']:.2f}", f"{r['Sentences_joined']:.2f}",
+             f"{r['senter_seconds']:.2f}", f"{r['time_vs_shipped']:.2f}"]
+            for r in data["rows"]]
+    return (table(["character layers", "word layers", "seed", "Sentences (UD's form)",
+                   "Sentences (joined)", "senter s", "time vs 2 + 2"], rows)
+            + "\n\n`elstm_senter` over the pipeline's own tokenizer on the raw text of EWT "
+              f"{data['split']}, scored by the CoNLL 2018 script, its character model "
+              f"({data['char_epochs']} epochs) and its word-level model ({data['word_epochs']} "
+              f"epochs, width {data['word_width']}) each at one or two bidirectional layers, "
+              "trained on EWT train in the varied layouts with the seed shown (the seed of both "
+              f"models). `senter s`: {data['timing']}, the senter over dev's tokenized documents; "
+              "`time vs 2 + 2`: against two layers of each of the same seed, in the same run "
+              "(other jobs shared the machine, so the seconds vary between seeds; the ratios "
+              "are what to read). One word layer finds what two find, at two thirds to four "
+              "fifths of the senter's time: `configs/raw/` ship it (`word_depth = 1`). One "
+              "character layer loses up to a point. The two seeds differ by more than any "
+              "depth does. From "
+              f"`metrics/{SENTER_DEPTHS_FILE}` (`python -m lab.senter_depths`).")
 
 
 PEER_GLOB = "udpipe1/udpipe1-*.json"  # python -m lab.udpipe_peer run
