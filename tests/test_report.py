@@ -861,6 +861,22 @@ def test_the_senter_depths_study_is_a_table_of_its_rows(tmp_path):
     assert "best of 3" in text
 
 
+def test_the_senter_average_study_sets_each_epoch_s_seeds_side_by_side(tmp_path):
+    from lab.report.ud import SENTER_AVERAGE_FILE, senter_average_section
+
+    metrics = tmp_path / "metrics"
+    assert senter_average_section(metrics) is None
+    (metrics / SENTER_AVERAGE_FILE).parent.mkdir(parents=True)
+    (metrics / SENTER_AVERAGE_FILE).write_text(json.dumps({
+        "split": "dev", "text_form": "ud", "decay": 0.995, "shipped_epochs": 12, "rows": [
+            {"seed": 0, "epoch": 12, "weights": 87.56, "average": 87.29},
+            {"seed": 1, "epoch": 12, "weights": 86.92, "average": 87.33},
+            {"seed": 0, "epoch": 13, "weights": 83.35, "average": 87.08}]}))
+    text = senter_average_section(metrics)
+    assert "| 12 (shipped) | 87.56 | 87.29 | 86.92 | 87.33 |" in text
+    assert "| 13 | 83.35 | 87.08 | - | - |" in text
+
+
 def test_the_parse_txt_target_reads_the_largest_difference(tmp_path):
     from lab.report.targets import PARSE_TXT, targets_section
 

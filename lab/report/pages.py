@@ -88,6 +88,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     if senter_words is not None:
         parts["ud"] += ["## Sentences from the words beside the characters", "",
                         senter_words, ""]
+    senter_average = ud.senter_average_section(metrics)
+    if senter_average is not None:
+        parts["ud"] += ["## The senter's weights, averaged", "", senter_average, ""]
     senter_depths = ud.senter_depths_section(metrics)
     if senter_depths is not None:
         parts["ud"] += ["## The senter's depths: what they find and what they cost", "",

@@ -345,6 +345,38 @@ def senter_depths_section(metrics: Path) -> Optional[str]:
               f"`metrics/{SENTER_DEPTHS_FILE}` (`python -m lab.senter_depths`).")
 
 
+SENTER_AVERAGE_FILE = "tokenizers/senter-average.json"  # python -m lab.senter_average
+
+
+def senter_average_section(metrics: Path) -> Optional[str]:
+    """The character model's weights after each epoch against their running
+    average, by seed, on dev; None where `python -m lab.senter_average` has not run."""
+    data = read_json(metrics / SENTER_AVERAGE_FILE)
+    if data is None:
+        return None
+    seeds = sorted({r["seed"] for r in data["rows"]})
+    found = {(r["epoch"], r["seed"]): r for r in data["rows"]}
+    rows = []
+    for epoch in sorted({r["epoch"] for r in data["rows"]}):
+        cells = [str(epoch) + (" (shipped)" if epoch == data["shipped_epochs"] else "")]
+        for seed in seeds:
+            r = found.get((epoch, seed))
+            cells += ["-", "-"] if r is None else [f"{r['weights']:.2f}", f"{r['average']:.2f}"]
+        rows.append(cells)
+    header = ["epoch"] + [f"seed {seed}: {what}" for seed in seeds
+                          for what in ("weights", "average")]
+    return (table(header, rows)
+            + "\n\nThe senter's character model alone splitting the raw text of EWT "
+              f"{data['split']} (UD's text form) over the pipeline's own tokenizer, Sentences F1 "
+              "by the CoNLL 2018 script, after each epoch of its training on EWT train (the "
+              "varied layouts): with its weights as they are after the epoch, and with their "
+              f"running average (at most {data['decay']} an update, spaCy's schedule; "
+              "`text/learning.py`). The same updates give both. From epoch to epoch the "
+              "weights swing by up to two points and the seeds part; their average settles, "
+              "and it is what the senter keeps (its word-level model too). From "
+              f"`metrics/{SENTER_AVERAGE_FILE}` (`python -m lab.senter_average`).")
+
+
 PEER_GLOB = "udpipe1/udpipe1-*.json"  # python -m lab.udpipe_peer run
 PEER_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS"]
 
