@@ -94,10 +94,10 @@ def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
     nlp = spacy.blank("en")
     nlp.add_pipe("elstm_senter", config={"width": 64, "depth": 1, "char_width": 16})
     docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
-    nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": 20,
+    nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": 10,
                                                             "training_text": "treebank"}
     nlp.initialize(lambda: [Example(nlp.make_doc(d.text), d) for d in docs])
-    assert nlp.get_pipe("elstm_senter").segmenter.learned["epochs"] == 20
+    assert nlp.get_pipe("elstm_senter").segmenter.learned["epochs"] == 10
     doc = nlp(docs[0].text)
     assert doc.has_annotation("SENT_START") and doc[0].is_sent_start
     starts = {t.idx for t in doc if t.is_sent_start}

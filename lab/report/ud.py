@@ -370,11 +370,27 @@ def senter_average_section(metrics: Path) -> Optional[str]:
               f"{data['split']} (UD's text form) over the pipeline's own tokenizer, Sentences F1 "
               "by the CoNLL 2018 script, after each epoch of its training on EWT train (the "
               "varied layouts): with its weights as they are after the epoch, and with their "
-              f"running average (at most {data['decay']} an update, spaCy's schedule; "
-              "`text/learning.py`). The same updates give both. From epoch to epoch the "
-              "weights swing by up to two points and the seeds part; their average settles, "
-              "and it is what the senter keeps (its word-level model too). From "
+              f"running average (at most {data['decay']} an update, spaCy's schedule). The "
+              "same updates give both. From epoch to epoch the weights swing by up to two "
+              "points and the seeds part; their average settles at about the weights' mean "
+              "level. The senter keeps its weights as they are: with the word-level model "
+              "beside it, averaged senters split EWT dev no better than the weights in the "
+              "runs tried (`--with-words` measures the whole senter both ways)."
+              + senter_rows(data) + " From "
               f"`metrics/{SENTER_AVERAGE_FILE}` (`python -m lab.senter_average`).")
+
+
+def senter_rows(data: Dict) -> str:
+    """The whole senter's rows of the averaging study (`--with-words`), if any."""
+    rows = [[str(r["seed"]), str(r["epochs"]), "average" if r["averaged"] else "weights",
+             f"{r['Sentences_ud']:.2f}", f"{r['Sentences_joined']:.2f}"]
+            for r in data.get("senter_rows", [])]
+    if not rows:
+        return ""
+    return ("\n\n" + table(["seed", "epochs", "both models", "Sentences (UD's form)",
+                               "Sentences (joined)"], rows) + "\n\nThe whole senter, its "
+            "character model and its word-level model (trained beside it on the same text) "
+            "each with its weights or with their average.")
 
 
 PEER_GLOB = "udpipe1/udpipe1-*.json"  # python -m lab.udpipe_peer run
