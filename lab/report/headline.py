@@ -37,7 +37,7 @@ KEYS = ["UPOS", "UAS", "LAS"]
 # gold tokens and sentences beside it
 # (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg)
 RAW_ROWS = [
-    (Row("best_elstm_words", "raw-ud-10000steps", 10_000,
+    (Row("best_elstm", "raw-ud-10000steps", 10_000,
          "`best_elstm` for raw text: sentences from the characters and the words, the "
          "treebank's tokens, lemmas"), "best_elstm"),
     (Row("cnn", "raw-ud-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),

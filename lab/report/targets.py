@@ -68,7 +68,7 @@ TARGETS = [
 ]
 # issue 55: the raw-text pipeline (configs/raw/best_elstm.cfg) on EWT test's raw text in
 # UD's form (`raw`) and joined by spaces (`raw-joined`), 10,000 steps
-RAW_BEST = Run("raw-ud-10000steps", "best_elstm_words")
+RAW_BEST = Run("raw-ud-10000steps", "best_elstm")
 RAW_TARGETS = [
     Target("raw/best_elstm: Sentences ≥ 89.5 (Stanza 1.5.1: 89.16)", "Sentences", RAW_BEST,
            89.5, kind="raw"),
