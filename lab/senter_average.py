@@ -13,7 +13,6 @@ the CoNLL 2018 script over the pipeline's own tokenizer.
 """
 import argparse
 import copy
-import functools
 import json
 from pathlib import Path
 from typing import Any, Callable, Dict

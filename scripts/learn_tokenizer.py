@@ -14,7 +14,7 @@ from pathlib import Path
 
 import spacy
 
-from spacy_elstm.text.treebank_tokenizer import TreebankTokenizer, default_rules
+from spacy_elstm.text.treebank_tokenizer import TreebankTokenizer, create_treebank_tokenizer
 
 
 def main(argv=None) -> int:
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
               "TreebankTokenizer: nothing to learn.", file=sys.stderr)
         return 1
     before = dict(nlp.tokenizer.learned)
-    nlp.tokenizer = TreebankTokenizer(nlp.vocab, default_rules(nlp))
+    nlp.tokenizer = create_treebank_tokenizer()(nlp)  # as the config builds it, unlearned
     nlp.tokenizer.initialize(lambda: [], nlp=nlp, min_count=args.min_count,
                              treebank=args.treebank)
     nlp.to_disk(args.output)

@@ -66,14 +66,12 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         config without the setting, from before it, had the character model's
         depth: the saved model keeps its own).
     """
-    for key, value in (("max_sentence_words", max_sentence_words), ("word_width", word_width)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"[components.{name}] {key} must be an integer >= 0 "
-                             f"(0: {'no limit' if key == 'max_sentence_words' else 'none'}), "
+    limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
+              ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""))
+    for key, value, least, zero in limits:
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise ValueError(f"[components.{name}] {key} must be an integer >= {least}{zero}, "
                              f"got {value!r}.")
-    if not isinstance(word_depth, int) or isinstance(word_depth, bool) or word_depth < 1:
-        raise ValueError(f"[components.{name}] word_depth must be an integer >= 1, "
-                         f"got {word_depth!r}.")
     if word_width % 2:
         raise ValueError(f"[components.{name}] word_width must be even (each direction gets "
                          f"half), got {word_width!r}; use {word_width + 1}.")
