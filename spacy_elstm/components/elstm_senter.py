@@ -24,7 +24,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path
+from spacy.vocab import Vocab
 
+from ..text.held_out import held_out_docs, sentence_f1
 from ..text.paragraphs import paragraph_breaks
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
                               WINDOWS_PER_CALL, Segmenter)
@@ -161,19 +163,49 @@ class ELSTMSenter:
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
                    learn_rate: float = 0.002, seed: int = 0,
                    treebank: Optional[Union[str, Path]] = None,
-                   training_text: str = "varied", word_epochs: int = 8) -> None:
+                   training_text: str = "varied", word_epochs: int = 8,
+                   fresh_layouts: bool = False,
+                   dev: Optional[Union[str, Path]] = None) -> None:
         vocab = nlp.vocab if nlp is not None else None
-        docs = self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
-                                    batch_size=batch_size, learn_rate=learn_rate, seed=seed,
-                                    training_text=training_text)
         if self.words is not None:
-            self.words.train(docs, epochs=word_epochs, batch_size=batch_size,
-                             learn_rate=learn_rate, seed=seed)
+            self.words.model = None  # the characters alone while they learn
+        score = None
+        if dev is not None:
+            score = self._held_out_score(dev, nlp, seed)
+        layouts = self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
+                                       batch_size=batch_size, learn_rate=learn_rate, seed=seed,
+                                       training_text=training_text,
+                                       fresh_layouts=fresh_layouts, score=score)
+        if self.words is not None:
+            self.words.train(layouts, epochs=word_epochs, batch_size=batch_size,
+                             learn_rate=learn_rate, seed=seed, score=score)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "
                           "word-level model on the same text.\n\n" + LEARN_DOC
-                          + "word_epochs (int): the word-level model's passes over it.\n")
+                          + "word_epochs (int): the word-level model's passes over it.\n"
+                          "fresh_layouts (bool): lay the training sentences out anew each "
+                          "epoch (with training_text = \"varied\").\n"
+                          "dev (Optional[Path]): a converted held-out corpus (.spacy), e.g. "
+                          "${paths.dev}: each model keeps the weights of the epoch whose "
+                          "sentences scored best on it, laid out in UD's text form and read "
+                          "through the pipeline's tokenizer (null: the last epoch's).\n")
+
+    def _held_out_score(self, dev: Union[str, Path], nlp: Optional[Language],
+                        seed: int) -> Callable[[], float]:
+        """Sentence F1 of this senter on the held-out corpus as it is now."""
+        owner = self.segmenter.owner
+        gold = held_out_docs(dev, nlp.vocab if nlp is not None else Vocab(), owner, seed)
+
+        def make_doc(reference: Doc) -> Doc:
+            if nlp is not None:
+                return nlp.make_doc(reference.text)
+            return Doc(reference.vocab, words=[t.text for t in reference],
+                       spaces=[bool(t.whitespace_) for t in reference])
+
+        def score() -> float:
+            return sentence_f1(gold, list(self.pipe(make_doc(d) for d in gold)))
+        return score
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         if not self._reads_words():  # the layout of pipelines saved before the word model

@@ -2,12 +2,13 @@
 model of `segmenter.py`, the word model of `word_sentences.py`): their table of
 what training showed often enough to keep, their training loop, and their
 weights as bytes."""
+import copy
 import io
 import random
 import sys
 import time
 from collections import Counter
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import torch
 
@@ -20,24 +21,40 @@ def seen_twice(counts: Counter) -> Dict[str, int]:
     return {item: i + 2 for i, item in enumerate(sorted(x for x, n in counts.items() if n >= 2))}
 
 
-def fit(model: torch.nn.Module, data: List, batch_loss: Callable[[Sequence], torch.Tensor], *,
+class Fitted(NamedTuple):
+    """What `fit` did: each epoch's mean loss, and its score where it was
+    asked to score; the epoch whose weights the model kept (from 1); seconds."""
+
+    losses: List[float]
+    scores: List[float]
+    epoch: int
+    seconds: float
+
+
+def fit(model: torch.nn.Module, data: Union[List, Callable[[int], List]],
+        batch_loss: Callable[[Sequence], torch.Tensor], *,
         epochs: int, batch_size: int, learn_rate: float, seed: int, label: str,
         after_update: Optional[Callable[[int, bool], None]] = None,
-        ) -> Tuple[List[float], float]:
-    """Train `model` on `data` (shuffled each epoch, `seed`) with Adam, the
+        score: Optional[Callable[[], float]] = None) -> Fitted:
+    """Train `model` on `data` (a list, or each epoch's list from a function
+    of the epoch, from 1; shuffled each epoch, `seed`) with Adam, the
     gradient's norm clipped at 1.0, a batch's loss given by `batch_loss`;
-    reports each epoch's mean loss on stderr as `label`. `after_update(epoch,
-    last)`, if given, is called after each update with its epoch (from 1) and
-    whether it is the epoch's last (for studies: `lab.senter_average`). Returns
-    the losses and the seconds it took."""
+    reports each epoch's mean loss on stderr as `label`. With `score` (higher
+    is better, called after each epoch), the model keeps the weights of the
+    epoch that scored best, as UDPipe's tokenizer keeps its best on held-out
+    text; else those of the last. `after_update(epoch, last)`, if given, is
+    called after each update with its epoch (from 1) and whether it is the
+    epoch's last (for studies: `lab.senter_average`)."""
     optimizer = torch.optim.Adam(model.parameters(), lr=learn_rate)
     rng = random.Random(seed)
-    start, losses = time.perf_counter(), []
-    for epoch in range(epochs):
-        rng.shuffle(data)
+    start, losses, scores = time.perf_counter(), [], []
+    best: Optional[Tuple[float, int, Dict]] = None
+    for epoch in range(1, epochs + 1):
+        examples = list(data(epoch)) if callable(data) else data
+        rng.shuffle(examples)
         total = 0.0
-        for k in range(0, len(data), batch_size):
-            batch = data[k:k + batch_size]
+        for k in range(0, len(examples), batch_size):
+            batch = examples[k:k + batch_size]
             with training_mode(True):
                 loss = batch_loss(batch)
             optimizer.zero_grad()
@@ -46,11 +63,20 @@ def fit(model: torch.nn.Module, data: List, batch_loss: Callable[[Sequence], tor
             optimizer.step()
             total += float(loss.detach()) * len(batch)
             if after_update is not None:
-                after_update(epoch + 1, k + batch_size >= len(data))
-        losses.append(round(total / len(data), 5))
-        print(f"{label}: epoch {epoch + 1}/{epochs}, loss {losses[-1]:.4f} "
-              f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
-    return losses, round(time.perf_counter() - start, 1)
+                after_update(epoch, k + batch_size >= len(examples))
+        losses.append(round(total / len(examples), 5))
+        report = f"{label}: epoch {epoch}/{epochs}, loss {losses[-1]:.4f}"
+        if score is not None:
+            scores.append(round(float(score()), 4))
+            report += f", held-out score {scores[-1]:.4f}"
+            if best is None or scores[-1] > best[0]:
+                best = (scores[-1], epoch, copy.deepcopy(model.state_dict()))
+        print(f"{report} ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    kept = epochs
+    if best is not None:
+        model.load_state_dict(best[2])
+        kept = best[1]
+    return Fitted(losses, scores, kept, round(time.perf_counter() - start, 1))
 
 
 def weights_to_bytes(model: torch.nn.Module) -> bytes:

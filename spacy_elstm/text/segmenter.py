@@ -12,7 +12,7 @@ text's length and nothing else.
 import functools
 import unicodedata
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import srsly
@@ -23,7 +23,7 @@ from .learning import fit, load_weights, seen_twice, weights_to_bytes
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
-from .training_text import varied_docs
+from .training_text import training_layouts
 from ..pytorch.mode import training_mode
 from ..pytorch.segmenter import LABELS, CharSegmenter
 
@@ -140,37 +140,53 @@ class Segmenter:
         return torch.from_numpy(ids), torch.from_numpy(shapes)
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
-              learn_rate: float, seed: int, training_text: str) -> List[Doc]:
+              learn_rate: float, seed: int, training_text: str, fresh_layouts: bool = False,
+              score: Optional[Callable[[], float]] = None) -> Callable[[int], List[Doc]]:
         """Train on the gold Docs of `treebank` or of the training examples
         (`training_docs.py`), in the layout `training_text` says; the settings
-        are LEARN_DOC's. Returns the Docs it learned from."""
+        are LEARN_DOC's; `score` as `learning.fit` takes it. Returns each
+        epoch's Docs as it learned from them (`training_text.training_layouts`)."""
         if training_text not in TRAINING_TEXTS:
             raise ValueError(f"{self.owner}: training_text must be one of "
                              f"{', '.join(TRAINING_TEXTS)}, got {training_text!r}.")
         docs = treebank_docs(get_examples, treebank, vocab, self.owner)
-        if training_text == "varied":
-            docs = varied_docs(docs, seed)
-        self.train(docs, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate, seed=seed)
+        layouts = training_layouts(docs, training_text, seed, fresh_layouts)
+        self.train(layouts, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
+                   seed=seed, score=score)
         self.learned["training_text"] = training_text
-        return docs
+        if fresh_layouts:
+            self.learned["fresh_layouts"] = True
+        return layouts
 
-    def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
-              learn_rate: float, seed: int) -> None:
-        """Train on gold Docs (their words, multiword tokens and sentences)."""
+    def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
+              epochs: int, batch_size: int, learn_rate: float, seed: int,
+              score: Optional[Callable[[], float]] = None) -> None:
+        """Train on gold Docs (their words, multiword tokens and sentences), the
+        same each epoch or each epoch's from a function of it (from 1); its
+        character table is the first epoch's."""
         for name, value in (("epochs", epochs), ("batch_size", batch_size)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
-        if not references:
+        docs_of = references if callable(references) else (lambda epoch: references)
+        first = docs_of(1)
+        if not first:
             raise ValueError(f"{self.owner}: no training examples to learn from.")
-        self.chars = seen_twice(Counter(c for doc in references for c in doc.text))
+        self.chars = seen_twice(Counter(c for doc in first for c in doc.text))
         torch.manual_seed(seed)
         self.model = self._new_model()
-        data = []
-        for doc in references:
-            text, label = doc.text, gold_labels(doc)
-            for a, b in windows(text, self.window):
-                ids, shapes = self._ids(text[a:b])
-                data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
+
+        def examples(docs: Sequence[Doc]) -> List:
+            data = []
+            for doc in docs:
+                text, label = doc.text, gold_labels(doc)
+                for a, b in windows(text, self.window):
+                    ids, shapes = self._ids(text[a:b])
+                    data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
+            return data
+
+        data = examples(first)
+        data_of = (lambda epoch: data if epoch == 1 else examples(docs_of(epoch))) \
+            if callable(references) else data
 
         def batch_loss(batch) -> torch.Tensor:
             lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
@@ -178,10 +194,12 @@ class Segmenter:
                                 torch.cat([b[1] for b in batch]), lengths)
             return torch.nn.functional.cross_entropy(logits, torch.cat([b[2] for b in batch]))
 
-        losses, seconds = fit(self.model, data, batch_loss, epochs=epochs, batch_size=batch_size,
-                              learn_rate=learn_rate, seed=seed, label=self.owner)
+        fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
+                     learn_rate=learn_rate, seed=seed, label=self.owner, score=score)
         self.learned = {"windows": len(data), "characters": sum(len(d[0]) for d in data),
-                        "epochs": epochs, "loss": losses, "seconds": seconds}
+                        "epochs": epochs, "loss": fitted.losses, "seconds": fitted.seconds}
+        if score is not None:
+            self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
 
     def to_bytes(self) -> bytes:
         weights = None if self.model is None else weights_to_bytes(self.model)

@@ -21,7 +21,7 @@ whitespace between words, their case and a dropped final punctuation mark change
 import random
 import unicodedata
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple
 
 from spacy.tokens import Doc
 
@@ -59,10 +59,36 @@ def sentences_of(docs: Sequence[Doc]) -> List[Sentence]:
     return out
 
 
-def varied_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
+def varied_docs(docs: Sequence[Doc], seed: int, epoch: int = 1) -> List[Doc]:
     """The treebank's sentences as documents of the forms in the module's
-    docstring, chosen at random (`seed`)."""
-    rng = random.Random(seed)
+    docstring, chosen at random (`seed`; an epoch after the first lays them
+    out anew)."""
+    rng = random.Random(seed if epoch == 1 else f"{seed}/{epoch}")
+    return _laid_out(docs, rng, varied=True)
+
+
+def training_layouts(docs: Sequence[Doc], training_text: str, seed: int,
+                     fresh_layouts: bool) -> Callable[[int], List[Doc]]:
+    """Each epoch's training Docs (from 1): the treebank's as they are
+    ("treebank"), or laid out as users' text arrives ("varied"), once for all
+    epochs or, with `fresh_layouts`, anew each epoch (as Stanza's tokenizer
+    fakes paragraph ends afresh each time it reads them)."""
+    if training_text == "treebank":
+        return lambda epoch: list(docs)
+    first = varied_docs(docs, seed)
+    if not fresh_layouts:
+        return lambda epoch: first
+    return lambda epoch: first if epoch == 1 else varied_docs(docs, seed, epoch)
+
+
+def ud_form_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
+    """The treebank's sentences as documents in UD's text form alone (random
+    paragraphs, `seed`; no CRLF, case or punctuation changed): held-out text
+    as the senter is judged on it."""
+    return _laid_out(docs, random.Random(seed), varied=False)
+
+
+def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool) -> List[Doc]:
     sentences = sentences_of(docs)
     vocab = docs[0].vocab if docs else None
     out, k = [], 0
@@ -75,6 +101,9 @@ def varied_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
                 2, LONGEST_PARAGRAPH)
             paragraphs.append([_copy(s) for s in group[i:i + size]])
             i += size
+        if not varied:
+            out.append(_render(vocab, paragraphs, "ud", crlf=False, lower=False))
+            continue
         for paragraph in paragraphs:
             if rng.random() < NO_FINAL_PUNCTUATION:
                 _drop_final_punctuation(paragraph[-1])

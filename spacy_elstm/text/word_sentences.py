@@ -13,7 +13,7 @@ on either side, so memory stays bounded however long the Doc is.
 """
 import unicodedata
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import srsly
@@ -87,25 +87,37 @@ class WordSentences:
                 start += b - a
         return found
 
-    def train(self, references: Sequence[Doc], *, epochs: int, batch_size: int,
-              learn_rate: float, seed: int) -> None:
-        """Train on gold Docs (their words and sentence starts)."""
+    def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
+              epochs: int, batch_size: int, learn_rate: float, seed: int,
+              score: Optional[Callable[[], float]] = None) -> None:
+        """Train on gold Docs (their words and sentence starts), the same each
+        epoch or each epoch's from a function of it (from 1), as the character
+        model does; `score` as `learning.fit` takes it."""
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
-        self.words = seen_twice(Counter(t.text.lower() for doc in references for t in doc
+        docs_of = references if callable(references) else (lambda epoch: references)
+        first = docs_of(1)
+        self.words = seen_twice(Counter(t.text.lower() for doc in first for t in doc
                                         if not t.text.isspace()))
         torch.manual_seed(seed)
         self.model = self._new_model()
-        data = []
-        for doc in references:
-            index, feats = self.features(doc)
-            # a word ends a sentence where the next word starts one, and at the end
-            ends = numpy.array([bool(doc[j].is_sent_start) for j in index[1:]] + [True],
-                               dtype="float32")
-            for a in range(0, len(index), WINDOW):
-                data.append((torch.from_numpy(feats[:, a:a + WINDOW]),
-                             torch.from_numpy(ends[a:a + WINDOW])))
+
+        def examples(docs: Sequence[Doc]) -> List:
+            data = []
+            for doc in docs:
+                index, feats = self.features(doc)
+                # a word ends a sentence where the next word starts one, and at the end
+                ends = numpy.array([bool(doc[j].is_sent_start) for j in index[1:]] + [True],
+                                   dtype="float32")
+                for a in range(0, len(index), WINDOW):
+                    data.append((torch.from_numpy(feats[:, a:a + WINDOW]),
+                                 torch.from_numpy(ends[a:a + WINDOW])))
+            return data
+
+        data = examples(first)
+        data_of = (lambda epoch: data if epoch == 1 else examples(docs_of(epoch))) \
+            if callable(references) else data
 
         def batch_loss(batch) -> torch.Tensor:
             x = torch.cat([b[0] for b in batch], dim=1)
@@ -114,10 +126,12 @@ class WordSentences:
             return torch.nn.functional.binary_cross_entropy_with_logits(
                 logits, torch.cat([b[1] for b in batch]))
 
-        losses, seconds = fit(self.model, data, batch_loss, epochs=epochs, batch_size=batch_size,
-                              learn_rate=learn_rate, seed=seed, label=f"{self.owner}, words")
+        fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
+                     learn_rate=learn_rate, seed=seed, label=f"{self.owner}, words", score=score)
         self.learned = {"windows": len(data), "words": len(self.words), "epochs": epochs,
-                        "loss": losses, "seconds": seconds}
+                        "loss": fitted.losses, "seconds": fitted.seconds}
+        if score is not None:
+            self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
 
     def to_bytes(self) -> bytes:
         return srsly.msgpack_dumps({"settings": self.settings, "words": self.words,
