@@ -4,32 +4,42 @@ a pipeline of its own; with --into, add it to a trained pipeline, first (in
 place of the pipeline's own elstm_senter with --replace), and save that as
 another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1]
+    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/ud/en_ewt-ud-dev.spacy]
     python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace]
 
 The senter trains once, on the training Docs' characters (their words,
-multiword tokens and sentences), as `spacy train` trains it in `initialize`;
+multiword tokens and sentences), as `spacy train` trains it in `initialize`
+(with --dev, reading the held-out text through the raw pipelines' tokenizer,
+learned from the same corpus);
 the pipeline it joins keeps its own tokenizer and components, whose sentence
 splitting it takes over (spaCy's parser keeps the starts it sets).
 """
 import argparse
 import sys
 from pathlib import Path
+from typing import Optional
 
 import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
 from spacy_elstm.components.elstm_senter import WORD_DEPTH, WORD_WIDTH
+from spacy_elstm.text.treebank_tokenizer import NAME as TOKENIZER
 
 
 def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
-          word_width: int, word_depth: int) -> None:
-    nlp = spacy.blank("en")
+          word_width: int, word_depth: int, fresh_layouts: bool = False,
+          dev: Optional[Path] = None) -> None:
+    # the raw pipelines' tokenizer, learned from the same corpus: the senter reads
+    # held-out text (--dev) through it, as `spacy train` has it read
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
+    nlp.config["initialize"]["tokenizer"] = {"min_count": 1, "treebank": str(corpus)}
     nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth,
                                          "word_width": word_width, "word_depth": word_depth})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
-    nlp.config["initialize"]["components"]["elstm_senter"] = {"epochs": epochs, "seed": seed}
+    nlp.config["initialize"]["components"]["elstm_senter"] = {
+        "epochs": epochs, "seed": seed, "fresh_layouts": fresh_layouts,
+        "dev": None if dev is None else str(dev)}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
@@ -62,6 +72,10 @@ def main(argv=None) -> int:
                         help="the word-level model's width (0: none)")
     parser.add_argument("--word-depth", type=int, default=WORD_DEPTH,
                         help="the word-level model's layers")
+    parser.add_argument("--fresh-layouts", action="store_true",
+                        help="lay the training sentences out anew each epoch")
+    parser.add_argument("--dev", type=Path, default=None,
+                        help="keep each model's best epoch on this converted corpus (.spacy)")
     parser.add_argument("--replace", action="store_true",
                         help="with --into: replace the pipeline's own elstm_senter")
     args = parser.parse_args(argv)
@@ -71,7 +85,7 @@ def main(argv=None) -> int:
         into(args.source, args.output, args.into_output, args.replace)
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
-              args.word_width, args.word_depth)
+              args.word_width, args.word_depth, args.fresh_layouts, args.dev)
     return 0
 
 
