@@ -69,6 +69,20 @@ def test_fresh_layouts_change_the_layout_not_the_sentences(treebank):
     assert training_layouts(treebank, "treebank", 0, True)(2) == list(treebank)
 
 
+def test_layouts_laid_out_once_train_as_a_list_of_them_does(treebank):
+    """The same Docs each epoch: the same windows, shuffled further each epoch,
+    as before there were fresh layouts (saved configs train as they did)."""
+    from spacy_elstm.text.segmenter import DEFAULTS, SETTINGS, Segmenter
+    docs = training_layouts(treebank, "varied", 0, fresh_layouts=False)
+    weights = []
+    for references in (docs(1), docs):
+        segmenter = Segmenter({**{k: DEFAULTS[k] for k in SETTINGS}, "width": 16, "depth": 1},
+                              DEFAULTS["window"], "test")
+        segmenter.train(references, epochs=2, batch_size=8, learn_rate=0.01, seed=0)
+        weights.append(segmenter.model.state_dict())
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
 def test_held_out_text_is_ud_s_form_of_the_treebank(treebank):
     docs = ud_form_docs(treebank, 0)
     assert words_and_sentences(docs) == words_and_sentences(treebank)

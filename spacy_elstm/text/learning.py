@@ -50,8 +50,8 @@ def fit(model: torch.nn.Module, data: Union[List, Callable[[int], List]],
     start, losses, scores = time.perf_counter(), [], []
     best: Optional[Tuple[float, int, Dict]] = None
     for epoch in range(1, epochs + 1):
-        examples = list(data(epoch)) if callable(data) else data
-        rng.shuffle(examples)
+        examples = data(epoch) if callable(data) else data
+        rng.shuffle(examples)  # in place: the same list again is shuffled further
         total = 0.0
         for k in range(0, len(examples), batch_size):
             batch = examples[k:k + batch_size]

@@ -74,7 +74,8 @@ def training_layouts(docs: Sequence[Doc], training_text: str, seed: int,
     epochs or, with `fresh_layouts`, anew each epoch (as Stanza's tokenizer
     fakes paragraph ends afresh each time it reads them)."""
     if training_text == "treebank":
-        return lambda epoch: list(docs)
+        same = list(docs)
+        return lambda epoch: same
     first = varied_docs(docs, seed)
     if not fresh_layouts:
         return lambda epoch: first

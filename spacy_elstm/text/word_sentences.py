@@ -116,8 +116,10 @@ class WordSentences:
             return data
 
         data = examples(first)
-        data_of = (lambda epoch: data if epoch == 1 else examples(docs_of(epoch))) \
-            if callable(references) else data
+
+        def data_of(epoch: int) -> List:  # the same Docs give the same (reshuffled) list
+            docs = docs_of(epoch)
+            return data if docs is first else examples(docs)
 
         def batch_loss(batch) -> torch.Tensor:
             x = torch.cat([b[0] for b in batch], dim=1)
