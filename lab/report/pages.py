@@ -91,6 +91,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     senter_average = ud.senter_average_section(metrics)
     if senter_average is not None:
         parts["ud"] += ["## The senter's weights, averaged", "", senter_average, ""]
+    senter_epochs = ud.senter_epochs_section(metrics)
+    if senter_epochs is not None:
+        parts["ud"] += ["## The senter trained longer", "", senter_epochs, ""]
     senter_depths = ud.senter_depths_section(metrics)
     if senter_depths is not None:
         parts["ud"] += ["## The senter's depths: what they find and what they cost", "",

@@ -354,18 +354,7 @@ def senter_average_section(metrics: Path) -> Optional[str]:
     data = read_json(metrics / SENTER_AVERAGE_FILE)
     if data is None:
         return None
-    seeds = sorted({r["seed"] for r in data["rows"]})
-    found = {(r["epoch"], r["seed"]): r for r in data["rows"]}
-    rows = []
-    for epoch in sorted({r["epoch"] for r in data["rows"]}):
-        cells = [str(epoch) + (" (shipped)" if epoch == data["shipped_epochs"] else "")]
-        for seed in seeds:
-            r = found.get((epoch, seed))
-            cells += ["-", "-"] if r is None else [f"{r['weights']:.2f}", f"{r['average']:.2f}"]
-        rows.append(cells)
-    header = ["epoch"] + [f"seed {seed}: {what}" for seed in seeds
-                          for what in ("weights", "average")]
-    return (table(header, rows)
+    return (epoch_table(data)
             + "\n\nThe senter's character model alone splitting the raw text of EWT "
               f"{data['split']} (UD's text form) over the pipeline's own tokenizer, Sentences F1 "
               "by the CoNLL 2018 script, after each epoch of its training on EWT train (the "
@@ -378,6 +367,45 @@ def senter_average_section(metrics: Path) -> Optional[str]:
               "runs tried (`--with-words` measures the whole senter both ways)."
               + senter_rows(data) + " From "
               f"`metrics/{SENTER_AVERAGE_FILE}` (`python -m lab.senter_average`).")
+
+
+SENTER_EPOCHS_FILE = "tokenizers/senter-epochs24.json"
+# python -m lab.senter_average --epochs 24 --output metrics/tokenizers/senter-epochs24.json
+
+
+def senter_epochs_section(metrics: Path) -> Optional[str]:
+    """The character model trained past its shipped epochs, on dev; None before it ran."""
+    data = read_json(metrics / SENTER_EPOCHS_FILE)
+    if data is None:
+        return None
+    last = [r for r in data["rows"] if r["epoch"] > data["shipped_epochs"]]
+    return (epoch_table(data)
+            + f"\n\nThe same measure, the character model trained for {data['epochs']} "
+              f"epochs in place of {data['shipped_epochs']} (the same seeds: the rows up to "
+              f"{data['shipped_epochs']} are those above, run again). Past the shipped epochs "
+              f"its weights split dev at {min(r['weights'] for r in last):.2f} to "
+              f"{max(r['weights'] for r in last):.2f} and their average at "
+              f"{min(r['average'] for r in last):.2f} to {max(r['average'] for r in last):.2f}, "
+              "while its training loss still falls: longer training finds no more sentences, "
+              "so the senter keeps its 12 epochs. From "
+              f"`metrics/{SENTER_EPOCHS_FILE}` (`python -m lab.senter_average --epochs "
+              f"{data['epochs']} --output metrics/{SENTER_EPOCHS_FILE}`).")
+
+
+def epoch_table(data: Dict) -> str:
+    """Per epoch, per seed: Sentences with the weights and with their average."""
+    seeds = sorted({r["seed"] for r in data["rows"]})
+    found = {(r["epoch"], r["seed"]): r for r in data["rows"]}
+    rows = []
+    for epoch in sorted({r["epoch"] for r in data["rows"]}):
+        cells = [str(epoch) + (" (shipped)" if epoch == data["shipped_epochs"] else "")]
+        for seed in seeds:
+            r = found.get((epoch, seed))
+            cells += ["-", "-"] if r is None else [f"{r['weights']:.2f}", f"{r['average']:.2f}"]
+        rows.append(cells)
+    header = ["epoch"] + [f"seed {seed}: {what}" for seed in seeds
+                          for what in ("weights", "average")]
+    return table(header, rows)
 
 
 def senter_rows(data: Dict) -> str:
