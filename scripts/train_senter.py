@@ -29,12 +29,12 @@ from spacy_elstm.text.treebank_tokenizer import NAME as TOKENIZER
 
 def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
           word_width: int, word_depth: int, fresh_layouts: bool = False,
-          dev: Optional[Path] = None) -> None:
+          dev: Optional[Path] = None, dropout: float = 0.1) -> None:
     # the raw pipelines' tokenizer, learned from the same corpus: the senter reads
     # held-out text (--dev) through it, as `spacy train` has it read
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     nlp.config["initialize"]["tokenizer"] = {"min_count": 1, "treebank": str(corpus)}
-    nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth,
+    nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth, "dropout": dropout,
                                          "word_width": word_width, "word_depth": word_depth})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {
@@ -68,6 +68,8 @@ def main(argv=None) -> int:
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dropout", type=float, default=0.1,
+                        help="the character model's dropout")
     parser.add_argument("--word-width", type=int, default=WORD_WIDTH,
                         help="the word-level model's width (0: none)")
     parser.add_argument("--word-depth", type=int, default=WORD_DEPTH,
@@ -85,7 +87,7 @@ def main(argv=None) -> int:
         into(args.source, args.output, args.into_output, args.replace)
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
-              args.word_width, args.word_depth, args.fresh_layouts, args.dev)
+              args.word_width, args.word_depth, args.fresh_layouts, args.dev, args.dropout)
     return 0
 
 

@@ -94,6 +94,10 @@ def render(metrics: Path) -> Dict[str, Any]:
     senter_epochs = ud.senter_epochs_section(metrics)
     if senter_epochs is not None:
         parts["ud"] += ["## The senter trained longer", "", senter_epochs, ""]
+    senter_selection = ud.senter_selection_section(metrics)
+    if senter_selection is not None:
+        parts["ud"] += ["## The senter's epochs chosen on held-out text, its layouts anew", "",
+                        senter_selection, ""]
     senter_depths = ud.senter_depths_section(metrics)
     if senter_depths is not None:
         parts["ud"] += ["## The senter's depths: what they find and what they cost", "",

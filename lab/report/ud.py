@@ -392,6 +392,58 @@ def senter_epochs_section(metrics: Path) -> Optional[str]:
               f"{data['epochs']} --output metrics/{SENTER_EPOCHS_FILE}`).")
 
 
+SENTER_SELECTION_FILE = "tokenizers/senter-selection.json"  # python -m lab.senter_selection
+
+
+def senter_selection_section(metrics: Path) -> Optional[str]:
+    """The senter's epochs chosen on one half of dev and scored on the other,
+    its layouts once or anew each epoch; None before `lab.senter_selection` ran."""
+    data = read_json(metrics / SENTER_SELECTION_FILE)
+    if data is None:
+        return None
+    layouts = {False: "once", True: "anew each epoch"}
+    halves = [r for r in data["rows"] if r["scored_on"] != "dev"]
+    rows = [[str(r["seed"]), layouts[r["fresh_layouts"]],
+             "last (shipped)" if r["chosen_by"] == "last" else f"best on {r['chosen_by']}",
+             f"{r['char_epoch']} + {r['word_epoch']}", r["scored_on"], f"{r['Sentences']:.2f}"]
+            for r in halves]
+    whole = [[str(r["seed"]), layouts[r["fresh_layouts"]], f"{r['Sentences_ud']:.2f}",
+              f"{r['Sentences_joined']:.2f}"] for r in data["rows"] if r["scored_on"] == "dev"]
+    last = {(r["seed"], r["fresh_layouts"], r["scored_on"]): r["Sentences"]
+            for r in halves if r["chosen_by"] == "last"}
+    gains = [r["Sentences"] - last[(r["seed"], r["fresh_layouts"], r["scored_on"])]
+             for r in halves if r["chosen_by"] != "last"]
+    fresh = [r["Sentences_ud"] for r in data["rows"] if r["scored_on"] == "dev"
+             and r["fresh_layouts"]]
+    once = [r["Sentences_ud"] for r in data["rows"] if r["scored_on"] == "dev"
+            and not r["fresh_layouts"]]
+    summary = ""
+    if gains:
+        summary += (f" Choosing the epochs moved the other half's Sentences by "
+                    f"{min(gains):+.2f} to {max(gains):+.2f} (mean {sum(gains) / len(gains):+.2f},"
+                    f" {len(gains)} choices).")
+    if fresh and once:
+        summary += (f" Layouts anew each epoch: dev {sum(fresh) / len(fresh):.2f} in UD's form "
+                    f"against {sum(once) / len(once):.2f} laid out once (mean of "
+                    f"{len(fresh)} seeds).")
+    return (table(["seed", "layouts", "epochs chosen", "epochs (characters + words)",
+                   "scored on", "Sentences"], rows)
+            + "\n\n" + table(["seed", "layouts", "dev, UD's form", "dev, joined"], whole)
+            + f"\n\n`elstm_senter` trained as `configs/raw/` train it ({data['char_epochs']} "
+              f"epochs of the character model, then {data['word_epochs']} of the word-level "
+              "model, on EWT train in the varied layouts, the seed of both models shown), the "
+              "layouts laid out once or anew each epoch (`fresh_layouts`). EWT dev's documents "
+              f"alternately in two halves (A: {data['sentences']['A']} sentences, B: "
+              f"{data['sentences']['B']}); after every epoch each half's sentences are found in "
+              "its text laid out in UD's form and scored (the held-out score the senter's "
+              "`dev` setting keeps the best epoch by); each model's epoch is then the last "
+              "(as shipped) or the best on one half, and the whole senter is scored on the "
+              "other half by the CoNLL 2018 script (UD's text form, the pipeline's own "
+              "tokenizer), so that no score is of text its epochs were chosen on. The second "
+              "table: the shipped choice on the whole of dev." + summary + " From "
+              f"`metrics/{SENTER_SELECTION_FILE}` (`python -m lab.senter_selection`).")
+
+
 def epoch_table(data: Dict) -> str:
     """Per epoch, per seed: Sentences with the weights and with their average."""
     seeds = sorted({r["seed"] for r in data["rows"]})
