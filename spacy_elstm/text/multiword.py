@@ -22,6 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import Dict, Iterable, List, Sequence, Tuple
 
+import numpy
 from spacy.attrs import SPACY
 from spacy.tokens import Doc
 
@@ -49,6 +50,7 @@ class MultiwordRules:
 
     def __init__(self, sequences: Iterable[Sequence[str]] = (), endings: Iterable[str] = ()):
         self.sequences = {tuple(s) for s in sequences}
+        self.firsts = {s[0] for s in self.sequences}  # a sequence starts only at one of these
         self.endings = set(endings)
 
     @classmethod
@@ -78,30 +80,36 @@ class MultiwordRules:
         return cls(sequences, endings)
 
     def spans(self, doc: Doc) -> List[Tuple[int, int]]:
-        """The multiword tokens of a doc's words, left to right, longest first."""
-        words = [t.text for t in doc]
-        attached = (doc.to_array(SPACY) == 0).tolist()  # no space between it and the next
-        found, i, n = [], 0, len(words)
-        while i < n - 1:
-            if not attached[i]:  # most words: nothing to join
-                i += 1
+        """The multiword tokens of a doc's words, left to right, longest first
+        (only words written without a space after them are looked at)."""
+        n = len(doc)
+        attached = doc.to_array(SPACY) == 0  # no space between it and the next
+        texts: Dict[int, str] = {}
+
+        def word(k: int) -> str:
+            if k not in texts:
+                texts[k] = doc[k].text
+            return texts[k]
+
+        found, free = [], 0  # `free`: the first word no multiword token has taken
+        for i in numpy.flatnonzero(attached[:n - 1]).tolist():
+            if i < free:
                 continue
             match = None
-            last = i
-            while last + 1 < min(i + LONGEST, n) and attached[last]:
-                last += 1
-            for b in range(last, i, -1):
-                if tuple(w.lower() for w in words[i:b + 1]) in self.sequences:
-                    match = b
-                    break
-            if (match is None and not _is_punct(words[i]) and not words[i].isspace()
-                    and words[i + 1].lower() in self.endings):
+            if word(i).lower() in self.firsts:
+                last = i
+                while last + 1 < min(i + LONGEST, n) and attached[last]:
+                    last += 1
+                for b in range(last, i, -1):
+                    if tuple(word(k).lower() for k in range(i, b + 1)) in self.sequences:
+                        match = b
+                        break
+            if (match is None and not _is_punct(word(i)) and not word(i).isspace()
+                    and word(i + 1).lower() in self.endings):
                 match = i + 1
-            if match is None:
-                i += 1
-            else:
+            if match is not None:
                 found.append((i, match))
-                i = match + 1
+                free = match + 1
         return found
 
     def to_dict(self) -> Dict[str, List]:

@@ -41,7 +41,7 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
 from spacy.vocab import Vocab
 
 from .multiword import MultiwordRules, set_multiword_spans
-from .paragraphs import ends_paragraph, paragraph_breaks
+from .paragraphs import mark_paragraph_starts
 from .training_docs import treebank_docs
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
@@ -78,10 +78,7 @@ class TreebankTokenizer:
     def __call__(self, text: str) -> Doc:
         doc = self.rules(text)
         set_multiword_spans(doc, self.multiword.spans(doc))
-        if paragraph_breaks(text).size:  # a blank line ends a paragraph, and so a sentence
-            for token in doc[:-1]:
-                if token.is_space and ends_paragraph(token.text):
-                    doc[token.i + 1].is_sent_start = True
+        mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
 
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
