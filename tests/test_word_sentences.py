@@ -258,3 +258,36 @@ def test_hostile_text_gets_sentences_with_the_word_model(trained):
         if words:
             assert words[0].is_sent_start
             assert max(len([t for t in s if not t.is_space]) for s in doc.sents) <= 50
+
+
+def features_token_by_token(model, doc):
+    """The features as the rule reads them, one token at a time."""
+    text = doc.text
+    words = [t for t in doc if not t.text.isspace()]
+    found = numpy.zeros((3, len(words)), dtype="int64")
+    for k, token in enumerate(words):
+        found[0, k] = model.words.get(token.text.lower(), word_sentences.UNKNOWN)
+        found[1, k] = word_shape(token.text)
+        found[2, k] = (word_sentences.gap(text[token.idx + len(token.text):words[k + 1].idx])
+                       if k + 1 < len(words) else TEXT_END)
+    return [t.i for t in words], found
+
+
+def test_features_of_many_docs_are_each_doc_s_token_by_token():
+    from spacy.vocab import Vocab
+    from spacy_elstm.text.training_text import varied_docs
+    from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+    from pathlib import Path
+    sample = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "train.conllu"
+    model = WordSentences(SMALL, "test")
+    model.words = {"the": 2, "hello": 3, "don": 4}
+    nlp = spacy.blank("en")
+    texts = ["", " ", "\n\n", "Hello  ABC\nx1 9\n\n, end", "a \r\n\r\n b\tc",
+             "😀 The\u2028end .", "  lead and trail  ", "x"]
+    made = [nlp.make_doc(t) for t in texts]
+    gold = varied_docs(conllu_to_docs(sample, 10, Vocab()), 0)  # gold Docs of a bare vocab
+    for docs in (made, gold):
+        for doc, (index, found) in zip(docs, model.features_of(docs), strict=True):
+            expected_index, expected = features_token_by_token(model, doc)
+            assert index == expected_index
+            assert found.tolist() == expected.tolist(), doc.text[:60]

@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy
 import srsly
 import torch
+from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
 from .learning import fit, load_weights, seen_twice, weights_to_bytes
@@ -50,17 +51,42 @@ class WordSentences:
     def features(self, doc: Doc) -> Tuple[List[int], numpy.ndarray]:
         """The Doc's words (token indices, whitespace tokens left out) and their
         features, (3, n_words) int64: word id, shape, the gap after it."""
-        text = doc.text
-        words = [t for t in doc if not t.text.isspace()]
-        found = numpy.zeros((3, len(words)), dtype="int64")
-        for k, token in enumerate(words):
-            found[0, k] = self.words.get(token.text.lower(), UNKNOWN)
-            found[1, k] = word_shape(token.text)
-            if k + 1 < len(words):
-                found[2, k] = gap(text[token.idx + len(token.text):words[k + 1].idx])
-            else:
-                found[2, k] = TEXT_END
-        return [t.i for t in words], found
+        return self.features_of([doc])[0]
+
+    def features_of(self, docs: Sequence[Doc]) -> List[Tuple[List[int], numpy.ndarray]]:
+        """`features` of each Doc (Docs of one vocab), with array operations over their tokens:
+        each distinct word is looked at once, and the whitespace between two
+        words only where more than a single space or nothing comes between."""
+        if not docs:
+            return []
+        arrays = [doc.to_array([ORTH, SPACY]).reshape(-1, 2) for doc in docs]  # uint64
+        orths, inverse = numpy.unique(numpy.concatenate([a[:, 0] for a in arrays]),
+                                      return_inverse=True)
+        strings = docs[0].vocab.strings
+        lexemes = numpy.array([self._lexeme(strings[int(orth)]) for orth in orths.tolist()],
+                              dtype="int64").reshape(-1, 3)[inverse.reshape(-1)]
+        out, start = [], 0
+        for doc, array in zip(docs, arrays):
+            rows = lexemes[start:start + len(array)]
+            start += len(array)
+            index = numpy.flatnonzero(rows[:, 0] == 0)  # the words: whitespace tokens left out
+            found = numpy.zeros((3, len(index)), dtype="int64")
+            found[0], found[1] = rows[index, 1], rows[index, 2]
+            if len(index):
+                found[2, :-1] = numpy.where(array[index[:-1], 1] == 1, SPACES, 1)
+                for k in numpy.flatnonzero(numpy.diff(index) > 1).tolist():
+                    first, following = int(index[k]), int(index[k + 1])
+                    found[2, k] = gap(doc[first].whitespace_
+                                      + doc[first + 1:following].text_with_ws)
+                found[2, -1] = TEXT_END
+            out.append((index.tolist(), found))
+        return out
+
+    def _lexeme(self, text: str) -> Tuple[int, int, int]:
+        """Whether a token's text is whitespace, its word id and its shape."""
+        if text.isspace():
+            return 1, 0, 0
+        return 0, self.words.get(text.lower(), UNKNOWN), word_shape(text)
 
     def end_probabilities(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
         """Per Doc, per word (as `features` lists them), the probability
@@ -68,7 +94,7 @@ class WordSentences:
         read together, WINDOWS_PER_CALL at a time."""
         if self.model is None:
             raise ValueError(f"{self.owner}: the word-level model is not trained.")
-        feats = [self.features(doc)[1] for doc in docs]
+        feats = [found for _, found in self.features_of(docs)]
         # (doc, read from, read to, keep from, keep to)
         pieces = [(i, max(0, a - CONTEXT), min(f.shape[1], a + WINDOW + CONTEXT), a,
                    min(f.shape[1], a + WINDOW))
@@ -105,8 +131,7 @@ class WordSentences:
 
         def examples(docs: Sequence[Doc]) -> List:
             data = []
-            for doc in docs:
-                index, feats = self.features(doc)
+            for doc, (index, feats) in zip(docs, self.features_of(docs)):
                 # a word ends a sentence where the next word starts one, and at the end
                 ends = numpy.array([bool(doc[j].is_sent_start) for j in index[1:]] + [True],
                                    dtype="float32")
