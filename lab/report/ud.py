@@ -413,10 +413,17 @@ def senter_selection_section(metrics: Path) -> Optional[str]:
             for r in halves if r["chosen_by"] == "last"}
     gains = [r["Sentences"] - last[(r["seed"], r["fresh_layouts"], r["scored_on"])]
              for r in halves if r["chosen_by"] != "last"]
-    fresh = [r["Sentences_ud"] for r in data["rows"] if r["scored_on"] == "dev"
-             and r["fresh_layouts"]]
-    once = [r["Sentences_ud"] for r in data["rows"] if r["scored_on"] == "dev"
-            and not r["fresh_layouts"]]
+    by_layout: Dict[bool, Dict[int, float]] = {False: {}, True: {}}
+    for r in data["rows"]:
+        if r["scored_on"] == "dev":
+            by_layout[r["fresh_layouts"]][r["seed"]] = r["Sentences_ud"]
+    for r in (read_json(metrics / SENTER_SCORES_FILE) or {"rows": []})["rows"]:
+        if r["split"] == "dev" and r["settings"]["dropout"] == 0.1:
+            by_layout[bool(r["training"].get("fresh_layouts"))][r["training"]["seed"]] = \
+                r["Sentences_ud"]
+    seeds = sorted(set(by_layout[False]) & set(by_layout[True]))
+    fresh = [by_layout[True][seed] for seed in seeds]
+    once = [by_layout[False][seed] for seed in seeds]
     summary = ""
     before = read_json(metrics / SENTER_AVERAGE_FILE) or {}
     known = {r["seed"]: r["Sentences_ud"] for r in before.get("senter_rows", [])
@@ -433,9 +440,11 @@ def senter_selection_section(metrics: Path) -> Optional[str]:
                     f"{min(gains):+.2f} to {max(gains):+.2f} (mean {sum(gains) / len(gains):+.2f},"
                     f" {len(gains)} choices).")
     if fresh and once:
+        better = sum(f > o for f, o in zip(fresh, once))
         summary += (f" Layouts anew each epoch: dev {sum(fresh) / len(fresh):.2f} in UD's form "
-                    f"against {sum(once) / len(once):.2f} laid out once (mean of "
-                    f"{len(fresh)} seeds).")
+                    f"against {sum(once) / len(once):.2f} laid out once (mean of seeds "
+                    f"{', '.join(map(str, seeds))}, with the senters below; higher for "
+                    f"{better} of {len(seeds)}).")
     return (table(["seed", "layouts", "epochs chosen", "epochs (characters + words)",
                    "scored on", "Sentences"], rows)
             + "\n\n" + table(["seed", "layouts", "dev, UD's form", "dev, joined"], whole)
