@@ -488,7 +488,37 @@ def senter_scores_rows(metrics: Path) -> str:
               "2018 script over the pipeline's own tokenizer (`python -m lab.senter_score "
               f"OUTPUT`, `metrics/{SENTER_SCORES_FILE}`): further seeds of the two layouts, and "
               "the character model at dropout 0.3 (Stanza's tokenizer trains at 0.33), against "
-              "0.1 shipped: seeds 0 and 1 at 0.1 are in the table above.")
+              "0.1 shipped: seeds 0 and 1 at 0.1 are in the table above."
+              + senter_ensemble_rows(metrics))
+
+
+SENTER_ENSEMBLE_GLOB = "tokenizers/senter-ensemble*.json"  # python -m lab.senter_ensemble
+
+
+def senter_ensemble_rows(metrics: Path) -> str:
+    """Senters averaged as one beside each alone, on dev (a probe of the seed lottery)."""
+    rows = []
+    for path in sorted(metrics.glob(SENTER_ENSEMBLE_GLOB)):
+        data = read_json(path)
+        alone = [r for r in data["rows"] if " + " not in r["senters"]]
+        for r in data["rows"]:
+            if " + " in r["senters"]:
+                mean = sum(a["Sentences_ud"] for a in alone) / len(alone)
+                rows.append([str(len(alone)), f"{mean:.2f}",
+                             f"{max(a['Sentences_ud'] for a in alone):.2f}",
+                             f"{r['Sentences_ud']:.2f}", f"`metrics/tokenizers/{path.name}`"])
+    if not rows:
+        return ""
+    return ("\n\n" + table(["senters", "alone: mean", "alone: best", "averaged as one",
+                              "from"], rows)
+            + "\n\nA probe of the seed lottery: senters of the table above (seeds 2 and 3, "
+              "and with the layouts anew) averaged as one, each word's sentence-end "
+              "probability the mean of every character and word model's (`python -m "
+              "lab.senter_ensemble SENTER...`), against each alone in the same run, EWT dev, "
+              "UD's text form. Two average to about their mean; four find more than the best "
+              "of them, at four times the senter's time, which the speed target does not "
+              "allow: what the seeds part by is noise that averaging removes, a case for "
+              "distilling several senters into one.")
 
 
 def epoch_table(data: Dict) -> str:
