@@ -80,7 +80,7 @@ RAW_TARGETS = [
            "Sentences", RAW_BEST, 0.3, RAW_BEST, kind="raw", other_kind="raw-joined"),
 ]
 # `python -m lab.parse_txt`: `parse` on the split's UD .txt against the Python API, dev
-PARSE_TXT = "raw-ud-10000steps/best_elstm_words-dev.parse-txt.json"
+PARSE_TXT = "raw-ud-10000steps/best_elstm-dev.parse-txt.json"
 PARSE_TXT_BOUND = 0.1
 # `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):
 # their inference words/s beside the CNN's in one run
