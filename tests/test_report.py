@@ -885,5 +885,4 @@ def test_the_parse_txt_target_reads_the_largest_difference(tmp_path):
     path.write_text(json.dumps({"split": "dev", "difference": {"Sentences": -0.04, "LAS": 0.15}}))
     row = next(line for line in targets_section(tmp_path / "metrics").splitlines()
                if "`parse` on UD's .txt" in line)
-    assert row.endswith("| 0.15 at most (LAS; `raw-ud-10000steps/best_elstm_words-dev.parse-txt"
-                        ".json`) | 0.10 | no (-0.05) |")
+    assert row.endswith(f"| 0.15 at most (LAS; `{PARSE_TXT}`) | 0.10 | no (-0.05) |")
