@@ -886,3 +886,40 @@ def test_the_parse_txt_target_reads_the_largest_difference(tmp_path):
     row = next(line for line in targets_section(tmp_path / "metrics").splitlines()
                if "`parse` on UD's .txt" in line)
     assert row.endswith(f"| 0.15 at most (LAS; `{PARSE_TXT}`) | 0.10 | no (-0.05) |")
+
+
+def test_the_senter_selection_section_scores_choices_on_the_other_half(tmp_path):
+    from lab.report.ud import (SENTER_ENSEMBLE_GLOB, SENTER_SCORES_FILE, SENTER_SELECTION_FILE,
+                               senter_selection_section)
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert senter_selection_section(metrics) is None
+    rows = []
+    for fresh, (a, b, whole) in ((False, (89.0, 87.0, 88.0)), (True, (89.5, 87.5, 88.4))):
+        rows += [{"seed": 0, "fresh_layouts": fresh, "chosen_by": "last", "char_epoch": 12,
+                  "word_epoch": 8, "scored_on": "A", "Sentences": a},
+                 {"seed": 0, "fresh_layouts": fresh, "chosen_by": "last", "char_epoch": 12,
+                  "word_epoch": 8, "scored_on": "B", "Sentences": b},
+                 {"seed": 0, "fresh_layouts": fresh, "chosen_by": "last", "scored_on": "dev",
+                  "Sentences_ud": whole, "Sentences_joined": whole},
+                 {"seed": 0, "fresh_layouts": fresh, "chosen_by": "A", "char_epoch": 9,
+                  "word_epoch": 8, "scored_on": "B", "Sentences": b - 0.5},
+                 {"seed": 0, "fresh_layouts": fresh, "chosen_by": "B", "char_epoch": 10,
+                  "word_epoch": 7, "scored_on": "A", "Sentences": a + 0.3}]
+    (metrics / SENTER_SELECTION_FILE).write_text(json.dumps({
+        "split": "dev", "char_epochs": 12, "word_epochs": 8, "sentences": {"A": 10, "B": 9},
+        "rows": rows}))
+    (metrics / SENTER_SCORES_FILE).write_text(json.dumps({"rows": [
+        {"pipeline": "p", "split": "dev", "settings": {"dropout": 0.1},
+         "training": {"seed": 2, "fresh_layouts": flag}, "Sentences_ud": ud,
+         "Sentences_joined": ud} for flag, ud in ((False, 86.0), (True, 87.0))]}))
+    (metrics / SENTER_ENSEMBLE_GLOB.replace("*", "2")).write_text(json.dumps({"rows": [
+        {"senters": "a", "Sentences_ud": 86.0}, {"senters": "b", "Sentences_ud": 88.0},
+        {"senters": "a + b", "Sentences_ud": 88.5}]}))
+    text = senter_selection_section(metrics)
+    assert "| 0 | once | best on A | 9 + 8 | B | 86.50 |" in text
+    assert "moved the other half's Sentences by -0.50 to +0.30 (mean -0.10, 4 choices)" in text
+    # seeds 0 (the study) and 2 (the senters scored one by one), laid out anew against once
+    assert "dev 87.70 in UD's form against 87.00 laid out once (mean of seeds 0, 2" in text
+    assert "| 2 | 87.00 | 88.00 | 88.50 | `metrics/tokenizers/senter-ensemble2.json` |" in text
