@@ -79,6 +79,20 @@ def fit(model: torch.nn.Module, data: Union[List, Callable[[int], List]],
     return Fitted(losses, scores, kept, round(time.perf_counter() - start, 1))
 
 
+def epoch_examples(docs_of: Callable[[int], Sequence], examples: Callable[[Sequence], List],
+                   ) -> Tuple[List, Callable[[int], List]]:
+    """The first epoch's examples, and each epoch's as `fit` takes them: the
+    same list again (reshuffled further) where an epoch's Docs are the first
+    epoch's, else the examples of that epoch's Docs (`docs_of(epoch)`, from 1)."""
+    first = docs_of(1)
+    data = examples(first)
+
+    def data_of(epoch: int) -> List:
+        docs = docs_of(epoch)
+        return data if docs is first else examples(docs)
+    return data, data_of
+
+
 def weights_to_bytes(model: torch.nn.Module) -> bytes:
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)

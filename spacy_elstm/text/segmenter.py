@@ -19,7 +19,8 @@ import srsly
 import torch
 from spacy.tokens import Doc
 
-from .learning import fit, load_weights, seen_twice, weights_to_bytes
+from .learning import (epoch_examples, fit, load_weights, seen_twice,
+                       weights_to_bytes)
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
@@ -184,11 +185,7 @@ class Segmenter:
                     data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
             return data
 
-        data = examples(first)
-
-        def data_of(epoch: int) -> List:  # the same Docs give the same (reshuffled) list
-            docs = docs_of(epoch)
-            return data if docs is first else examples(docs)
+        data, data_of = epoch_examples(docs_of, examples)
 
         def batch_loss(batch) -> torch.Tensor:
             lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)

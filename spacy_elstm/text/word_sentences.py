@@ -21,7 +21,8 @@ import torch
 from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
-from .learning import fit, load_weights, seen_twice, weights_to_bytes
+from .learning import (epoch_examples, fit, load_weights, seen_twice,
+                       weights_to_bytes)
 from .paragraphs import ends_paragraph
 from ..pytorch.mode import training_mode
 from ..pytorch.word_sentences import WordSentenceModel
@@ -140,11 +141,7 @@ class WordSentences:
                                  torch.from_numpy(ends[a:a + WINDOW])))
             return data
 
-        data = examples(first)
-
-        def data_of(epoch: int) -> List:  # the same Docs give the same (reshuffled) list
-            docs = docs_of(epoch)
-            return data if docs is first else examples(docs)
+        data, data_of = epoch_examples(docs_of, examples)
 
         def batch_loss(batch) -> torch.Tensor:
             x = torch.cat([b[0] for b in batch], dim=1)
