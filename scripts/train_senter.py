@@ -4,7 +4,7 @@ a pipeline of its own; with --into, add it to a trained pipeline, first (in
 place of the pipeline's own elstm_senter with --replace), and save that as
 another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/ud/en_ewt-ud-dev.spacy]
+    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/ud/en_ewt-ud-dev.spacy] [--teachers training/senter-seed1 ...] [--teacher-weight 1.0]
     python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace]
 
 The senter trains once, on the training Docs' characters (their words,
@@ -17,19 +17,20 @@ splitting it takes over (spaCy's parser keeps the starts it sets).
 import argparse
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_elstm.components.elstm_senter import WORD_DEPTH, WORD_WIDTH
+from spacy_elstm.components.elstm_senter import TEACHER_WEIGHT, WORD_DEPTH, WORD_WIDTH
 from spacy_elstm.text.treebank_tokenizer import NAME as TOKENIZER
 
 
 def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
           word_width: int, word_depth: int, fresh_layouts: bool = False,
-          dev: Optional[Path] = None, dropout: float = 0.1) -> None:
+          dev: Optional[Path] = None, dropout: float = 0.1,
+          teachers: Sequence[Path] = (), teacher_weight: float = TEACHER_WEIGHT) -> None:
     # the raw pipelines' tokenizer, learned from the same corpus: the senter reads
     # held-out text (--dev) through it, as `spacy train` has it read
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
@@ -39,7 +40,8 @@ def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed:
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {
         "epochs": epochs, "seed": seed, "fresh_layouts": fresh_layouts,
-        "dev": None if dev is None else str(dev)}
+        "dev": None if dev is None else str(dev),
+        "teachers": [str(path) for path in teachers], "teacher_weight": teacher_weight}
     nlp.initialize(lambda: [Example(d, d) for d in docs])
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
@@ -78,6 +80,10 @@ def main(argv=None) -> int:
                         help="lay the training sentences out anew each epoch")
     parser.add_argument("--dev", type=Path, default=None,
                         help="keep each model's best epoch on this converted corpus (.spacy)")
+    parser.add_argument("--teachers", type=Path, nargs="+", default=[],
+                        help="trained senter pipelines whose mean probabilities it learns")
+    parser.add_argument("--teacher-weight", type=float, default=TEACHER_WEIGHT,
+                        help="the teachers' share of what it learns (the gold labels' the rest)")
     parser.add_argument("--replace", action="store_true",
                         help="with --into: replace the pipeline's own elstm_senter")
     args = parser.parse_args(argv)
@@ -87,7 +93,8 @@ def main(argv=None) -> int:
         into(args.source, args.output, args.into_output, args.replace)
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
-              args.word_width, args.word_depth, args.fresh_layouts, args.dev, args.dropout)
+              args.word_width, args.word_depth, args.fresh_layouts, args.dev, args.dropout,
+              args.teachers, args.teacher_weight)
     return 0
 
 

@@ -15,9 +15,10 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
 import numpy
+import spacy
 import srsly
 from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
@@ -26,6 +27,7 @@ from spacy.training import Example
 from spacy.util import ensure_path
 from spacy.vocab import Vocab
 
+from ..text.distillation import Teachers
 from ..text.held_out import held_out_docs, sentence_f1
 from ..text.paragraphs import paragraph_breaks
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
@@ -46,6 +48,8 @@ WORD_DEPTH = 1
 # its dropout (words are fewer than characters and easier to memorise; 0.1, the
 # character model's, moved EWT dev's sentence F1 by tenths: `python -m lab.senter_words`)
 WORD_DROPOUT = 0.2
+# what a student senter learns from its teachers' mean, the gold labels the rest
+TEACHER_WEIGHT = 1.0
 
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
@@ -108,7 +112,7 @@ class ELSTMSenter:
         for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
             texts = [doc.text for doc in todo]
-            word_ends = (self.words.end_probabilities(todo) if self._reads_words()
+            word_ends = (self.words.end_probabilities(todo) if self.reads_words()
                          else [None] * len(todo))
             for doc, text, (label, ends), by_words in zip(todo, texts,
                                                           self.segmenter.read(texts),
@@ -116,7 +120,7 @@ class ELSTMSenter:
                 self._set_starts(doc, text, label, ends, by_words)
             yield from batch
 
-    def _reads_words(self) -> bool:
+    def reads_words(self) -> bool:
         """Whether the word-level model has a say (asked for, and trained: a
         pipeline saved before it existed has none)."""
         return self.words is not None and self.words.model is not None
@@ -165,8 +169,17 @@ class ELSTMSenter:
                    treebank: Optional[Union[str, Path]] = None,
                    training_text: str = "varied", word_epochs: int = 8,
                    fresh_layouts: bool = False,
-                   dev: Optional[Union[str, Path]] = None) -> None:
+                   dev: Optional[Union[str, Path]] = None,
+                   teachers: Sequence[Union[str, Path]] = (),
+                   teacher_weight: float = TEACHER_WEIGHT) -> None:
         vocab = nlp.vocab if nlp is not None else None
+        taught = None
+        if teachers:
+            taught = Teachers([load_senter(path, self.segmenter.owner) for path in teachers],
+                              teacher_weight, self.segmenter.owner)
+            if self.words is None:
+                raise ValueError(f"{self.segmenter.owner}: teachers need a word-level model "
+                                 "in the student too (word_width > 0).")
         if self.words is not None:
             self.words.model = None  # the characters alone while they learn
         score = None
@@ -175,10 +188,12 @@ class ELSTMSenter:
         layouts = self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
                                        batch_size=batch_size, learn_rate=learn_rate, seed=seed,
                                        training_text=training_text,
-                                       fresh_layouts=fresh_layouts, score=score)
+                                       fresh_layouts=fresh_layouts, score=score,
+                                       targets=taught and taught.characters)
         if self.words is not None:
             self.words.train(layouts, epochs=word_epochs, batch_size=batch_size,
-                             learn_rate=learn_rate, seed=seed, score=score)
+                             learn_rate=learn_rate, seed=seed, score=score,
+                             targets=taught and taught.words)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "
@@ -189,7 +204,13 @@ class ELSTMSenter:
                           "dev (Optional[Path]): a converted held-out corpus (.spacy), e.g. "
                           "${paths.dev}: each model keeps the weights of the epoch whose "
                           "sentences scored best on it, laid out in UD's text form and read "
-                          "through the pipeline's tokenizer (null: the last epoch's).\n")
+                          "through the pipeline's tokenizer (null: the last epoch's).\n"
+                          "teachers (List[Path]): trained pipelines with an elstm_senter "
+                          "(`scripts/train_senter.py`): both models learn their senters' "
+                          "mean probabilities (`text/distillation.py`; empty: the gold "
+                          "labels alone).\n"
+                          "teacher_weight (float): the teachers' share of what is learned, "
+                          "the gold labels' the rest.\n")
 
     def _held_out_score(self, dev: Union[str, Path], nlp: Optional[Language],
                         seed: int) -> Callable[[], float]:
@@ -208,7 +229,7 @@ class ELSTMSenter:
         return score
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        if not self._reads_words():  # the layout of pipelines saved before the word model
+        if not self.reads_words():  # the layout of pipelines saved before the word model
             return self.segmenter.to_bytes()
         return srsly.msgpack_dumps({"segmenter": self.segmenter.to_bytes(),
                                     "words": self.words.to_bytes()})
@@ -227,7 +248,7 @@ class ELSTMSenter:
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         (path / "segmenter.bin").write_bytes(self.segmenter.to_bytes())
-        if self._reads_words():
+        if self.reads_words():
             (path / "words.bin").write_bytes(self.words.to_bytes())
 
     def from_disk(self, path: Union[str, Path], *,
@@ -237,6 +258,19 @@ class ELSTMSenter:
         if self.words is not None and (path / "words.bin").exists():
             self.words.from_bytes((path / "words.bin").read_bytes())
         return self
+
+
+def load_senter(path: Union[str, Path], owner: str) -> "ELSTMSenter":
+    """The elstm_senter of the trained pipeline at `path`."""
+    if not Path(path).is_dir():
+        raise ValueError(f"{owner}: teacher {str(path)!r} is not a directory (a trained "
+                         "pipeline with an elstm_senter, as scripts/train_senter.py saves).")
+    nlp = spacy.load(path)
+    found = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, ELSTMSenter)]
+    if not found:
+        raise ValueError(f"{owner}: teacher {str(path)!r} has no elstm_senter (its pipes: "
+                         f"{', '.join(nlp.pipe_names)}).")
+    return found[0]
 
 
 def split_long_sentences(starts: numpy.ndarray, boundary: numpy.ndarray,

@@ -60,6 +60,8 @@ training_text (str): "varied": the training sentences laid out as users' text
     is (ten sentences joined by spaces, what pipelines trained before it had).
 """
 TRAINING_TEXTS = ("varied", "treebank")
+# per Doc of a batch, what each of its characters (or words) learns in place of its gold label
+Targets = Callable[[Sequence[Doc]], List[numpy.ndarray]]
 # windows read in one call of the model: texts of a batch share the recurrence's
 # steps, and memory stays bounded however long a text is; on one CPU thread 64
 # windows a call read EWT dev's text faster than 256 did (the steps' state stays
@@ -97,29 +99,32 @@ class Segmenter:
     def read(self, texts: Sequence[str]) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
         """Each text's labels (int64) and, per character, the probability that
         it ends a sentence (float32), the windows of all the texts read together."""
+        return [(found.argmax(-1), found[:, SENTENCE_END].copy())
+                for found in self.probabilities(texts)]
+
+    def probabilities(self, texts: Sequence[str]) -> List[numpy.ndarray]:
+        """Each text's (characters, labels) probabilities of each label
+        (float32), the windows of all the texts read together, WINDOWS_PER_CALL
+        at a time."""
         if self.model is None:
             raise ValueError(f"{self.owner} is not trained: initialise the pipeline with its "
                              "training data first (`spacy train` does).")
         pieces = [(i, text[a:b]) for i, text in enumerate(texts)
                   for a, b in windows(text, self.window)]
-        labels: List[List[numpy.ndarray]] = [[] for _ in texts]
-        ends: List[List[numpy.ndarray]] = [[] for _ in texts]
+        found: List[List[numpy.ndarray]] = [[] for _ in texts]
         for k in range(0, len(pieces), WINDOWS_PER_CALL):
             chunk = pieces[k:k + WINDOWS_PER_CALL]
             ids, shapes = zip(*(self._ids(piece) for _, piece in chunk))
             lengths = torch.tensor([len(piece) for _, piece in chunk], dtype=torch.long)
             with torch.no_grad(), training_mode(False):
                 logits = self.model(torch.cat(ids), torch.cat(shapes), lengths)
-            best = logits.argmax(-1).numpy()
-            end = torch.softmax(logits, -1)[:, SENTENCE_END].numpy().astype("float32")
+            probabilities = torch.softmax(logits, -1).numpy().astype("float32")
             start = 0
             for i, piece in chunk:  # each text's windows cover it in order
-                labels[i].append(best[start:start + len(piece)])
-                ends[i].append(end[start:start + len(piece)])
+                found[i].append(probabilities[start:start + len(piece)])
                 start += len(piece)
-        return [(numpy.concatenate(label) if label else numpy.zeros(0, dtype="int64"),
-                 numpy.concatenate(end) if end else numpy.zeros(0, dtype="float32"))
-                for label, end in zip(labels, ends)]
+        return [numpy.concatenate(parts) if parts else numpy.zeros((0, len(LABELS)), "float32")
+                for parts in found]
 
     def _ids(self, text: str) -> Tuple[torch.Tensor, torch.Tensor]:
         """Each character's id and shape, looked up by code point in tables of
@@ -142,18 +147,20 @@ class Segmenter:
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
               learn_rate: float, seed: int, training_text: str, fresh_layouts: bool = False,
-              score: Optional[Callable[[], float]] = None) -> Callable[[int], List[Doc]]:
+              score: Optional[Callable[[], float]] = None,
+              targets: Optional[Targets] = None) -> Callable[[int], List[Doc]]:
         """Train on the gold Docs of `treebank` or of the training examples
         (`training_docs.py`), in the layout `training_text` says; the settings
-        are LEARN_DOC's; `score` as `learning.fit` takes it. Returns each
-        epoch's Docs as it learned from them (`training_text.training_layouts`)."""
+        are LEARN_DOC's; `score` as `learning.fit` takes it, `targets` as
+        `train` does. Returns each epoch's Docs as it learned from them
+        (`training_text.training_layouts`)."""
         if training_text not in TRAINING_TEXTS:
             raise ValueError(f"{self.owner}: training_text must be one of "
                              f"{', '.join(TRAINING_TEXTS)}, got {training_text!r}.")
         docs = treebank_docs(get_examples, treebank, vocab, self.owner)
         layouts = training_layouts(docs, training_text, seed, fresh_layouts)
         self.train(layouts, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
-                   seed=seed, score=score)
+                   seed=seed, score=score, targets=targets)
         self.learned["training_text"] = training_text
         if fresh_layouts:
             self.learned["fresh_layouts"] = True
@@ -161,10 +168,13 @@ class Segmenter:
 
     def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
               epochs: int, batch_size: int, learn_rate: float, seed: int,
-              score: Optional[Callable[[], float]] = None) -> None:
+              score: Optional[Callable[[], float]] = None,
+              targets: Optional[Targets] = None) -> None:
         """Train on gold Docs (their words, multiword tokens and sentences), the
         same each epoch or each epoch's from a function of it (from 1); its
-        character table is the first epoch's."""
+        character table is the first epoch's. With `targets`, each character
+        learns the distribution over LABELS that `targets` gives for its Doc
+        (teachers' probabilities: `distillation.py`) in place of its gold label."""
         for name, value in (("epochs", epochs), ("batch_size", batch_size)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
@@ -178,11 +188,13 @@ class Segmenter:
 
         def examples(docs: Sequence[Doc]) -> List:
             data = []
-            for doc in docs:
-                text, label = doc.text, gold_labels(doc)
+            wanted = (targets(docs) if targets is not None
+                      else [numpy.array(gold_labels(doc), dtype="int64") for doc in docs])
+            for doc, label in zip(docs, wanted):
+                text = doc.text
                 for a, b in windows(text, self.window):
                     ids, shapes = self._ids(text[a:b])
-                    data.append((ids, shapes, torch.tensor(label[a:b], dtype=torch.long)))
+                    data.append((ids, shapes, torch.from_numpy(label[a:b])))
             return data
 
         data, data_of = epoch_examples(docs_of, examples)
@@ -191,7 +203,10 @@ class Segmenter:
             lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
             logits = self.model(torch.cat([b[0] for b in batch]),
                                 torch.cat([b[1] for b in batch]), lengths)
-            return torch.nn.functional.cross_entropy(logits, torch.cat([b[2] for b in batch]))
+            wanted = torch.cat([b[2] for b in batch])
+            if targets is not None:  # distributions over the labels
+                return -(wanted * torch.log_softmax(logits, -1)).sum(-1).mean()
+            return torch.nn.functional.cross_entropy(logits, wanted)
 
         fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
                      learn_rate=learn_rate, seed=seed, label=self.owner, score=score)

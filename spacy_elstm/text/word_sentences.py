@@ -116,10 +116,14 @@ class WordSentences:
 
     def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
               epochs: int, batch_size: int, learn_rate: float, seed: int,
-              score: Optional[Callable[[], float]] = None) -> None:
+              score: Optional[Callable[[], float]] = None,
+              targets: Optional[Callable[[Sequence[Doc]], List[numpy.ndarray]]] = None) -> None:
         """Train on gold Docs (their words and sentence starts), the same each
         epoch or each epoch's from a function of it (from 1), as the character
-        model does; `score` as `learning.fit` takes it."""
+        model does; `score` as `learning.fit` takes it. With `targets`, each
+        word learns the probability `targets` gives for it (per Doc, per word as
+        `features` lists them: teachers' probabilities, `distillation.py`) in
+        place of its gold sentence end."""
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
@@ -132,10 +136,10 @@ class WordSentences:
 
         def examples(docs: Sequence[Doc]) -> List:
             data = []
-            for doc, (index, feats) in zip(docs, self.features_of(docs)):
-                # a word ends a sentence where the next word starts one, and at the end
-                ends = numpy.array([bool(doc[j].is_sent_start) for j in index[1:]] + [True],
-                                   dtype="float32")
+            wanted = targets(docs) if targets is not None else [None] * len(docs)
+            for doc, (index, feats), ends in zip(docs, self.features_of(docs), wanted):
+                if ends is None:
+                    ends = gold_ends(doc, index)
                 for a in range(0, len(index), WINDOW):
                     data.append((torch.from_numpy(feats[:, a:a + WINDOW]),
                                  torch.from_numpy(ends[a:a + WINDOW])))
@@ -167,6 +171,13 @@ class WordSentences:
         self.settings, self.words, self.learned = msg["settings"], msg["words"], msg["learned"]
         self.model = load_weights(self._new_model(), msg["weights"])
         return self
+
+
+def gold_ends(doc: Doc, index: Sequence[int]) -> numpy.ndarray:
+    """Per word of a gold Doc (its token indices, `index`), 1.0 where a
+    sentence ends after it (the next word starts one, and at the end), else 0.0."""
+    return numpy.array([bool(doc[j].is_sent_start) for j in index[1:]] + [True],
+                       dtype="float32")
 
 
 def word_shape(word: str) -> int:
