@@ -30,13 +30,15 @@ from spacy_elstm.text.treebank_tokenizer import NAME as TOKENIZER
 def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed: int,
           word_width: int, word_depth: int, fresh_layouts: bool = False,
           dev: Optional[Path] = None, dropout: float = 0.1,
-          teachers: Sequence[Path] = (), teacher_weight: float = TEACHER_WEIGHT) -> None:
+          teachers: Sequence[Path] = (), teacher_weight: float = TEACHER_WEIGHT,
+          word_char_bins: int = 0) -> None:
     # the raw pipelines' tokenizer, learned from the same corpus: the senter reads
     # held-out text (--dev) through it, as `spacy train` has it read
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     nlp.config["initialize"]["tokenizer"] = {"min_count": 1, "treebank": str(corpus)}
     nlp.add_pipe("elstm_senter", config={"width": width, "depth": depth, "dropout": dropout,
-                                         "word_width": word_width, "word_depth": word_depth})
+                                         "word_width": word_width, "word_depth": word_depth,
+                                         "word_char_bins": word_char_bins})
     docs = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     nlp.config["initialize"]["components"]["elstm_senter"] = {
         "epochs": epochs, "seed": seed, "fresh_layouts": fresh_layouts,
@@ -76,6 +78,9 @@ def main(argv=None) -> int:
                         help="the word-level model's width (0: none)")
     parser.add_argument("--word-depth", type=int, default=WORD_DEPTH,
                         help="the word-level model's layers")
+    parser.add_argument("--word-char-bins", type=int, default=0,
+                        help="the word-level model reads the character model's probabilities "
+                             "in this many bins (0: it does not)")
     parser.add_argument("--fresh-layouts", action="store_true",
                         help="lay the training sentences out anew each epoch")
     parser.add_argument("--dev", type=Path, default=None,
@@ -94,7 +99,7 @@ def main(argv=None) -> int:
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
               args.word_width, args.word_depth, args.fresh_layouts, args.dev, args.dropout,
-              args.teachers, args.teacher_weight)
+              args.teachers, args.teacher_weight, args.word_char_bins)
     return 0
 
 

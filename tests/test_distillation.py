@@ -39,7 +39,10 @@ class FixedWords:
     def features_of(self, docs):
         return WordSentences(WORDS, "test").features_of(docs)
 
-    def end_probabilities(self, docs):
+    def reads_chars(self):
+        return False
+
+    def end_probabilities(self, docs, char_ends=None, texts=None):
         return [numpy.full(sum(not t.is_space for t in doc), self.p, dtype="float32")
                 for doc in docs]
 

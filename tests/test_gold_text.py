@@ -121,8 +121,17 @@ def test_the_joined_form_puts_a_paragraph_on_one_line(tmp_path):
     assert "\n" not in document.text and document.text.endswith("hills.")
 
 
+def test_the_lines_form_puts_each_sentence_on_a_line_of_its_own(tmp_path):
+    path = write(tmp_path, CASES["wrap"][0])
+    (joined,) = raw_documents(path, "joined")
+    (lines,) = raw_documents(path, "lines")
+    sentences = [line for line in lines.text.split("\n") if line]
+    assert len(sentences) == lines.sentences and lines.sentences == joined.sentences
+    assert lines.text.replace("\n", " ") == joined.text
+
+
 def test_bad_input_is_named(tmp_path):
     with pytest.raises(CorpusFormatError, match=r"in\.conllu, line 2: expected 10"):
         ud_text(write(tmp_path, "# sent_id = 1\n1\tHello\t_\n\n"))
-    with pytest.raises(ValueError, match="text form must be one of ud, joined, got 'pdf'"):
+    with pytest.raises(ValueError, match="text form must be one of ud, joined, lines, got 'pdf'"):
         raw_documents(write(tmp_path, CASES["mwt"][0]), "pdf")

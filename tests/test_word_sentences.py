@@ -147,7 +147,10 @@ class ChosenWords:
     def __init__(self, scores):
         self.scores = scores
 
-    def end_probabilities(self, docs):
+    def reads_chars(self):
+        return False
+
+    def end_probabilities(self, docs, char_ends=None, texts=None):
         return [numpy.array([self.scores.get(t.text, 0.0) for t in doc if not t.is_space],
                             dtype="float32") for doc in docs]
 

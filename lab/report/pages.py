@@ -3,7 +3,7 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, dyck, gpu, input_gates, lm, memory, paper, ptb, ud
+from . import bench, dyck, gpu, input_gates, lm, memory, paper, ptb, senter_levers, ud
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -102,6 +102,13 @@ def render(metrics: Path) -> Dict[str, Any]:
     if senter_depths is not None:
         parts["ud"] += ["## The senter's depths: what they find and what they cost", "",
                         senter_depths, ""]
+    levers = senter_levers.levers_section(metrics)
+    if levers is not None:
+        parts["ud"] += ["## The senter taught by senters, its word model reading the characters",
+                        "", levers, ""]
+    senter_windows = senter_levers.windows_section(metrics)
+    if senter_windows is not None:
+        parts["ud"] += ["## The character model's windows", "", senter_windows, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []

@@ -34,7 +34,8 @@ def score(
         "ud", "--text-form",
         help="With --raw, the text's form: ud (UD's own text files, as conllu_to_text.pl "
              "writes them: lines wrapped at 80 characters, a blank line between "
-             "paragraphs) or joined (each paragraph's sentences on one line)."),
+             "paragraphs), joined (each paragraph's sentences on one line) or lines (each "
+             "sentence on a line of its own)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -42,7 +43,8 @@ def score(
     sentence), or with --raw on the raw text of each of its documents
     (`# newdoc`) in UD's text form (--text-form ud: as UD releases it beside
     every treebank, lines wrapped at 80 characters, paragraphs at `# newpar`
-    after a blank line) or with each paragraph on one line (--text-form joined);
+    after a blank line), with each paragraph on one line (--text-form joined) or
+    each sentence on a line of its own (--text-form lines);
     its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the

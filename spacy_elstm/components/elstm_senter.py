@@ -33,6 +33,7 @@ from ..text.paragraphs import paragraph_breaks
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
                               WINDOWS_PER_CALL, Segmenter)
 from ..text.word_sentences import WordSentences
+from ..text.wrapping import unwrapped
 
 FACTORY = "elstm_senter"
 
@@ -53,12 +54,13 @@ TEACHER_WEIGHT = 1.0
 
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
-                                           "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH},
+                                           "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH,
+                                           "word_char_bins": 0},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
                       max_sentence_words: int, word_width: int,
-                      word_depth: int) -> "ELSTMSenter":
+                      word_depth: int, word_char_bins: int) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
     max_sentence_words (int): the longest sentence, in words (0: no limit); a
@@ -71,9 +73,14 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
     word_depth (int): the word-level model's stacked bidirectional layers (a
         config without the setting, from before it, had the character model's
         depth: the saved model keeps its own).
+    word_char_bins (int): the word-level model also reads the character model's
+        probability that a sentence ends at each word's last character, in
+        this many equal bins, and learns when to trust it (0: it does not; the
+        two views are averaged either way).
     """
     limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
-              ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""))
+              ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""),
+              ("word_char_bins", word_char_bins, 0, " (0: none)"))
     for key, value, least, zero in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise ValueError(f"[components.{name}] {key} must be an integer >= {least}{zero}, "
@@ -86,8 +93,11 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
                     dropout=dropout)
     words = None
     if word_width:
-        words = WordSentences(dict(width=word_width, depth=word_depth, cell=cell, period=period,
-                                   dropout=WORD_DROPOUT), owner)
+        word_settings = dict(width=word_width, depth=word_depth, cell=cell, period=period,
+                             dropout=WORD_DROPOUT)
+        if word_char_bins:
+            word_settings["char_bins"] = word_char_bins
+        words = WordSentences(word_settings, owner)
     return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words)
 
 
@@ -111,12 +121,13 @@ class ELSTMSenter:
         recurrent steps for more windows; `batch_size` is not needed)."""
         for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
-            texts = [doc.text for doc in todo]
-            word_ends = (self.words.end_probabilities(todo) if self.reads_words()
-                         else [None] * len(todo))
-            for doc, text, (label, ends), by_words in zip(todo, texts,
-                                                          self.segmenter.read(texts),
-                                                          word_ends):
+            texts = [unwrapped(doc.text) for doc in todo]
+            read = self.segmenter.read(texts)
+            word_ends = [None] * len(todo)
+            if self.reads_words():
+                char_ends = [ends for _, ends in read] if self.words.reads_chars() else None
+                word_ends = self.words.end_probabilities(todo, char_ends, texts)
+            for doc, text, (label, ends), by_words in zip(todo, texts, read, word_ends):
                 self._set_starts(doc, text, label, ends, by_words)
             yield from batch
 
@@ -189,11 +200,17 @@ class ELSTMSenter:
                                        batch_size=batch_size, learn_rate=learn_rate, seed=seed,
                                        training_text=training_text,
                                        fresh_layouts=fresh_layouts, score=score,
-                                       targets=taught and taught.characters)
+                                       targets=taught and taught.characters, read_as=unwrapped)
         if self.words is not None:
+            char_ends = None
+            if self.words.reads_chars():
+                def char_ends(docs):
+                    return [ends for _, ends in
+                            self.segmenter.read([unwrapped(d.text) for d in docs])]
             self.words.train(layouts, epochs=word_epochs, batch_size=batch_size,
                              learn_rate=learn_rate, seed=seed, score=score,
-                             targets=taught and taught.words)
+                             targets=taught and taught.words, char_ends=char_ends,
+                             read_as=unwrapped)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "

@@ -16,6 +16,7 @@ from spacy.tokens import Doc
 
 from .segmenter import LABELS, gold_labels
 from .word_sentences import gold_ends
+from .wrapping import unwrapped
 
 
 class Teachers:
@@ -39,7 +40,7 @@ class Teachers:
     def characters(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
         """Per Doc, (characters, labels) float32: the teachers' mean probability
         of each label, mixed with the gold label."""
-        texts = [doc.text for doc in docs]
+        texts = [unwrapped(doc.text) for doc in docs]  # as the senters read it
         found = [s.segmenter.probabilities(texts) for s in self.senters]
         out = []
         for doc, per_teacher in zip(docs, zip(*found)):
@@ -51,7 +52,8 @@ class Teachers:
         """Per Doc, per word (as `WordSentences.features` lists them), float32:
         the teachers' mean probability that a sentence ends after it, mixed with
         the gold one."""
-        found = [s.words.end_probabilities(docs) for s in self.senters]
+        texts = [unwrapped(doc.text) for doc in docs]
+        found = [s.words.end_probabilities(docs, texts=texts) for s in self.senters]
         index = self.senters[0].words.features_of(docs)
         return [self._mix(numpy.mean(per_teacher, axis=0), gold_ends(doc, words))
                 for doc, (words, _), per_teacher in zip(docs, index, zip(*found))]

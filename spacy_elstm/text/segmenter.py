@@ -148,11 +148,12 @@ class Segmenter:
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
               learn_rate: float, seed: int, training_text: str, fresh_layouts: bool = False,
               score: Optional[Callable[[], float]] = None,
-              targets: Optional[Targets] = None) -> Callable[[int], List[Doc]]:
+              targets: Optional[Targets] = None,
+              read_as: Optional[Callable[[str], str]] = None) -> Callable[[int], List[Doc]]:
         """Train on the gold Docs of `treebank` or of the training examples
         (`training_docs.py`), in the layout `training_text` says; the settings
-        are LEARN_DOC's; `score` as `learning.fit` takes it, `targets` as
-        `train` does. Returns each epoch's Docs as it learned from them
+        are LEARN_DOC's; `score` as `learning.fit` takes it, `targets` and
+        `read_as` as `train` does. Returns each epoch's Docs as it learned from them
         (`training_text.training_layouts`)."""
         if training_text not in TRAINING_TEXTS:
             raise ValueError(f"{self.owner}: training_text must be one of "
@@ -160,7 +161,7 @@ class Segmenter:
         docs = treebank_docs(get_examples, treebank, vocab, self.owner)
         layouts = training_layouts(docs, training_text, seed, fresh_layouts)
         self.train(layouts, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
-                   seed=seed, score=score, targets=targets)
+                   seed=seed, score=score, targets=targets, read_as=read_as)
         self.learned["training_text"] = training_text
         if fresh_layouts:
             self.learned["fresh_layouts"] = True
@@ -169,12 +170,15 @@ class Segmenter:
     def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
               epochs: int, batch_size: int, learn_rate: float, seed: int,
               score: Optional[Callable[[], float]] = None,
-              targets: Optional[Targets] = None) -> None:
+              targets: Optional[Targets] = None,
+              read_as: Optional[Callable[[str], str]] = None) -> None:
         """Train on gold Docs (their words, multiword tokens and sentences), the
         same each epoch or each epoch's from a function of it (from 1); its
         character table is the first epoch's. With `targets`, each character
         learns the distribution over LABELS that `targets` gives for its Doc
-        (teachers' probabilities: `distillation.py`) in place of its gold label."""
+        (teachers' probabilities: `distillation.py`) in place of its gold label.
+        `read_as` gives each Doc's text as the model reads it, of the same
+        length (`wrapping.unwrapped`, as elstm_senter reads text)."""
         for name, value in (("epochs", epochs), ("batch_size", batch_size)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
@@ -191,7 +195,7 @@ class Segmenter:
             wanted = (targets(docs) if targets is not None
                       else [numpy.array(gold_labels(doc), dtype="int64") for doc in docs])
             for doc, label in zip(docs, wanted):
-                text = doc.text
+                text = read_as(doc.text) if read_as is not None else doc.text
                 for a, b in windows(text, self.window):
                     ids, shapes = self._ids(text[a:b])
                     data.append((ids, shapes, torch.from_numpy(label[a:b])))

@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy
 import srsly
 import torch
-from spacy.attrs import ORTH, SPACY
+from spacy.attrs import IDX, LENGTH, ORTH, SPACY
 from spacy.tokens import Doc
 
 from .learning import (epoch_examples, fit, load_weights, seen_twice,
@@ -54,10 +54,13 @@ class WordSentences:
         features, (3, n_words) int64: word id, shape, the gap after it."""
         return self.features_of([doc])[0]
 
-    def features_of(self, docs: Sequence[Doc]) -> List[Tuple[List[int], numpy.ndarray]]:
+    def features_of(self, docs: Sequence[Doc], texts: Optional[Sequence[str]] = None,
+                    ) -> List[Tuple[List[int], numpy.ndarray]]:
         """`features` of each Doc (Docs of one vocab), with array operations over their tokens:
         each distinct word is looked at once, and the whitespace between two
-        words only where more than a single space or nothing comes between."""
+        words only where more than a single space or nothing comes between,
+        read from `texts` where given (each Doc's text as the senter reads
+        it, of the same length: `wrapping.unwrapped`)."""
         if not docs:
             return []
         arrays = [doc.to_array([ORTH, SPACY]).reshape(-1, 2) for doc in docs]  # uint64
@@ -67,7 +70,8 @@ class WordSentences:
         lexemes = numpy.array([self._lexeme(strings[int(orth)]) for orth in orths.tolist()],
                               dtype="int64").reshape(-1, 3)[inverse.reshape(-1)]
         out, start = [], 0
-        for doc, array in zip(docs, arrays):
+        texts = texts if texts is not None else [doc.text for doc in docs]
+        for doc, array, text in zip(docs, arrays, texts):
             rows = lexemes[start:start + len(array)]
             start += len(array)
             index = numpy.flatnonzero(rows[:, 0] == 0)  # the words: whitespace tokens left out
@@ -76,9 +80,8 @@ class WordSentences:
             if len(index):
                 found[2, :-1] = numpy.where(array[index[:-1], 1] == 1, SPACES, 1)
                 for k in numpy.flatnonzero(numpy.diff(index) > 1).tolist():
-                    first, following = int(index[k]), int(index[k + 1])
-                    found[2, k] = gap(doc[first].whitespace_
-                                      + doc[first + 1:following].text_with_ws)
+                    first, following = doc[int(index[k])], doc[int(index[k + 1])]
+                    found[2, k] = gap(text[first.idx + len(first.text):following.idx])
                 found[2, -1] = TEXT_END
             out.append((index.tolist(), found))
         return out
@@ -89,13 +92,40 @@ class WordSentences:
             return 1, 0, 0
         return 0, self.words.get(text.lower(), UNKNOWN), word_shape(text)
 
-    def end_probabilities(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
+    def reads_chars(self) -> bool:
+        """Whether each word reads the character model's probability too (char_bins)."""
+        return bool(self.settings.get("char_bins"))
+
+    def _with_chars(self, doc: Doc, index: Sequence[int], feats: numpy.ndarray,
+                    char_ends: Optional[numpy.ndarray]) -> numpy.ndarray:
+        """The features, with a fourth row where this model reads the character
+        model: its probability at each word's last character, binned
+        (`char_ends`: per character of the Doc's text)."""
+        if not self.reads_chars():
+            return feats
+        if char_ends is None or len(char_ends) != len(doc.text):
+            raise ValueError(f"{self.owner}: the word-level model reads the character "
+                             "model's probabilities; give one per character of the text.")
+        bins = self.settings["char_bins"]
+        idx, length = doc.to_array([IDX, LENGTH]).astype("int64").T
+        at_ends = char_ends[idx[index] + length[index] - 1]
+        binned = numpy.minimum((at_ends * bins).astype("int64"), bins - 1)
+        return numpy.vstack([feats, binned.reshape(1, -1)])
+
+    def end_probabilities(self, docs: Sequence[Doc],
+                          char_ends: Optional[Sequence[numpy.ndarray]] = None,
+                          texts: Optional[Sequence[str]] = None) -> List[numpy.ndarray]:
         """Per Doc, per word (as `features` lists them), the probability
         (float32) that a sentence ends after it; the windows of all the Docs
-        read together, WINDOWS_PER_CALL at a time."""
+        read together, WINDOWS_PER_CALL at a time. `char_ends`: per Doc, the
+        character model's probability that a sentence ends at each character,
+        for a model that reads it (char_bins); `texts` as `features_of` takes them."""
         if self.model is None:
             raise ValueError(f"{self.owner}: the word-level model is not trained.")
-        feats = [found for _, found in self.features_of(docs)]
+        chars = char_ends if char_ends is not None else [None] * len(docs)
+        feats = [self._with_chars(doc, index, found, ends)
+                 for doc, (index, found), ends in zip(docs, self.features_of(docs, texts),
+                                                      chars)]
         # (doc, read from, read to, keep from, keep to)
         pieces = [(i, max(0, a - CONTEXT), min(f.shape[1], a + WINDOW + CONTEXT), a,
                    min(f.shape[1], a + WINDOW))
@@ -107,7 +137,7 @@ class WordSentences:
                                                    axis=1))
             lengths = torch.tensor([b - a for _, a, b, _, _ in chunk], dtype=torch.long)
             with torch.no_grad(), training_mode(False):
-                p = torch.sigmoid(self.model(x[0], x[1], x[2], lengths)).numpy()
+                p = torch.sigmoid(self.model(*x[:3], lengths, *x[3:])).numpy()
             start = 0
             for i, a, b, keep_a, keep_b in chunk:
                 found[i][keep_a:keep_b] = p[start + keep_a - a:start + keep_b - a]
@@ -117,13 +147,18 @@ class WordSentences:
     def train(self, references: Union[Sequence[Doc], Callable[[int], Sequence[Doc]]], *,
               epochs: int, batch_size: int, learn_rate: float, seed: int,
               score: Optional[Callable[[], float]] = None,
-              targets: Optional[Callable[[Sequence[Doc]], List[numpy.ndarray]]] = None) -> None:
+              targets: Optional[Callable[[Sequence[Doc]], List[numpy.ndarray]]] = None,
+              char_ends: Optional[Callable[[Sequence[Doc]], List[numpy.ndarray]]] = None,
+              read_as: Optional[Callable[[str], str]] = None) -> None:
         """Train on gold Docs (their words and sentence starts), the same each
         epoch or each epoch's from a function of it (from 1), as the character
         model does; `score` as `learning.fit` takes it. With `targets`, each
         word learns the probability `targets` gives for it (per Doc, per word as
         `features` lists them: teachers' probabilities, `distillation.py`) in
-        place of its gold sentence end."""
+        place of its gold sentence end. A model that reads the character
+        model's probabilities (char_bins) takes them per Doc from `char_ends`.
+        `read_as` gives each Doc's text as the senter reads it (`features_of`'s
+        `texts`)."""
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
@@ -137,7 +172,11 @@ class WordSentences:
         def examples(docs: Sequence[Doc]) -> List:
             data = []
             wanted = targets(docs) if targets is not None else [None] * len(docs)
-            for doc, (index, feats), ends in zip(docs, self.features_of(docs), wanted):
+            chars = char_ends(docs) if char_ends is not None else [None] * len(docs)
+            texts = [read_as(doc.text) for doc in docs] if read_as is not None else None
+            for doc, (index, feats), ends, by_chars in zip(docs, self.features_of(docs, texts),
+                                                          wanted, chars):
+                feats = self._with_chars(doc, index, feats, by_chars)
                 if ends is None:
                     ends = gold_ends(doc, index)
                 for a in range(0, len(index), WINDOW):
@@ -150,7 +189,7 @@ class WordSentences:
         def batch_loss(batch) -> torch.Tensor:
             x = torch.cat([b[0] for b in batch], dim=1)
             lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
-            logits = self.model(x[0], x[1], x[2], lengths)
+            logits = self.model(*x[:3], lengths, *x[3:])
             return torch.nn.functional.binary_cross_entropy_with_logits(
                 logits, torch.cat([b[1] for b in batch]))
 

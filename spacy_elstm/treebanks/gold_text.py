@@ -1,5 +1,5 @@
 """The raw text of a gold CoNLL-U file, document by document: what a user's
-pipeline meets, in one of two forms.
+pipeline meets, in one of three forms.
 
 - "ud" (the default): UD's own text form, the bytes that
   `conllu_to_text.pl` of UniversalDependencies/tools writes for English, which UD
@@ -10,6 +10,8 @@ pipeline meets, in one of two forms.
   then an empty line.
 - "joined": each paragraph's sentences joined by a space on one line, paragraphs
   by a blank line (the form this package scored before it had UD's).
+- "lines": each sentence on a line of its own, paragraphs by a blank line (as
+  text that comes one sentence per line is).
 
 A document starts at `# newdoc` (the whole file is one document where there is
 none). In both forms the tokens as written (a multiword token by its own form)
@@ -22,7 +24,7 @@ from typing import List, Optional, Union
 
 from .conllu_reader import CorpusFormatError, _blocks, _text
 
-FORMS = ("ud", "joined")
+FORMS = ("ud", "joined", "lines")
 LINE_WIDTH = 80  # UD's text lines: at most this many characters, unless one word is longer
 PARAGRAPH_BREAK = "\n\n"
 # What the Perl script's \s matches (Python's str.isspace also takes U+001C-U+001F)
@@ -41,11 +43,12 @@ class RawDocument:
 
 
 def raw_documents(path: Union[str, Path], form: str = "ud") -> List[RawDocument]:
-    """The documents of a CoNLL-U file as raw text in `form` ("ud" or "joined")."""
+    """The documents of a CoNLL-U file as raw text in `form` (one of FORMS)."""
     if form not in FORMS:
         raise ValueError(f"text form must be one of {', '.join(FORMS)}, got {form!r}.")
     path = Path(path)
-    documents = (_ud_documents if form == "ud" else _joined_documents)(path)
+    documents = (_ud_documents(path) if form == "ud"
+                 else _joined_documents(path, "\n" if form == "lines" else ""))
     if not any(d.sentences for d in documents):
         raise CorpusFormatError(f"{path}: no sentences (an empty CoNLL-U file).")
     return documents
@@ -168,7 +171,9 @@ def _ud_documents(path: Path) -> List[RawDocument]:
 # -- the joined form ---------------------------------------------------------------------------
 
 
-def _joined_documents(path: Path) -> List[RawDocument]:
+def _joined_documents(path: Path, between: str) -> List[RawDocument]:
+    """Each paragraph's sentences on one line (`between` ""), or each on its
+    own line (`between` a line break)."""
     documents: List[List] = []  # [doc_id, paragraphs: [[sentence text, ...], ...]]
     for block in _blocks(path):
         comments = {}  # "newdoc" -> its id or "", "newpar" -> ...
@@ -184,7 +189,9 @@ def _joined_documents(path: Path) -> List[RawDocument]:
         if "newpar" in comments or not paragraphs:
             paragraphs.append([])
         paragraphs[-1].append(_sentence_text(path, block))
-    return [RawDocument(doc_id, PARAGRAPH_BREAK.join("".join(p).rstrip() for p in paragraphs),
+    return [RawDocument(doc_id, PARAGRAPH_BREAK.join(
+                between.join(s.rstrip() if between else s for s in p).rstrip()
+                for p in paragraphs),
                         sum(len(p) for p in paragraphs))
             for doc_id, paragraphs in documents]
 

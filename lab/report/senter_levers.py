@@ -1,0 +1,99 @@
+"""The senter's levers tried after its layouts and epochs (docs/results/ud.md):
+senters taught by senters (distillation), a word-level model that reads the
+character model, and the character model's windows; each against senters
+trained on the gold labels with the shipped settings."""
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from .common import read_json, table
+
+LEVERS_FILE = "tokenizers/senter-levers.json"
+# python -m lab.senter_score PIPELINE... --output metrics/tokenizers/senter-levers.json
+WINDOWS_FILE = "tokenizers/senter-windows.json"  # python -m lab.senter_windows PIPELINE
+DEPTHS_FILE = "tokenizers/senter-depths.json"  # python -m lab.senter_depths
+SCORES_FILE = "tokenizers/senter-scores.json"  # python -m lab.senter_score
+
+
+def gold_trained(metrics: Path) -> Dict[int, Dict[int, float]]:
+    """Per character depth, per seed: dev Sentences (UD's form) of senters
+    trained on the gold labels with the shipped settings otherwise (one
+    word-level layer, dropout 0.1, layouts laid out once)."""
+    found: Dict[int, Dict[int, float]] = {}
+    for r in (read_json(metrics / DEPTHS_FILE) or {"rows": []})["rows"]:
+        if r["word_depth"] == 1:
+            found.setdefault(r["char_depth"], {})[r["seed"]] = r["Sentences_ud"]
+    for r in (read_json(metrics / SCORES_FILE) or {"rows": []})["rows"]:
+        if (r["split"] == "dev" and r["settings"]["dropout"] == 0.1
+                and not r["training"].get("fresh_layouts")):
+            found.setdefault(r["settings"]["depth"], {})[r["training"]["seed"]] = \
+                r["Sentences_ud"]
+    return found
+
+
+def mean(values: List[float]) -> float:
+    return sum(values) / len(values)
+
+
+def levers_section(metrics: Path) -> Optional[str]:
+    """Students of several senters and word models that read the characters,
+    beside senters trained on the gold labels; None before any was scored."""
+    data = read_json(metrics / LEVERS_FILE)
+    if data is None or not data["rows"]:
+        return None
+    rows = []
+    for r in data["rows"]:
+        teachers = r["training"].get("teachers") or []
+        rows.append([str(r["training"]["seed"]), str(r["settings"]["depth"]),
+                     str(len(teachers)) if teachers else "-",
+                     f"{r['training']['teacher_weight']:.1f}" if teachers else "-",
+                     str(r["settings"].get("word_char_bins", 0) or "-"),
+                     f"{r['Sentences_ud']:.2f}", f"{r['Sentences_joined']:.2f}"])
+    gold = gold_trained(metrics)
+    baseline = "; ".join(
+        f"{depth} character layer{'s' if depth > 1 else ''}: {mean(list(s.values())):.2f} "
+        f"(seeds {', '.join(map(str, sorted(s)))}: "
+        f"{', '.join(f'{s[seed]:.2f}' for seed in sorted(s))})"
+        for depth, s in sorted(gold.items(), reverse=True))
+    return (table(["seed", "character layers", "teachers", "teachers' share",
+                   "word model reads characters (bins)", "dev, UD's form", "dev, joined"], rows)
+            + "\n\nSenters trained as `configs/raw/` train them (12 epochs of the character "
+              "model, then 8 of the word-level model, EWT train in the varied layouts), with one "
+              "change each (`python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy "
+              "OUTPUT --seed N [--depth 1] [--teachers SENTER... --teacher-weight W] "
+              "[--word-char-bins 10]`), scored on EWT dev's raw text by the CoNLL 2018 script "
+              "over the pipeline's own tokenizer (`python -m lab.senter_score OUTPUT --output "
+              f"metrics/{LEVERS_FILE}`). Trained on the gold labels alone, as shipped: "
+              + baseline + ".\n\n"
+              "**Teachers** (`teachers`, `text/distillation.py`): the student's character "
+              "model learns the teachers' mean probability of each label at each character, "
+              "its word-level model their mean probability that a sentence ends after each "
+              "word, mixed with the gold labels by the teachers' share. The four teachers are "
+              "the senters averaged as one in the section above (seeds 2 and 3, laid out once "
+              "and anew). The students land among the senters trained on gold labels, not "
+              "near the four averaged; a student of one teacher does not reach its teacher "
+              "either, so what teaching passes on is lost to the student's own seed lottery. "
+              "`configs/raw/` leave `teachers` empty.\n\n"
+              "**The word model reading the characters** (`word_char_bins`): each word also "
+              "reads the character model's probability at its last character, in ten bins, "
+              "so that it learns when to trust it (the two views are still averaged).")
+
+
+def windows_section(metrics: Path) -> Optional[str]:
+    """The character model's windows: the senter's time and its sentences; None
+    before `python -m lab.senter_windows` ran."""
+    data = read_json(metrics / WINDOWS_FILE)
+    if data is None:
+        return None
+    rows = [[str(r["window"]), str(r["windows_per_call"]), f"{r['senter_seconds']:.3f}",
+             f"{r['time_vs_first']:.2f}", f"{r['Sentences_ud']:.2f}",
+             f"{r['Sentences_joined']:.2f}"] for r in data["rows"]]
+    ratios = [r["time_vs_first"] for r in data["rows"][1:]]
+    return (table(["window (characters)", "windows a call", "senter s", "time vs first",
+                   "dev, UD's form", "dev, joined"], rows)
+            + f"\n\nThe senter of `{data['pipeline']}` (trained on windows of "
+              f"{data['saved_window']} characters) reading EWT dev's text in shorter windows, "
+              "more of them a call, so that the recurrence takes fewer steps over more "
+              f"windows at a time. `senter s`: {data['timing']}. The time moves by "
+              f"{min(ratios) - 1:+.0%} to {max(ratios) - 1:+.0%}: the recurrence is bound by "
+              "its arithmetic, not by its steps, and the windows stay as trained. From "
+              f"`metrics/{WINDOWS_FILE}` (`python -m lab.senter_windows PIPELINE`).")
