@@ -38,11 +38,19 @@ def main(argv=None) -> int:
     result: Dict[str, Any] = srsly.read_json(args.output) if args.output.exists() else {"rows": []}
     try:
         for path in args.pipelines:
-            names = spacy.load(path).pipe_names
+            full = spacy.load(path)
+            names = full.pipe_names
+            config = full.config.interpolate()
+            seed = config["initialize"]["components"].get("elstm_senter", {}).get(
+                "seed", config["system"]["seed"])
             nlp = spacy.load(path, exclude=[n for n in names if n != "elstm_senter"])
+            # how its senter learned: trained before it read wraps as spaces, as written
+            trained = nlp.get_pipe("elstm_senter").segmenter.learned.get("wraps", "as written")
             for reading, view in READINGS.items():
                 elstm_senter.unwrapped = view
-                row = {"pipeline": path.as_posix(), "split": args.split, "reading": reading,
+                row = {"pipeline": path.as_posix(), "split": args.split, "seed": seed,
+                       "trained": trained,
+                       "reading": reading,
                        **{f"Sentences_{form}": measure(nlp, gold, scorer, form)["Sentences"]
                           for form in FORMS}}
                 print(json.dumps(row), flush=True)

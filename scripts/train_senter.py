@@ -5,7 +5,7 @@ place of the pipeline's own elstm_senter with --replace), and save that as
 another pipeline.
 
     python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/ud/en_ewt-ud-dev.spacy] [--teachers training/senter-seed1 ...] [--teacher-weight 1.0]
-    python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace]
+    python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace] [--record metrics/.../NAME-senter.json]
 
 The senter trains once, on the training Docs' characters (their words,
 multiword tokens and sentences), as `spacy train` trains it in `initialize`
@@ -23,6 +23,7 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
+from spacy_elstm.files import write_json
 from spacy_elstm.components.elstm_senter import TEACHER_WEIGHT, WORD_DEPTH, WORD_WIDTH
 from spacy_elstm.text.treebank_tokenizer import NAME as TOKENIZER
 
@@ -50,7 +51,8 @@ def train(corpus: Path, output: Path, epochs: int, width: int, depth: int, seed:
     print(f"wrote {output}")
 
 
-def into(pipeline: Path, senter: Path, output: Path, replace: bool = False) -> None:
+def into(pipeline: Path, senter: Path, output: Path, replace: bool = False,
+         record: Optional[Path] = None) -> None:
     nlp = spacy.load(pipeline)
     if "elstm_senter" in nlp.pipe_names:
         if not replace:
@@ -60,6 +62,15 @@ def into(pipeline: Path, senter: Path, output: Path, replace: bool = False) -> N
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     print(f"wrote {output}: {nlp.pipe_names}")
+    if record is not None:
+        learned = nlp.get_pipe("elstm_senter").segmenter.learned
+        write_json(record, {"pipeline": output.as_posix(), "from": pipeline.as_posix(),
+                            "senter": senter.as_posix(), "replaced": replace,
+                            "senter_training": dict(spacy.load(senter).config["initialize"]
+                                                    ["components"]["elstm_senter"]),
+                            "wraps": learned.get("wraps", "as written"),
+                            "training_text": learned.get("training_text")})
+        print(f"wrote {record}")
 
 
 def main(argv=None) -> int:
@@ -91,11 +102,13 @@ def main(argv=None) -> int:
                         help="the teachers' share of what it learns (the gold labels' the rest)")
     parser.add_argument("--replace", action="store_true",
                         help="with --into: replace the pipeline's own elstm_senter")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="with --into: write which senter went into which pipeline (JSON)")
     args = parser.parse_args(argv)
     if args.into:
         if args.into_output is None:
             parser.error("--into takes PIPELINE SENTER OUTPUT")
-        into(args.source, args.output, args.into_output, args.replace)
+        into(args.source, args.output, args.into_output, args.replace, args.record)
     else:
         train(args.source, args.output, args.epochs, args.width, args.depth, args.seed,
               args.word_width, args.word_depth, args.fresh_layouts, args.dev, args.dropout,

@@ -923,3 +923,59 @@ def test_the_senter_selection_section_scores_choices_on_the_other_half(tmp_path)
     # seeds 0 (the study) and 2 (the senters scored one by one), laid out anew against once
     assert "dev 87.70 in UD's form against 87.00 laid out once (mean of seeds 0, 2" in text
     assert "| 2 | 87.00 | 88.00 | 88.50 | `metrics/tokenizers/senter-ensemble2.json` |" in text
+
+
+def test_the_senter_levers_are_set_beside_senters_trained_on_gold_labels(tmp_path):
+    from lab.report.senter_levers import (DEPTHS_FILE, LEVERS_FILE, WINDOWS_FILE,
+                                          levers_section, windows_section)
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert levers_section(metrics) is None and windows_section(metrics) is None
+    (metrics / DEPTHS_FILE).write_text(json.dumps({"rows": [
+        {"char_depth": 2, "word_depth": 1, "seed": s, "Sentences_ud": ud}
+        for s, ud in ((0, 88.0), (1, 87.0))]}))
+    taught = {"seed": 0, "teachers": ["a", "b"], "teacher_weight": 0.5}
+    (metrics / LEVERS_FILE).write_text(json.dumps({"rows": [
+        {"pipeline": "p", "settings": {"depth": 1}, "training": taught,
+         "Sentences_ud": 86.4, "Sentences_joined": 86.5},
+        {"pipeline": "q", "settings": {"depth": 2, "word_char_bins": 10},
+         "training": {"seed": 1}, "Sentences_ud": 87.6, "Sentences_joined": 88.5}]}))
+    text = levers_section(metrics)
+    assert "| 0 | 1 | 2 | 0.5 | - | 86.40 | 86.50 |" in text
+    assert "| 1 | 2 | - | - | 10 | 87.60 | 88.50 |" in text
+    assert "2 character layers: 87.50 (seeds 0, 1: 88.00, 87.00)" in text
+    (metrics / WINDOWS_FILE).write_text(json.dumps({
+        "pipeline": "m", "saved_window": 300, "timing": "best of 3", "rows": [
+            {"window": 300, "windows_per_call": 64, "senter_seconds": 0.6, "time_vs_first": 1.0,
+             "Sentences_ud": 88.78, "Sentences_joined": 88.73},
+            {"window": 150, "windows_per_call": 128, "senter_seconds": 0.66,
+             "time_vs_first": 1.1, "Sentences_ud": 88.76, "Sentences_joined": 88.92}]}))
+    text = windows_section(metrics)
+    assert "| 150 | 128 | 0.660 | 1.10 | 88.76 | 88.92 |" in text
+    assert "moves by +10% to +10%" in text
+
+
+def test_the_wrapping_section_compares_readings_and_trainings(tmp_path):
+    from lab.report.senter_levers import WRAPPING_FILE, wrapping_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert wrapping_section(metrics) is None
+
+    def row(pipeline, seed, trained, reading, ud, joined, lines):
+        return {"pipeline": pipeline, "seed": seed, "trained": trained, "reading": reading,
+                "Sentences_ud": ud, "Sentences_joined": joined, "Sentences_lines": lines}
+
+    (metrics / WRAPPING_FILE).write_text(json.dumps({"rows": [
+        row("old", 1, "as written", "wraps as spaces", 88.5, 88.4, 95.5),
+        row("old", 1, "as written", "as written", 87.3, 88.4, 95.5),
+        row("new", 1, "as spaces", "wraps as spaces", 88.0, 88.2, 97.0),
+        row("new", 1, "as spaces", "as written", 84.8, 88.2, 97.0)]}))
+    text = wrapping_section(metrics)
+    assert "| `old` | 1 | as written | as written | 87.30 | 88.40 | 95.50 |" in text
+    assert ("mean change: UD's form +1.20; joined +0.00; one sentence a line +0.00; UD's form "
+            "and the joined one 1.10 apart on the mean as written, 0.10 read as running text"
+            in text)
+    assert ("(seeds 1), against the senters of the same seeds trained as written, both reading "
+            "wraps as spaces: UD's form -0.50; joined -0.20; one sentence a line +1.50." in text)

@@ -93,7 +93,7 @@ def _steps(budget: int, steps: List[int]) -> str:
 def raw_headline(metrics: Path) -> str:
     """The raw-text table (the raw-text scores, then the same runs' gold ones)
     and the line saying what its numbers are."""
-    rows, gold, seeds, results = [], set(), set(), []
+    rows, gold, seeds, results, swapped = [], set(), set(), [], []
     for row, shown in RAW_ROWS:
         raw = row_scores(metrics, row, "raw", RAW_KEYS)
         official = row_scores(metrics, row)
@@ -102,6 +102,8 @@ def raw_headline(metrics: Path) -> str:
             continue
         gold |= raw["gold"]
         results += raw["results"]
+        swapped += [path for path in (Path(f) / f"{row.config}-senter.json"
+                                      for f in raw["folders"]) if path.exists()]
         seeds.add(len(raw["folders"]))
         steps = (last_step(f, row.config) for f in raw["folders"])
         raw["steps"] = [s for s in steps if s is not None]
@@ -126,8 +128,24 @@ def raw_headline(metrics: Path) -> str:
         f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
         ".json`; no pretrained vectors. How each run was trained: [docs/results/ud.md]"
         "(docs/results/ud.md#raw-text-in-uds-text-form-the-pipelines-of-configsraw-the-readmes"
-        "-headline).")
+        "-headline)." + senters_line(swapped))
     return table(header, rows) + "\n\n" + line
+
+
+def senters_line(records: List[Path]) -> str:
+    """What the records of senters trained apart and put into trained pipelines
+    (`scripts/train_senter.py --into ... --record`) say, if there are any."""
+    found = [read_json(path) for path in records]
+    found = [r for r in found if r]
+    if not found:
+        return ""
+    wraps = sorted({r["wraps"] for r in found})
+    return (f" The senters of {len(found)} of these runs were trained again apart from them, "
+            "by the package as it is now (its other components are trained on gold "
+            "sentences and do not read the senter), and put in place of their own "
+            f"(`scripts/train_senter.py --into PIPELINE SENTER OUTPUT --replace --record`; "
+            f"reading wraps {', '.join(wraps)}): "
+            + ", ".join(f"`metrics/{p.parent.name}/{p.name}`" for p in records) + ".")
 
 
 def headline(metrics: Path) -> str:

@@ -106,6 +106,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     if levers is not None:
         parts["ud"] += ["## The senter taught by senters, its word model reading the characters",
                         "", levers, ""]
+    wrapping = senter_levers.wrapping_section(metrics)
+    if wrapping is not None:
+        parts["ud"] += ["## Hard-wrapped lines read as running text", "", wrapping, ""]
     senter_windows = senter_levers.windows_section(metrics)
     if senter_windows is not None:
         parts["ud"] += ["## The character model's windows", "", senter_windows, ""]

@@ -62,7 +62,10 @@ def levers_section(metrics: Path) -> Optional[str]:
               "OUTPUT --seed N [--depth 1] [--teachers SENTER... --teacher-weight W] "
               "[--word-char-bins 10]`), scored on EWT dev's raw text by the CoNLL 2018 script "
               "over the pipeline's own tokenizer (`python -m lab.senter_score OUTPUT --output "
-              f"metrics/{LEVERS_FILE}`). Trained on the gold labels alone, as shipped: "
+              f"metrics/{LEVERS_FILE}`), all trained and scored reading every line break as "
+              "written, before the senter read hard-wrapped lines as running text (the section "
+              "below; `lab.senter_score --as-written` scores so). Trained on the gold labels "
+              "alone, as shipped then: "
               + baseline + ".\n\n"
               "**Teachers** (`teachers`, `text/distillation.py`): the student's character "
               "model learns the teachers' mean probability of each label at each character, "
@@ -97,3 +100,57 @@ def windows_section(metrics: Path) -> Optional[str]:
               f"{min(ratios) - 1:+.0%} to {max(ratios) - 1:+.0%}: the recurrence is bound by "
               "its arithmetic, not by its steps, and the windows stay as trained. From "
               f"`metrics/{WINDOWS_FILE}` (`python -m lab.senter_windows PIPELINE`).")
+
+
+WRAPPING_FILE = "tokenizers/senter-wrapping.json"  # python -m lab.senter_wrapping PIPELINE...
+FORM_NAMES = {"ud": "UD's form", "joined": "joined", "lines": "one sentence a line"}
+
+
+def wrapping_section(metrics: Path) -> Optional[str]:
+    """Senters reading wraps as spaces or every line break as written, on dev in
+    each text form, trained either way; None before `python -m lab.senter_wrapping` ran."""
+    data = read_json(metrics / WRAPPING_FILE)
+    if data is None or not data["rows"]:
+        return None
+    forms = [f for f in FORM_NAMES if f"Sentences_{f}" in data["rows"][0]]
+    rows = [[f"`{r['pipeline']}`", str(r["seed"]), r["trained"], r["reading"]]
+            + [f"{r[f'Sentences_{f}']:.2f}" for f in forms] for r in data["rows"]]
+    by = {(r["pipeline"], r["reading"]): r for r in data["rows"]}
+    pipelines = list(dict.fromkeys(r["pipeline"] for r in data["rows"]))
+
+    def pairs(trained: str):
+        return [(by[(p, "wraps as spaces")], by[(p, "as written")]) for p in pipelines
+                if (p, "as written") in by and (p, "wraps as spaces") in by
+                and by[(p, "as written")]["trained"] == trained]
+
+    def change(found) -> str:
+        return "; ".join(f"{FORM_NAMES[f]} {mean([a[f'Sentences_{f}'] - b[f'Sentences_{f}'] for a, b in found]):+.2f}"
+                         for f in forms)
+
+    before = pairs("as written")
+    summary = (f"Senters trained reading every line break as written ({len(before)}), reading "
+               "wraps as spaces against as written, mean change: " + change(before)
+               + f"; UD's form and the joined one "
+                 f"{mean([abs(b['Sentences_ud'] - b['Sentences_joined']) for _, b in before]):.2f}"
+                 " apart on the mean as written, "
+                 f"{mean([abs(a['Sentences_ud'] - a['Sentences_joined']) for a, _ in before]):.2f}"
+                 " read as running text.")
+    after = pairs("as spaces")
+    earlier = {a["seed"]: a for a, _ in before}
+    same = [(a, earlier[a["seed"]]) for a, _ in after if a["seed"] in earlier]
+    if same:
+        summary += (f" Trained reading wraps as spaces too (seeds "
+                    f"{', '.join(str(a['seed']) for a, _ in same)}), against the senters of "
+                    "the same seeds trained as written, both reading wraps as spaces: "
+                    + change(same) + ".")
+    return (table(["senter", "seed", "trained reading line breaks", "line breaks read"]
+                  + [f"dev, {FORM_NAMES[f]}" for f in forms], rows)
+            + "\n\nTrained senters (the raw pipelines' and standalone ones, "
+              "`scripts/train_senter.py`) splitting EWT dev's raw text in each text form, "
+              "reading it as `elstm_senter` does (hard-wrapped lines as running text, "
+              "`text/wrapping.py`) or every line break as written, in the same run; Sentences "
+              "F1 by the CoNLL 2018 script over the pipeline's own tokenizer. " + summary
+            + " A third of the senter's training text has one sentence per line: read as "
+              "written, it learned that a line break often ends a sentence, and split UD's "
+              "text at its 80-column wraps. From "
+              f"`metrics/{WRAPPING_FILE}` (`python -m lab.senter_wrapping PIPELINE...`).")

@@ -201,6 +201,7 @@ class ELSTMSenter:
                                        training_text=training_text,
                                        fresh_layouts=fresh_layouts, score=score,
                                        targets=taught and taught.characters, read_as=unwrapped)
+        self.segmenter.learned["wraps"] = "as spaces"  # read as `pipe` reads them
         if self.words is not None:
             char_ends = None
             if self.words.reads_chars():
