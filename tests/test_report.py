@@ -942,8 +942,8 @@ def test_the_senter_levers_are_set_beside_senters_trained_on_gold_labels(tmp_pat
         {"pipeline": "q", "settings": {"depth": 2, "word_char_bins": 10},
          "training": {"seed": 1}, "Sentences_ud": 87.6, "Sentences_joined": 88.5}]}))
     text = levers_section(metrics)
-    assert "| 0 | 1 | 2 | 0.5 | - | 86.40 | 86.50 |" in text
-    assert "| 1 | 2 | - | - | 10 | 87.60 | 88.50 |" in text
+    assert "| as written | 0 | 1 | 2 | 0.5 | - | 86.40 | 86.50 |" in text
+    assert "| as written | 1 | 2 | - | - | 10 | 87.60 | 88.50 |" in text
     assert "2 character layers: 87.50 (seeds 0, 1: 88.00, 87.00)" in text
     (metrics / WINDOWS_FILE).write_text(json.dumps({
         "pipeline": "m", "saved_window": 300, "timing": "best of 3", "rows": [

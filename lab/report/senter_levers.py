@@ -12,6 +12,7 @@ LEVERS_FILE = "tokenizers/senter-levers.json"
 WINDOWS_FILE = "tokenizers/senter-windows.json"  # python -m lab.senter_windows PIPELINE
 DEPTHS_FILE = "tokenizers/senter-depths.json"  # python -m lab.senter_depths
 SCORES_FILE = "tokenizers/senter-scores.json"  # python -m lab.senter_score
+WRAPPING_FILE = "tokenizers/senter-wrapping.json"  # python -m lab.senter_wrapping PIPELINE...
 
 
 def gold_trained(metrics: Path) -> Dict[int, Dict[int, float]]:
@@ -30,6 +31,14 @@ def gold_trained(metrics: Path) -> Dict[int, Dict[int, float]]:
     return found
 
 
+def wraps_as_spaces(metrics: Path) -> Dict[int, float]:
+    """Per seed: dev Sentences (UD's form) of the shipped senters trained and
+    reading wraps as spaces (`lab.senter_wrapping`)."""
+    return {r["seed"]: r["Sentences_ud"]
+            for r in (read_json(metrics / WRAPPING_FILE) or {"rows": []})["rows"]
+            if r.get("trained") == "as spaces" and r["reading"] == "wraps as spaces"}
+
+
 def mean(values: List[float]) -> float:
     return sum(values) / len(values)
 
@@ -43,7 +52,8 @@ def levers_section(metrics: Path) -> Optional[str]:
     rows = []
     for r in data["rows"]:
         teachers = r["training"].get("teachers") or []
-        rows.append([str(r["training"]["seed"]), str(r["settings"]["depth"]),
+        rows.append([r.get("reading", "as written"), str(r["training"]["seed"]),
+                     str(r["settings"]["depth"]),
                      str(len(teachers)) if teachers else "-",
                      f"{r['training']['teacher_weight']:.1f}" if teachers else "-",
                      str(r["settings"].get("word_char_bins", 0) or "-"),
@@ -54,7 +64,13 @@ def levers_section(metrics: Path) -> Optional[str]:
         f"(seeds {', '.join(map(str, sorted(s)))}: "
         f"{', '.join(f'{s[seed]:.2f}' for seed in sorted(s))})"
         for depth, s in sorted(gold.items(), reverse=True))
-    return (table(["seed", "character layers", "teachers", "teachers' share",
+    spaces = wraps_as_spaces(metrics)
+    if spaces:
+        baseline += ("; reading wraps as spaces (trained so too), 2 character layers: "
+                     f"{mean(list(spaces.values())):.2f} (seeds "
+                     f"{', '.join(map(str, sorted(spaces)))}: "
+                     f"{', '.join(f'{spaces[seed]:.2f}' for seed in sorted(spaces))})")
+    return (table(["line breaks read", "seed", "character layers", "teachers", "teachers' share",
                    "word model reads characters (bins)", "dev, UD's form", "dev, joined"], rows)
             + "\n\nSenters trained as `configs/raw/` train them (12 epochs of the character "
               "model, then 8 of the word-level model, EWT train in the varied layouts), with one "
@@ -62,10 +78,10 @@ def levers_section(metrics: Path) -> Optional[str]:
               "OUTPUT --seed N [--depth 1] [--teachers SENTER... --teacher-weight W] "
               "[--word-char-bins 10]`), scored on EWT dev's raw text by the CoNLL 2018 script "
               "over the pipeline's own tokenizer (`python -m lab.senter_score OUTPUT --output "
-              f"metrics/{LEVERS_FILE}`), all trained and scored reading every line break as "
+              f"metrics/{LEVERS_FILE}`), trained and scored reading every line break as "
               "written, before the senter read hard-wrapped lines as running text (the section "
-              "below; `lab.senter_score --as-written` scores so). Trained on the gold labels "
-              "alone, as shipped then: "
+              "below; `lab.senter_score --as-written` scores so), or reading wraps as spaces. "
+              "Trained on the gold labels alone, as shipped, reading line breaks as written: "
               + baseline + ".\n\n"
               "**Teachers** (`teachers`, `text/distillation.py`): the student's character "
               "model learns the teachers' mean probability of each label at each character, "
@@ -78,7 +94,42 @@ def levers_section(metrics: Path) -> Optional[str]:
               "`configs/raw/` leave `teachers` empty.\n\n"
               "**The word model reading the characters** (`word_char_bins`): each word also "
               "reads the character model's probability at its last character, in ten bins, "
-              "so that it learns when to trust it (the two views are still averaged).")
+              "so that it learns when to trust it (the two views are still averaged)."
+            + bins_line(data["rows"], gold.get(2, {}))
+            + depth_line(data["rows"], spaces))
+
+
+def bins_line(rows: List[Dict], written: Dict[int, float]) -> str:
+    """The word model reading the characters against the shipped senters of the
+    same seeds, both reading line breaks as written."""
+    bins = {r["training"]["seed"]: (r["Sentences_ud"], r["Sentences_joined"]) for r in rows
+            if r.get("reading", "as written") == "as written"
+            and r["settings"].get("word_char_bins")}
+    seeds = sorted(set(bins) & set(written))
+    if not seeds:
+        return ""
+    return (f" In UD's form {mean([bins[s][0] for s in seeds]):.2f} against "
+            f"{mean([written[s] for s in seeds]):.2f} without (seeds "
+            f"{', '.join(map(str, seeds))}), though more in the joined form "
+            f"({mean([bins[s][1] for s in seeds]):.2f}): the character model is surer of its "
+            "own training text than of new text, and the word model learns to trust it too "
+            "much; `configs/raw/` leave `word_char_bins = 0`.")
+
+
+def depth_line(rows: List[Dict], spaces: Dict[int, float]) -> str:
+    """One character layer against two, both reading wraps as spaces, on the
+    seeds both have."""
+    one = {r["training"]["seed"]: r["Sentences_ud"] for r in rows
+           if r.get("reading") == "wraps as spaces" and r["settings"]["depth"] == 1
+           and not r["training"].get("teachers") and not r["settings"].get("word_char_bins")}
+    seeds = sorted(set(one) & set(spaces))
+    if not seeds:
+        return ""
+    return ("\n\n**One character layer** (`depth = 1`: the senter at about half its time, "
+            "the lever the speed target asks for, [docs/results/speed.md](speed.md)), both "
+            f"reading wraps as spaces: {mean([one[s] for s in seeds]):.2f} against "
+            f"{mean([spaces[s] for s in seeds]):.2f} with two (seeds "
+            f"{', '.join(map(str, seeds))}): `configs/raw/` keep two.")
 
 
 def windows_section(metrics: Path) -> Optional[str]:
@@ -102,7 +153,6 @@ def windows_section(metrics: Path) -> Optional[str]:
               f"`metrics/{WINDOWS_FILE}` (`python -m lab.senter_windows PIPELINE`).")
 
 
-WRAPPING_FILE = "tokenizers/senter-wrapping.json"  # python -m lab.senter_wrapping PIPELINE...
 FORM_NAMES = {"ud": "UD's form", "joined": "joined", "lines": "one sentence a line"}
 
 
