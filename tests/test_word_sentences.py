@@ -294,3 +294,54 @@ def test_features_of_many_docs_are_each_doc_s_token_by_token():
             expected_index, expected = features_token_by_token(model, doc)
             assert index == expected_index
             assert found.tolist() == expected.tolist(), doc.text[:60]
+
+
+class RecordingSegmenter(ChosenSegmenter):
+    """ChosenSegmenter, keeping the texts it was asked to read."""
+
+    def __init__(self, ends, scores):
+        super().__init__(ends, scores)
+        self.texts = []
+
+    def read(self, texts):
+        self.texts += list(texts)
+        return super().read(texts)
+
+
+def test_the_characters_are_read_only_where_the_words_are_unsure(monkeypatch):
+    from spacy_elstm.components import elstm_senter
+
+    nlp = spacy.blank("en")
+    filler = " ".join(["word"] * 30)
+    text = f"{filler} a b {filler}"
+    # the characters would end a sentence after every "word" (mean 0.5025 with the words')
+    chars = {"a": 0.9, "b": 0.1, "word": 0.99}
+    words = {"a": 0.6, "b": 0.3, "word": 0.015}  # sure of every "word", unsure of a and b
+    segmenter = RecordingSegmenter(ends=set(), scores=chars)
+    senter = ELSTMSenter("senter", segmenter, words=ChosenWords(words))
+    monkeypatch.setattr(elstm_senter, "CHAR_CONTEXT", (12, 6))
+    doc = senter(nlp.make_doc(text))
+    # one piece around "a b", cut at whitespace; every "word" decided by the words alone
+    (piece,) = segmenter.texts
+    assert " a b " in f" {piece} " and len(piece) <= 12 + 6 + 2 * len("word ") + 3
+    a = text.index(" a ") // 5 + 1  # the token index of "a"
+    assert [t.i for t in doc if t.is_sent_start] == [0, a + 1]  # mean 0.75 after a only
+    monkeypatch.setattr(elstm_senter, "WORD_SURE", 0.0)  # everything read, as before
+    segmenter.texts = []
+    doc = senter(nlp.make_doc(text))
+    assert segmenter.texts == [text]
+    assert len([t for t in doc if t.is_sent_start]) > 30  # a sentence after every "word"
+
+
+@pytest.mark.parametrize("positions,expected", [
+    ([10], [(4, 18)]),            # "two three four": widened to the whitespace around
+    ([10, 14], [(4, 23)]),        # overlapping spans merged
+    ([0], [(0, 7)]),              # the text's start
+    ([38], [(28, 39)]),           # the text's end
+])
+def test_spans_around_positions_are_cut_at_whitespace(positions, expected):
+    from spacy_elstm.components.elstm_senter import spans_around
+
+    text = "one two three four five six seven eight"
+    assert len(text) == 39
+    assert spans_around(text, numpy.array(positions), 5, 5) == expected

@@ -15,7 +15,7 @@ It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import spacy
@@ -49,6 +49,11 @@ WORD_DEPTH = 1
 # its dropout (words are fewer than characters and easier to memorise; 0.1, the
 # character model's, moved EWT dev's sentence F1 by tenths: `python -m lab.senter_words`)
 WORD_DROPOUT = 0.2
+# where the word model's probability is this close to 0 or 1, it decides alone and
+# the character model is not read there (0: the character model reads everything)
+WORD_SURE = 0.02
+# the characters the character model reads before and after each other word's end
+CHAR_CONTEXT = (80, 40)
 # what a student senter learns from its teachers' mean, the gold labels the rest
 TEACHER_WEIGHT = 1.0
 
@@ -122,6 +127,13 @@ class ELSTMSenter:
         for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
             texts = [unwrapped(doc.text) for doc in todo]
+            if self.reads_words() and not self.words.reads_chars() and WORD_SURE:
+                word_ends = self.words.end_probabilities(todo, None, texts)
+                char_ends = self._ends_where_unsure(todo, texts, word_ends)
+                for doc, text, ends, by_words in zip(todo, texts, char_ends, word_ends):
+                    self._set_starts(doc, text, None, ends, by_words)
+                yield from batch
+                continue
             read = self.segmenter.read(texts)
             word_ends = [None] * len(todo)
             if self.reads_words():
@@ -130,6 +142,29 @@ class ELSTMSenter:
             for doc, text, (label, ends), by_words in zip(todo, texts, read, word_ends):
                 self._set_starts(doc, text, label, ends, by_words)
             yield from batch
+
+    def _ends_where_unsure(self, docs: List[Doc], texts: List[str],
+                           word_ends: List[numpy.ndarray]) -> List[numpy.ndarray]:
+        """Per Doc, per character, the probability that a sentence ends there:
+        the character model's, read only around the words whose word-level
+        probability is within WORD_SURE of neither 0 nor 1 (CHAR_CONTEXT
+        characters before and after each, cut at whitespace); at every other
+        word's last character the word model's own, so that the mean of the two
+        is the word model's."""
+        found, pieces = [], []
+        for i, (doc, text, by_words) in enumerate(zip(docs, texts, word_ends)):
+            last = word_last_characters(doc)
+            sure = (by_words < WORD_SURE) | (by_words > 1.0 - WORD_SURE)
+            found.append(numpy.zeros(len(text), dtype="float32"))
+            pieces += [(i, a, b) for a, b in spans_around(text, last[~sure], *CHAR_CONTEXT)]
+        read = self.segmenter.read([texts[i][a:b] for i, a, b in pieces])
+        for (i, a, b), (_, ends) in zip(pieces, read):
+            found[i][a:b] = ends
+        for ends, doc, by_words in zip(found, docs, word_ends):
+            last = word_last_characters(doc)
+            sure = (by_words < WORD_SURE) | (by_words > 1.0 - WORD_SURE)
+            ends[last[sure]] = by_words[sure]  # the mean of the two: the word model's
+        return found
 
     def reads_words(self) -> bool:
         """Whether the word-level model has a say (asked for, and trained: a
@@ -289,6 +324,31 @@ def load_senter(path: Union[str, Path], owner: str) -> "ELSTMSenter":
         raise ValueError(f"{owner}: teacher {str(path)!r} has no elstm_senter (its pipes: "
                          f"{', '.join(nlp.pipe_names)}).")
     return found[0]
+
+
+def word_last_characters(doc: Doc) -> numpy.ndarray:
+    """The offset of each word's last character (whitespace tokens left out)."""
+    idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
+    words = numpy.flatnonzero(space == 0)
+    return idx[words] + length[words] - 1
+
+
+def spans_around(text: str, positions: numpy.ndarray, before: int,
+                 after: int) -> List[Tuple[int, int]]:
+    """(start, end) of the text around each position, `before` characters
+    before it and `after` after it, widened to whitespace, overlaps merged."""
+    spans: List[Tuple[int, int]] = []
+    for p in positions.tolist():
+        a = max(0, p - before)
+        a = max(text.rfind(" ", 0, a), text.rfind("\n", 0, a)) + 1 if a else 0
+        b = min(len(text), p + after + 1)
+        nexts = [k for k in (text.find(" ", b), text.find("\n", b)) if k >= 0]
+        b = min(nexts) if nexts and b < len(text) else len(text)
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+        else:
+            spans.append((a, b))
+    return spans
 
 
 def split_long_sentences(starts: numpy.ndarray, boundary: numpy.ndarray,
