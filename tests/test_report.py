@@ -979,3 +979,24 @@ def test_the_wrapping_section_compares_readings_and_trainings(tmp_path):
             in text)
     assert ("(seeds 1), against the senters of the same seeds trained as written, both reading "
             "wraps as spaces: UD's form -0.50; joined -0.20; one sentence a line +1.50." in text)
+
+
+def test_the_sure_words_section_sets_each_setting_against_reading_everywhere(tmp_path):
+    from lab.report.senter_levers import SURE_WORDS_FILE, sure_words_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert sure_words_section(metrics) is None
+
+    def row(sure, context, seconds, ratio, ud):
+        return {"pipeline": "p", "word_sure": sure, "char_context": context,
+                "senter_seconds": seconds, "time_vs_first": ratio, "Sentences_ud": ud,
+                "Sentences_joined": ud, "Sentences_lines": ud}
+
+    (metrics / SURE_WORDS_FILE).write_text(json.dumps({"timing": "best of 3", "rows": [
+        row(0.0, [0, 0], 0.54, 1.0, 89.35), row(0.02, [80, 40], 0.353, 0.654, 89.46)]}))
+    text = sure_words_section(metrics)
+    assert "| `p` | everywhere | 0.540 | 1.00 | 89.35 | 89.35 | 89.35 |" in text
+    assert "| `p` | unsure words (within 0.02), 80 + 40 characters | 0.353 | 0.65 |" in text
+    assert ("within 0.02 (80 + 40 characters): time 0.65 of reading everywhere, UD's form "
+            "+0.11, joined +0.11, one sentence a line +0.11") in text

@@ -109,6 +109,10 @@ def render(metrics: Path) -> Dict[str, Any]:
     wrapping = senter_levers.wrapping_section(metrics)
     if wrapping is not None:
         parts["ud"] += ["## Hard-wrapped lines read as running text", "", wrapping, ""]
+    sure_words = senter_levers.sure_words_section(metrics)
+    if sure_words is not None:
+        parts["ud"] += ["## The characters read only where the words are unsure", "",
+                        sure_words, ""]
     senter_windows = senter_levers.windows_section(metrics)
     if senter_windows is not None:
         parts["ud"] += ["## The character model's windows", "", senter_windows, ""]

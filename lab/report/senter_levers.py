@@ -204,3 +204,51 @@ def wrapping_section(metrics: Path) -> Optional[str]:
               "written, it learned that a line break often ends a sentence, and split UD's "
               "text at its 80-column wraps. From "
               f"`metrics/{WRAPPING_FILE}` (`python -m lab.senter_wrapping PIPELINE...`).")
+
+
+SURE_WORDS_FILE = "tokenizers/senter-sure-words.json"  # python -m lab.senter_sure_words
+
+
+def sure_words_section(metrics: Path) -> Optional[str]:
+    """The character model read everywhere or only where the word model is
+    unsure: the senter's time and its sentences; None before
+    `python -m lab.senter_sure_words` ran."""
+    data = read_json(metrics / SURE_WORDS_FILE)
+    if data is None or not data["rows"]:
+        return None
+    forms = [f for f in FORM_NAMES if f"Sentences_{f}" in data["rows"][0]]
+
+    def read(r: Dict) -> str:
+        if not r["word_sure"]:
+            return "everywhere"
+        before, after = r["char_context"]
+        return f"unsure words (within {r['word_sure']:g}), {before} + {after} characters"
+
+    rows = [[f"`{r['pipeline']}`", read(r), f"{r['senter_seconds']:.3f}",
+             f"{r['time_vs_first']:.2f}"] + [f"{r[f'Sentences_{f}']:.2f}" for f in forms]
+            for r in data["rows"]]
+    everywhere = {r["pipeline"]: r for r in data["rows"] if not r["word_sure"]}
+    summary = []
+    for setting in dict.fromkeys((r["word_sure"], tuple(r["char_context"]))
+                                 for r in data["rows"] if r["word_sure"]):
+        found = [(r, everywhere[r["pipeline"]]) for r in data["rows"]
+                 if (r["word_sure"], tuple(r["char_context"])) == setting
+                 and r["pipeline"] in everywhere]
+        summary.append(
+            f"within {setting[0]:g} ({setting[1][0]} + {setting[1][1]} characters): time "
+            f"{mean([r['time_vs_first'] for r, _ in found]):.2f} of reading everywhere, "
+            + ", ".join(f"{FORM_NAMES[f]} {mean([r[f'Sentences_{f}'] - e[f'Sentences_{f}'] for r, e in found]):+.2f}"
+                        for f in forms))
+    return (table(["senter", "characters read", "senter s", "time vs everywhere"]
+                  + [f"dev, {FORM_NAMES[f]}" for f in forms], rows)
+            + "\n\nThe word-level model is sure of most words (a sentence ends after them, or "
+              "not, with a probability within `WORD_SURE` of 1 or 0), where the character "
+              "model could change the mean of the two only by being surer still the other "
+              "way; so `elstm_senter` reads the characters only around the other words (`CHAR_CONTEXT` characters before and "
+              "after each, cut at whitespace), and lets the word model decide alone at the "
+              "rest. The shipped raw pipelines' senters, each reading the characters "
+              "everywhere (as before) or only around the unsure words, in the same run; "
+              f"`senter s`: {data['timing']}. Mean over the pipelines against reading "
+              "everywhere: " + "; ".join(summary) + ". Shipped: within 0.02, 80 + 40. From "
+              f"`metrics/{SURE_WORDS_FILE}` (`python -m lab.senter_sure_words PIPELINE... "
+              "--settings 0:0:0 0.02:80:40 0.05:80:40`).")
