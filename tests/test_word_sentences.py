@@ -345,3 +345,32 @@ def test_spans_around_positions_are_cut_at_whitespace(positions, expected):
     text = "one two three four five six seven eight"
     assert len(text) == 39
     assert spans_around(text, numpy.array(positions), 5, 5) == expected
+
+
+def spans_one_by_one(text, positions, before, after):
+    """spans_around's rule, position by position with str.find."""
+    spans = []
+    for p in positions:
+        a = max(0, p - before)
+        a = max(text.rfind(" ", 0, a), text.rfind("\n", 0, a)) + 1 if a else 0
+        b = min(len(text), p + after + 1)
+        found = [k for k in (text.find(" ", b), text.find("\n", b)) if k >= 0]
+        b = min(found) if found and b < len(text) else len(text)
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+        else:
+            spans.append((a, b))
+    return spans
+
+
+def test_spans_around_are_those_of_the_rule_one_by_one():
+    from spacy_elstm.components.elstm_senter import spans_around
+
+    rng = numpy.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(1, 120))
+        text = "".join(rng.choice(list("ab \n"), n, p=[0.45, 0.35, 0.15, 0.05]))
+        positions = numpy.unique(rng.integers(0, n, int(rng.integers(1, 6))))
+        before, after = int(rng.integers(0, 30)), int(rng.integers(0, 30))
+        assert spans_around(text, positions, before, after) == \
+            spans_one_by_one(text, positions.tolist(), before, after)

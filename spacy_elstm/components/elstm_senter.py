@@ -14,6 +14,7 @@ gives them without `--raw`) keeps its own.
 It has no `update`: `spacy train` trains it once, in `initialize`, and leaves
 it as it is while the other components train.
 """
+import re
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -54,6 +55,7 @@ WORD_DROPOUT = 0.2
 WORD_SURE = 0.02
 # the characters the character model reads before and after each other word's end
 CHAR_CONTEXT = (80, 40)
+WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be cut
 # what a student senter learns from its teachers' mean, the gold labels the rest
 TEACHER_WEIGHT = 1.0
 
@@ -335,15 +337,22 @@ def word_last_characters(doc: Doc) -> numpy.ndarray:
 
 def spans_around(text: str, positions: numpy.ndarray, before: int,
                  after: int) -> List[Tuple[int, int]]:
-    """(start, end) of the text around each position, `before` characters
-    before it and `after` after it, widened to whitespace, overlaps merged."""
+    """(start, end) of the text around each position (in order), `before`
+    characters before it and `after` after it, widened to the whitespace
+    around (with array operations: linear in the text's length), overlaps merged."""
+    if not len(positions):
+        return []
+    spaces = numpy.array([m.start() for m in WHITESPACE.finditer(text)], dtype="int64")
+    if not len(spaces):  # one word: all of it
+        return [(0, len(text))]
+    starts = numpy.maximum(positions - before, 0)
+    k = numpy.searchsorted(spaces, starts)  # the whitespace before each start, if any
+    starts = numpy.where((k > 0) & (starts > 0), spaces[numpy.maximum(k - 1, 0)] + 1, 0)
+    ends = numpy.minimum(positions + after + 1, len(text))
+    k = numpy.searchsorted(spaces, ends)  # the first whitespace from each end on, if any
+    ends = numpy.where(k < len(spaces), spaces[numpy.minimum(k, len(spaces) - 1)], len(text))
     spans: List[Tuple[int, int]] = []
-    for p in positions.tolist():
-        a = max(0, p - before)
-        a = max(text.rfind(" ", 0, a), text.rfind("\n", 0, a)) + 1 if a else 0
-        b = min(len(text), p + after + 1)
-        nexts = [k for k in (text.find(" ", b), text.find("\n", b)) if k >= 0]
-        b = min(nexts) if nexts and b < len(text) else len(text)
+    for a, b in zip(starts.tolist(), ends.tolist()):
         if spans and a <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], b))
         else:
