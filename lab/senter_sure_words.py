@@ -7,7 +7,7 @@ alone; the senter's own seconds on dev's documents in UD's form (`pipe` over
 tokenized Docs, one thread, the best of three rounds) as a ratio to reading
 everything in the same run, and Sentences F1 by the CoNLL 2018 script.
 
-    python -m lab.senter_sure_words training/raw-ud-10000steps/best_elstm/model-best [...] [--settings 0.02:80:40] [--output metrics/tokenizers/senter-sure-words.json]
+    python -m lab.senter_sure_words training/raw-ud-10000steps/best_elstm/model-best [...] [--settings 0:0:0 0.02:40:20] [--output metrics/tokenizers/senter-sure-words.json]
 """
 import argparse
 import json
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pipelines", nargs="+", type=Path)
     parser.add_argument("--settings", type=setting, nargs="+",
-                        default=[(0.0, 0, 0), (0.02, 80, 40), (0.02, 60, 30)],
+                        default=[(0.0, 0, 0), (0.02, 80, 40), (0.02, 60, 30), (0.02, 40, 20)],
                         help="WORD_SURE:BEFORE:AFTER, the first the reference")
     parser.add_argument("--split", default="dev")
     parser.add_argument("--output", type=Path,

@@ -5,6 +5,8 @@ trained on the gold labels with the shipped settings."""
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, WORD_SURE
+
 from .common import read_json, table
 
 LEVERS_FILE = "tokenizers/senter-levers.json"
@@ -249,6 +251,7 @@ def sure_words_section(metrics: Path) -> Optional[str]:
               "rest. The shipped raw pipelines' senters, each reading the characters "
               "everywhere (as before) or only around the unsure words, in the same run; "
               f"`senter s`: {data['timing']}. Mean over the pipelines against reading "
-              "everywhere: " + "; ".join(summary) + ". Shipped: within 0.02, 80 + 40. From "
+              "everywhere: " + "; ".join(summary) + f". Shipped: within {WORD_SURE:g}, "
+              f"{CHAR_CONTEXT[0]} + {CHAR_CONTEXT[1]}. From "
               f"`metrics/{SURE_WORDS_FILE}` (`python -m lab.senter_sure_words PIPELINE... "
-              "--settings 0:0:0 0.02:80:40 0.05:80:40`).")
+              "--settings 0:0:0 0.02:80:40 0.02:60:30 0.02:40:20`).")

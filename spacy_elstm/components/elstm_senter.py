@@ -7,7 +7,10 @@ word starts a sentence where one ends at the word before it, or where a blank
 line comes before it), and spaCy's parser keeps those starts. A sentence ends
 after a word where the character model's label at the word's last character
 says so, or, with the word-level model, where the mean of the two models'
-probabilities is above one half. A Doc that
+probabilities is above one half; the character model then reads only around
+the words the word-level model is unsure of (WORD_SURE, CHAR_CONTEXT), and
+elsewhere the word-level model decides alone. Both read hard-wrapped lines as
+running text (`text/wrapping.py`). A Doc that
 comes with every sentence start set (gold sentences, as `spacy-elstm score`
 gives them without `--raw`) keeps its own.
 
@@ -54,7 +57,7 @@ WORD_DROPOUT = 0.2
 # the character model is not read there (0: the character model reads everything)
 WORD_SURE = 0.02
 # the characters the character model reads before and after each other word's end
-CHAR_CONTEXT = (80, 40)
+CHAR_CONTEXT = (40, 20)
 WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be cut
 # what a student senter learns from its teachers' mean, the gold labels the rest
 TEACHER_WEIGHT = 1.0
