@@ -41,6 +41,13 @@ def wraps_as_spaces(metrics: Path) -> Dict[int, float]:
             if r.get("trained") == "as spaces" and r["reading"] == "wraps as spaces"}
 
 
+def form_changes(pairs: List, forms: List[str], between: str) -> str:
+    """Per text form, the mean of each pair's first row's Sentences less its second's."""
+    def change(form: str) -> float:
+        return mean([a[f"Sentences_{form}"] - b[f"Sentences_{form}"] for a, b in pairs])
+    return between.join(f"{FORM_NAMES[f]} {change(f):+.2f}" for f in forms)
+
+
 def mean(values: List[float]) -> float:
     return sum(values) / len(values)
 
@@ -175,13 +182,10 @@ def wrapping_section(metrics: Path) -> Optional[str]:
                 if (p, "as written") in by and (p, "wraps as spaces") in by
                 and by[(p, "as written")]["trained"] == trained]
 
-    def change(found) -> str:
-        return "; ".join(f"{FORM_NAMES[f]} {mean([a[f'Sentences_{f}'] - b[f'Sentences_{f}'] for a, b in found]):+.2f}"
-                         for f in forms)
-
     before = pairs("as written")
     summary = (f"Senters trained reading every line break as written ({len(before)}), reading "
-               "wraps as spaces against as written, mean change: " + change(before)
+               "wraps as spaces against as written, mean change: "
+               + form_changes(before, forms, "; ")
                + f"; UD's form and the joined one "
                  f"{mean([abs(b['Sentences_ud'] - b['Sentences_joined']) for _, b in before]):.2f}"
                  " apart on the mean as written, "
@@ -194,7 +198,7 @@ def wrapping_section(metrics: Path) -> Optional[str]:
         summary += (f" Trained reading wraps as spaces too (seeds "
                     f"{', '.join(str(a['seed']) for a, _ in same)}), against the senters of "
                     "the same seeds trained as written, both reading wraps as spaces: "
-                    + change(same) + ".")
+                    + form_changes(same, forms, "; ") + ".")
     return (table(["senter", "seed", "trained reading line breaks", "line breaks read"]
                   + [f"dev, {FORM_NAMES[f]}" for f in forms], rows)
             + "\n\nTrained senters (the raw pipelines' and standalone ones, "
@@ -239,14 +243,14 @@ def sure_words_section(metrics: Path) -> Optional[str]:
         summary.append(
             f"within {setting[0]:g} ({setting[1][0]} + {setting[1][1]} characters): time "
             f"{mean([r['time_vs_first'] for r, _ in found]):.2f} of reading everywhere, "
-            + ", ".join(f"{FORM_NAMES[f]} {mean([r[f'Sentences_{f}'] - e[f'Sentences_{f}'] for r, e in found]):+.2f}"
-                        for f in forms))
+            + form_changes(found, forms, ", "))
     return (table(["senter", "characters read", "senter s", "time vs everywhere"]
                   + [f"dev, {FORM_NAMES[f]}" for f in forms], rows)
             + "\n\nThe word-level model is sure of most words (a sentence ends after them, or "
               "not, with a probability within `WORD_SURE` of 1 or 0), where the character "
               "model could change the mean of the two only by being surer still the other "
-              "way; so `elstm_senter` reads the characters only around the other words (`CHAR_CONTEXT` characters before and "
+              "way; so `elstm_senter` reads the characters only around the other words "
+              "(`CHAR_CONTEXT` characters before and "
               "after each, cut at whitespace), and lets the word model decide alone at the "
               "rest. The shipped raw pipelines' senters, each reading the characters "
               "everywhere (as before) or only around the unsure words, in the same run; "
