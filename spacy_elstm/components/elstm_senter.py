@@ -156,19 +156,18 @@ class ELSTMSenter:
         characters before and after each, cut at whitespace); at every other
         word's last character the word model's own, so that the mean of the two
         is the word model's."""
-        found, pieces = [], []
+        found, pieces, sure_ends = [], [], []
         for i, (doc, text, by_words) in enumerate(zip(docs, texts, word_ends)):
-            last = word_last_characters(doc)
+            _, _, last = word_characters(doc)
             sure = (by_words < WORD_SURE) | (by_words > 1.0 - WORD_SURE)
             found.append(numpy.zeros(len(text), dtype="float32"))
+            sure_ends.append((last[sure], by_words[sure]))
             pieces += [(i, a, b) for a, b in spans_around(text, last[~sure], *CHAR_CONTEXT)]
         read = self.segmenter.read([texts[i][a:b] for i, a, b in pieces])
         for (i, a, b), (_, ends) in zip(pieces, read):
             found[i][a:b] = ends
-        for ends, doc, by_words in zip(found, docs, word_ends):
-            last = word_last_characters(doc)
-            sure = (by_words < WORD_SURE) | (by_words > 1.0 - WORD_SURE)
-            ends[last[sure]] = by_words[sure]  # the mean of the two: the word model's
+        for ends, (at, by_words) in zip(found, sure_ends):
+            ends[at] = by_words  # the mean of the two: the word model's
         return found
 
     def reads_words(self) -> bool:
@@ -193,12 +192,10 @@ class ELSTMSenter:
         blank line comes between them; whitespace tokens never start one."""
         starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
         starts[0] = 1
-        idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
-        words = numpy.flatnonzero(space == 0)
+        words, first, last = word_characters(doc)
         if len(words):
-            last = idx[words] + length[words] - 1  # each word's last character
             breaks = paragraph_breaks(text)
-            paragraph = (numpy.searchsorted(breaks, idx[words[1:]])
+            paragraph = (numpy.searchsorted(breaks, first[1:])
                          > numpy.searchsorted(breaks, last[:-1] + 1))  # a blank line between
             end = ends[last[:-1]]
             if word_ends is None:
@@ -331,11 +328,12 @@ def load_senter(path: Union[str, Path], owner: str) -> "ELSTMSenter":
     return found[0]
 
 
-def word_last_characters(doc: Doc) -> numpy.ndarray:
-    """The offset of each word's last character (whitespace tokens left out)."""
+def word_characters(doc: Doc) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """The Doc's words (their token indices, whitespace tokens left out), and
+    the offset of each one's first character and of its last."""
     idx, length, space = doc.to_array([IDX, LENGTH, IS_SPACE]).astype("int64").T
     words = numpy.flatnonzero(space == 0)
-    return idx[words] + length[words] - 1
+    return words, idx[words], idx[words] + length[words] - 1
 
 
 def spans_around(text: str, positions: numpy.ndarray, before: int,
