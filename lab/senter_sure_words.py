@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-import spacy
 import torch
 
 from spacy_elstm.components import elstm_senter
@@ -23,7 +22,7 @@ from spacy_elstm.treebanks.gold_text import FORMS, raw_documents
 from spacy_elstm.treebanks.scoring import load_scorer
 
 from .senter_depths import senter_seconds
-from .tokenizers import CONLLU, SCRIPT, measure
+from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
 
 def setting(text: str) -> Tuple[float, int, int]:
@@ -49,8 +48,7 @@ def main(argv=None) -> int:
     rows: List[Dict[str, Any]] = []
     try:
         for path in args.pipelines:
-            names = spacy.load(path).pipe_names
-            nlp = spacy.load(path, exclude=[n for n in names if n != "elstm_senter"])
+            nlp = senter_pipeline(path)
             first = None
             for sure, before, after in args.settings:
                 elstm_senter.WORD_SURE, elstm_senter.CHAR_CONTEXT = sure, (before, after)

@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-import spacy
 import torch
 
 from spacy_elstm.components import elstm_senter
@@ -25,7 +24,7 @@ from spacy_elstm.treebanks.scoring import load_scorer
 
 from .senter_depths import senter_seconds
 from .senter_words import FORMS
-from .tokenizers import CONLLU, SCRIPT, measure
+from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
 
 def read_as(senter, window: int, per_call: int) -> None:
@@ -53,8 +52,7 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)
     scorer = load_scorer(SCRIPT)
     gold = Path(CONLLU.format(split=args.split))
-    nlp = spacy.load(args.pipeline, exclude=[n for n in spacy.load(args.pipeline).pipe_names
-                                             if n != "elstm_senter"])
+    nlp = senter_pipeline(args.pipeline)
     senter = nlp.get_pipe("elstm_senter")
     shipped = (senter.segmenter.window, segmenter.WINDOWS_PER_CALL)
     texts = [d.text for d in raw_documents(gold, "ud")]

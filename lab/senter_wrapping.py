@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 from typing import Any, Dict
 
-import spacy
 import srsly
 
 from spacy_elstm.components import elstm_senter
@@ -21,7 +20,7 @@ from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import FORMS
 from spacy_elstm.treebanks.scoring import load_scorer
 
-from .tokenizers import CONLLU, SCRIPT, measure
+from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
 READINGS = {"wraps as spaces": elstm_senter.unwrapped, "as written": lambda text: text}
 
@@ -38,12 +37,10 @@ def main(argv=None) -> int:
     result: Dict[str, Any] = srsly.read_json(args.output) if args.output.exists() else {"rows": []}
     try:
         for path in args.pipelines:
-            full = spacy.load(path)
-            names = full.pipe_names
-            config = full.config.interpolate()
+            nlp = senter_pipeline(path)
+            config = nlp.config.interpolate()
             seed = config["initialize"]["components"].get("elstm_senter", {}).get(
                 "seed", config["system"]["seed"])
-            nlp = spacy.load(path, exclude=[n for n in names if n != "elstm_senter"])
             # how its senter learned: trained before it read wraps as spaces, as written
             trained = nlp.get_pipe("elstm_senter").segmenter.learned.get("wraps", "as written")
             for reading, view in READINGS.items():

@@ -63,6 +63,13 @@ def tokenizers(train: Path, char_epochs: int, training_texts, seed: int,
     return found
 
 
+def senter_pipeline(path: Path):
+    """The pipeline at `path` with its tokenizer and elstm_senter alone (its
+    other components left out as it loads, each loaded once)."""
+    names = spacy.util.load_config(Path(path) / "config.cfg")["nlp"]["pipeline"]
+    return spacy.load(path, exclude=[name for name in names if name != "elstm_senter"])
+
+
 def measure(make_doc, gold: Path, scorer, text_form: str) -> Dict[str, Any]:
     documents = raw_documents(gold, text_form)
     texts = [d.text for d in documents]
