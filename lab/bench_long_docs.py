@@ -45,7 +45,7 @@ def seq_parser(n):
     model = {"@architectures": "spacy-elstm.RecurrentTagger.v1", "width": 64, "cell": "lstm",
              "tok2vec": TOK2VEC}
     parser = nlp.add_pipe("elstm_seq_parser", config={"encoding": "pos", "model": model})
-    labels = [f"0|ROOT|root"] + [f"{k:+d}|{tag}|{dep}" for k in (-2, -1, 1, 2) for tag in UPOS
+    labels = ["0|ROOT|root"] + [f"{k:+d}|{tag}|{dep}" for k in (-2, -1, 1, 2) for tag in UPOS
                                 for dep in DEPS]
     doc = _doc(nlp, 20, pos=True)
     parser.initialize(lambda: [spacy.training.Example(doc, doc)], nlp=nlp, labels=labels)

@@ -41,7 +41,6 @@ def main(argv=None) -> int:
         elstm_senter.unwrapped = READINGS["as written"]
     for path in args.pipelines:
         nlp = spacy.load(path)
-        senter = nlp.get_pipe("elstm_senter")
         row = {"pipeline": path.as_posix(), "split": args.split,
                "settings": {k: v for k, v in nlp.config["components"]["elstm_senter"].items()
                             if k != "factory"},

@@ -36,9 +36,6 @@ class FixedWords:
     def __init__(self, p):
         self.p = p
 
-    def features_of(self, docs):
-        return WordSentences(WORDS, "test").features_of(docs)
-
     def reads_chars(self):
         return False
 

@@ -293,6 +293,7 @@ def test_features_of_many_docs_are_each_doc_s_token_by_token():
         for doc, (index, found) in zip(docs, model.features_of(docs), strict=True):
             expected_index, expected = features_token_by_token(model, doc)
             assert index == expected_index
+            assert word_sentences.word_index(doc) == index
             assert found.tolist() == expected.tolist(), doc.text[:60]
 
 
@@ -374,3 +375,22 @@ def test_spans_around_are_those_of_the_rule_one_by_one():
         before, after = int(rng.integers(0, 30)), int(rng.integers(0, 30))
         assert spans_around(text, positions, before, after) == \
             spans_one_by_one(text, positions.tolist(), before, after)
+
+
+def test_a_word_model_reading_the_characters_trains_and_reloads(tmp_path):
+    """word_char_bins: `initialize` gives the word model the character model's
+    probabilities to learn from, and `pipe` gives them again when it reads."""
+    from spacy.training import Example
+    nlp = spacy.blank("en")
+    nlp.add_pipe("elstm_senter", config={"char_width": 8, "width": 16, "depth": 1,
+                                         "word_width": 16, "word_char_bins": 4})
+    words = ["Hi", "there", ".", "Bye", "now", "."]
+    docs = [Doc(nlp.vocab, words=words, spaces=[True, False, True, True, False, False],
+                sent_starts=[True, False, False, True, False, False]) for _ in range(20)]
+    senter = nlp.get_pipe("elstm_senter")
+    senter.initialize(lambda: [Example(d, d) for d in docs], nlp=nlp, epochs=1, word_epochs=1)
+    assert senter.words.reads_chars() and senter.reads_words()
+    text = "Hi there. Bye now."
+    sentences = [s.text for s in nlp(text).sents]
+    nlp.to_disk(tmp_path / "nlp")
+    assert [s.text for s in spacy.load(tmp_path / "nlp")(text).sents] == sentences

@@ -240,14 +240,10 @@ class ELSTMSenter:
                                        targets=taught and taught.characters, read_as=unwrapped)
         self.segmenter.learned["wraps"] = "as spaces"  # read as `pipe` reads them
         if self.words is not None:
-            char_ends = None
-            if self.words.reads_chars():
-                def char_ends(docs):
-                    return [ends for _, ends in
-                            self.segmenter.read([unwrapped(d.text) for d in docs])]
             self.words.train(layouts, epochs=word_epochs, batch_size=batch_size,
                              learn_rate=learn_rate, seed=seed, score=score,
-                             targets=taught and taught.words, char_ends=char_ends,
+                             targets=taught and taught.words,
+                             char_ends=self._char_ends if self.words.reads_chars() else None,
                              read_as=unwrapped)
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
@@ -266,6 +262,12 @@ class ELSTMSenter:
                           "labels alone).\n"
                           "teacher_weight (float): the teachers' share of what is learned, "
                           "the gold labels' the rest.\n")
+
+    def _char_ends(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
+        """The character model's end probabilities of each Doc's characters,
+        read as `pipe` reads them (the word model learns from them with
+        `word_char_bins`)."""
+        return [ends for _, ends in self.segmenter.read([unwrapped(d.text) for d in docs])]
 
     def _held_out_score(self, dev: Union[str, Path], nlp: Optional[Language],
                         seed: int) -> Callable[[], float]:

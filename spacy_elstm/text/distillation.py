@@ -15,7 +15,7 @@ import numpy
 from spacy.tokens import Doc
 
 from .segmenter import LABELS, gold_labels
-from .word_sentences import gold_ends
+from .word_sentences import gold_ends, word_index
 from .wrapping import unwrapped
 
 
@@ -54,9 +54,8 @@ class Teachers:
         the gold one."""
         texts = [unwrapped(doc.text) for doc in docs]
         found = [s.words.end_probabilities(docs, texts=texts) for s in self.senters]
-        index = self.senters[0].words.features_of(docs)
-        return [self._mix(numpy.mean(per_teacher, axis=0), gold_ends(doc, words))
-                for doc, (words, _), per_teacher in zip(docs, index, zip(*found))]
+        return [self._mix(numpy.mean(per_teacher, axis=0), gold_ends(doc, word_index(doc)))
+                for doc, per_teacher in zip(docs, zip(*found))]
 
     def _mix(self, taught: numpy.ndarray, gold: numpy.ndarray) -> numpy.ndarray:
         return (self.weight * taught + (1.0 - self.weight) * gold).astype("float32")

@@ -212,6 +212,12 @@ class WordSentences:
         return self
 
 
+def word_index(doc: Doc) -> List[int]:
+    """The token indices of a Doc's words (whitespace tokens left out), as
+    `WordSentences.features` lists them."""
+    return [t.i for t in doc if not t.text.isspace()]
+
+
 def gold_ends(doc: Doc, index: Sequence[int]) -> numpy.ndarray:
     """Per word of a gold Doc (its token indices, `index`), 1.0 where a
     sentence ends after it (the next word starts one, and at the end), else 0.0."""
