@@ -161,12 +161,32 @@ def test_the_mean_of_the_two_probabilities_decides():
     words = {"a": 0.9, "b": 0.1, "c": 0.6, "d": 0.0}
     segmenter = ChosenSegmenter(ends={"b", "d"}, scores=chars)
     alone = ELSTMSenter("senter", segmenter)
-    both = ELSTMSenter("senter", segmenter, words=ChosenWords(words))
+    both = ELSTMSenter("senter", segmenter, words=ChosenWords(words), end_threshold=0.5)
     text = "a b c d e"
     # the characters alone: their labels (after b and d)
     assert [t.i for t in alone(nlp.make_doc(text)) if t.is_sent_start] == [0, 2, 4]
     # both: mean 0.6 after a, 0.35 after b, 0.525 after c, 0.45 after d
     assert [t.i for t in both(nlp.make_doc(text)) if t.is_sent_start] == [0, 1, 3]
+    # a lower threshold: after b too (not after d: the word model is sure there)
+    both.end_threshold = 0.3
+    assert [t.i for t in both(nlp.make_doc(text)) if t.is_sent_start] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("threshold", [0, 1, 1.5, -0.1])
+def test_a_bad_end_threshold_is_named(threshold):
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=r"\[components.elstm_senter\] end_threshold must be a "
+                                         r"number between 0 and 1 \(exclusive\), got"):
+        nlp.add_pipe("elstm_senter", config={"end_threshold": threshold})
+    with pytest.raises(ValueError, match="end_threshold"):  # spaCy's check of the type
+        nlp.add_pipe("elstm_senter", config={"end_threshold": "half"})
+
+
+def test_the_end_threshold_comes_from_the_config():
+    nlp = spacy.blank("en")
+    senter = nlp.add_pipe("elstm_senter", config={"end_threshold": 0.3})
+    assert senter.end_threshold == 0.3
+    assert spacy.blank("en").add_pipe("elstm_senter").end_threshold == 0.4
 
 
 def test_saved_and_loaded_with_the_pipeline_and_old_pipelines_keep_their_splits(

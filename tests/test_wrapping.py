@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from spacy_elstm.components.elstm_senter import ELSTMSenter
-from spacy_elstm.text.wrapping import NARROWEST_WRAP, unwrapped
+from spacy_elstm.text.wrapping import NARROWEST_WRAP, WIDEST_LONE_WRAP, unwrapped
 from spacy_elstm.treebanks.gold_text import raw_documents
 
 SAMPLE = "assets/ud-ewt-sample/dev.conllu"
@@ -53,9 +53,22 @@ def test_one_sentence_per_line_is_not_unwrapped():
             if max(len(line) for line in text.split("\n")) >= NARROWEST_WRAP]
     assert len(wide) >= 3
     assert all(unwrapped(text) == text for text in wide)
-    # two lines, the first the longest: too little to call it wrapped
-    two = "A first line that is long enough to be as wide as wrapped text is.\nSecond one."
+    # two lines, the first wider than text is wrapped at: a sentence on its line
+    two = ("A first line that is longer than any line of text wrapped at eighty characters "
+           "could be.\nSecond one.")
+    assert len(two.split("\n")[0]) > WIDEST_LONE_WRAP
     assert unwrapped(two) == two
+
+
+def test_a_single_wrap_within_eighty_characters_is_a_wrap():
+    """One wrap is all a short paragraph of UD's text has (and it is where a
+    sentence written on a line of 60-80 characters before a word that would
+    not fit looks the same)."""
+    one = wrap(PARAGRAPH.split(". ")[0] + ".", 80)
+    assert one.count("\n") == 1
+    assert unwrapped(one) == one.replace("\n", " ")
+    wider = wrap(PARAGRAPH.split(". ")[0] + ".", 90)
+    assert wider.count("\n") == 1 and unwrapped(wider) == wider
 
 
 def test_a_paragraph_with_a_chosen_break_keeps_all_its_breaks():
@@ -96,3 +109,13 @@ def test_the_senter_reads_wraps_as_spaces():
     assert len(list(senter(nlp.make_doc(wrapped)).sents)) == 1
     lines = "One sentence here.\nAnother one here.\nAnd a third one."
     assert len(list(senter(nlp.make_doc(lines)).sents)) == 3
+
+
+def test_a_line_of_one_long_word_does_not_set_the_width():
+    """UD's text gives a word longer than its 80 characters a line of its own
+    (a URL), and the next word goes on the next line: the lines are still
+    wrapped at 80."""
+    url = "[http://example.com/" + "a" * 100 + "]"
+    wrapped = url + "\n" + wrap(PARAGRAPH, 80)
+    assert unwrapped(wrapped) == url + " " + PARAGRAPH
+    assert unwrapped(url + "\nShort line.\nAnother one.") == url + "\nShort line.\nAnother one."

@@ -113,6 +113,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     if sure_words is not None:
         parts["ud"] += ["## The characters read only where the words are unsure", "",
                         sure_words, ""]
+    thresholds = senter_levers.thresholds_section(metrics)
+    if thresholds is not None:
+        parts["ud"] += ["## Where a sentence ends: the senter's threshold", "", thresholds, ""]
     senter_windows = senter_levers.windows_section(metrics)
     if senter_windows is not None:
         parts["ud"] += ["## The character model's windows", "", senter_windows, ""]

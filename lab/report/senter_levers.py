@@ -5,7 +5,7 @@ trained on the gold labels with the shipped settings."""
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, WORD_SURE
+from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, END_THRESHOLD, WORD_SURE
 
 from .common import read_json, table
 
@@ -259,3 +259,33 @@ def sure_words_section(metrics: Path) -> Optional[str]:
               f"{CHAR_CONTEXT[0]} + {CHAR_CONTEXT[1]}. From "
               f"`metrics/{SURE_WORDS_FILE}` (`python -m lab.senter_sure_words PIPELINE... "
               "--settings 0:0:0 0.02:80:40 0.02:60:30 0.02:40:20`).")
+
+
+THRESHOLDS_FILE = "tokenizers/senter-thresholds.json"  # python -m lab.senter_thresholds
+
+
+def thresholds_section(metrics: Path) -> Optional[str]:
+    """Sentences by `end_threshold`, per pipeline and text form, and the mean
+    change from the first; None before `python -m lab.senter_thresholds` ran."""
+    data = read_json(metrics / THRESHOLDS_FILE)
+    if data is None or not data["rows"]:
+        return None
+    forms = [f for f in FORM_NAMES if f in data["text_forms"]]
+    rows = [[f"`{r['pipeline']}`", f"{r['end_threshold']:g}"]
+            + [f"{r[f'Sentences_{f}']:.2f}" for f in forms] for r in data["rows"]]
+    first = next(iter(data["mean_change"]))
+    changes = [[threshold] + [f"{change[f]:+.2f}" for f in forms]
+               for threshold, change in data["mean_change"].items()]
+    return (table(["pipeline", "end_threshold"] + [f"{data['split']}, {FORM_NAMES[f]}"
+                                                   for f in forms], rows)
+            + "\n\n" + table(["end_threshold"] + [f"mean change from {first}, {FORM_NAMES[f]}"
+                                                   for f in forms], changes)
+            + "\n\nWith its word-level model, `elstm_senter` ends a sentence after a word where "
+              "the mean of the two models' probabilities is above `end_threshold`. The shipped raw "
+              "pipelines' senters, each threshold in the same run, Sentences F1 by the CoNLL "
+              f"2018 script over the pipeline's own tokenizer. Shipped: {END_THRESHOLD:g}, "
+              "chosen on dev in UD's text form, the form the targets are read in; text "
+              "written one sentence per line loses a little at it, and has its own input "
+              "mode (`spacy-elstm parse --presegmented`, `input_modes.make_doc(nlp, text, "
+              f"\"sentences\")`: docs/raw-text.md). From `metrics/{THRESHOLDS_FILE}` "
+              "(`python -m lab.senter_thresholds PIPELINE...`).")

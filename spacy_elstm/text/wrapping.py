@@ -6,10 +6,11 @@ often as between them; a line break the writer chose (one sentence per line, a
 signature's "Thanks,\\nJohn") often ends a sentence. `unwrapped` tells the two
 apart by width: a single line break is a wrap where the line before it and the
 next line's first word would not have fitted on one line as wide as the text's
-longest, every single line break of its paragraph is one, and the text has at
-least MIN_WRAPS of them (one long line before a short one is how any text of
-two sentences a line may look). The senter reads wraps as spaces; every other
-line break, and every blank line, stays as written.
+longest of more than one word, every single line break of its paragraph is
+one, and the text has at least MIN_WRAPS of them, or its one wrap is in lines
+at most WIDEST_LONE_WRAP wide (a longer line before a short one is a sentence
+written on its own line). The senter reads wraps as spaces; every other line
+break, and every blank line, stays as written.
 """
 import re
 from typing import List, Optional
@@ -18,6 +19,10 @@ from typing import List, Optional
 # written one by one: one sentence per line, a short message)
 NARROWEST_WRAP = 60
 MIN_WRAPS = 2
+# a text with a single wrap is wrapped where its lines are at most this wide
+# (UD's 80 columns, e-mail's 72): a longer line before a short one is a
+# sentence written on one line and the next on another
+WIDEST_LONE_WRAP = 80
 LINE_BREAK = re.compile(r"\r?\n")
 
 
@@ -29,7 +34,8 @@ def unwrapped(text: str) -> str:
     lines = LINE_BREAK.split(text)
     breaks = list(LINE_BREAK.finditer(text))
     wraps = wrapped_breaks(lines)
-    if sum(1 for wrap in wraps if wrap) < MIN_WRAPS:
+    count = sum(1 for wrap in wraps if wrap)
+    if count < MIN_WRAPS and not (count and wrap_width(lines) <= WIDEST_LONE_WRAP):
         return text
     out = list(text)
     for wrap, found in zip(wraps, breaks):
@@ -43,7 +49,7 @@ def wrapped_breaks(lines: List[str]) -> List[Optional[bool]]:
     False where it is a single line break that is not (and no break of its
     paragraph is then a wrap), None where it borders a blank line."""
     widths = [len(line.rstrip()) for line in lines]
-    width = max(widths)
+    width = wrap_width(lines)
     found: List[Optional[bool]] = []
     for k in range(len(lines) - 1):
         if not lines[k].strip() or not lines[k + 1].strip():
@@ -59,3 +65,12 @@ def wrapped_breaks(lines: List[str]) -> List[Optional[bool]]:
             found[start:end] = [False] * (end - start)
         start = end + 1
     return found
+
+
+def wrap_width(lines: List[str]) -> int:
+    """The width the text was wrapped at: its longest line of more than one
+    word (a line of one word longer than that, a URL, is where the wrapping
+    could not break), or its longest line where none has more than one."""
+    widths = [len(line.rstrip()) for line in lines]
+    wider = [w for w, line in zip(widths, lines) if len(line.split(None, 1)) > 1]
+    return max(wider or widths)
