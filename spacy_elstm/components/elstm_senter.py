@@ -204,7 +204,7 @@ class ELSTMSenter:
         Doc each time: quadratic in its length). A word starts a sentence where
         one ends at the word before it (the segmenter's label at its last
         character; with `word_ends`, each word's probability by the word-level
-        model, the mean of the two probabilities above one half), or where a
+        model, the mean of the two probabilities above `end_threshold`), or where a
         blank line comes between them; whitespace tokens never start one."""
         starts = numpy.full(len(doc), -1, dtype="int64")  # SENT_START: 1 yes, -1 no
         starts[0] = 1
