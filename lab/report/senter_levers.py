@@ -248,8 +248,8 @@ def sure_words_section(metrics: Path) -> Optional[str]:
                   + [f"dev, {FORM_NAMES[f]}" for f in forms], rows)
             + "\n\nThe word-level model is sure of most words (a sentence ends after them, or "
               "not, with a probability within `WORD_SURE` of 1 or 0), where the character "
-              "model could change the mean of the two only by being surer still the other "
-              "way; so `elstm_senter` reads the characters only around the other words "
+              "model could change the decision only by being much surer the other way; so "
+              "`elstm_senter` reads the characters only around the other words "
               "(`CHAR_CONTEXT` characters before and "
               "after each, cut at whitespace), and lets the word model decide alone at the "
               "rest. The shipped raw pipelines' senters, each reading the characters "
@@ -258,7 +258,9 @@ def sure_words_section(metrics: Path) -> Optional[str]:
               "everywhere: " + "; ".join(summary) + f". Shipped: within {WORD_SURE:g}, "
               f"{CHAR_CONTEXT[0]} + {CHAR_CONTEXT[1]}. From "
               f"`metrics/{SURE_WORDS_FILE}` (`python -m lab.senter_sure_words PIPELINE... "
-              "--settings 0:0:0 0.02:80:40 0.02:60:30 0.02:40:20`).")
+              "--settings 0:0:0 0.02:40:20 0.05:40:20 0.1:40:20`; run with `end_threshold` "
+              f"{END_THRESHOLD:g}; the contexts of 80 + 40 and 60 + 30 characters were "
+              "compared with 40 + 20 at 0.5, in the file's history).")
 
 
 THRESHOLDS_FILE = "tokenizers/senter-thresholds.json"  # python -m lab.senter_thresholds
