@@ -414,3 +414,26 @@ def test_a_word_model_reading_the_characters_trains_and_reloads(tmp_path):
     sentences = [s.text for s in nlp(text).sents]
     nlp.to_disk(tmp_path / "nlp")
     assert [s.text for s in spacy.load(tmp_path / "nlp")(text).sents] == sentences
+
+
+def test_a_saved_pipeline_loads_with_the_default_threshold_or_the_one_asked_for(tmp_path):
+    """A pipeline saved before `end_threshold` existed has none in its config and
+    takes the default; `spacy.load(..., config=...)` sets another."""
+    from spacy.training import Example
+    nlp = spacy.blank("en")
+    nlp.add_pipe("elstm_senter", config={"char_width": 8, "width": 16, "depth": 1,
+                                         "word_width": 16})
+    words = ["Hi", "there", ".", "Bye", "now", "."]
+    docs = [Doc(nlp.vocab, words=words, spaces=[True, False, True, True, False, False],
+                sent_starts=[True, False, False, True, False, False]) for _ in range(10)]
+    nlp.get_pipe("elstm_senter").initialize(lambda: [Example(d, d) for d in docs], nlp=nlp,
+                                            epochs=1, word_epochs=1)
+    nlp.to_disk(tmp_path / "nlp")
+    config = (tmp_path / "nlp" / "config.cfg").read_text(encoding="utf8")
+    (tmp_path / "nlp" / "config.cfg").write_text(
+        "\n".join(line for line in config.split("\n") if not line.startswith("end_threshold")),
+        encoding="utf8")
+    assert spacy.load(tmp_path / "nlp").get_pipe("elstm_senter").end_threshold == 0.4
+    asked = spacy.load(tmp_path / "nlp",
+                       config={"components": {"elstm_senter": {"end_threshold": 0.5}}})
+    assert asked.get_pipe("elstm_senter").end_threshold == 0.5
