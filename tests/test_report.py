@@ -1000,3 +1000,39 @@ def test_the_sure_words_section_sets_each_setting_against_reading_everywhere(tmp
     assert "| `p` | unsure words (within 0.02), 80 + 40 characters | 0.353 | 0.65 |" in text
     assert ("within 0.02 (80 + 40 characters): time 0.65 of reading everywhere, UD's form "
             "+0.11, joined +0.11, one sentence a line +0.11") in text
+
+
+def test_the_thresholds_section_gives_each_threshold_and_the_mean_change(tmp_path):
+    from lab.report.senter_levers import THRESHOLDS_FILE, thresholds_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert thresholds_section(metrics) is None
+    rows = [{"pipeline": "p", "end_threshold": t, "Sentences_ud": ud, "Sentences_joined": ud,
+             "Sentences_lines": 95.0} for t, ud in ((0.5, 88.0), (0.4, 88.5))]
+    (metrics / THRESHOLDS_FILE).write_text(json.dumps({
+        "split": "dev", "text_forms": ["ud", "joined", "lines"], "rows": rows,
+        "mean_change": {"0.5": {"ud": 0.0, "joined": 0.0, "lines": 0.0},
+                        "0.4": {"ud": 0.5, "joined": 0.5, "lines": 0.0}}}))
+    text = thresholds_section(metrics)
+    assert "| `p` | 0.4 | 88.50 | 88.50 | 95.00 |" in text
+    assert "| 0.4 | +0.50 | +0.50 | +0.00 |" in text
+    assert "Shipped: 0.4" in text
+
+
+def test_the_errors_section_counts_each_kind_and_shows_the_commonest(tmp_path):
+    from lab.report.senter_levers import ERRORS_FILE, errors_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert errors_section(metrics) is None
+    kinds = ["final punctuation", "no punctuation"]
+    (metrics / ERRORS_FILE).write_text(json.dumps({"kinds": kinds, "rows": [{
+        "pipeline": "p", "split": "dev", "text_form": "ud", "matched": 90,
+        "counts": {"missed: no punctuation": 7, "made up: final punctuation": 2},
+        "examples": {"missed: no punctuation": ["Thanks `John` | Next"],
+                     "made up: final punctuation": ["Mr. | Smith"]}}]}))
+    text = errors_section(metrics)
+    assert "| `p` | 90 | 0 | 7 | 2 | 0 |" in text
+    assert "\"missed: no punctuation\"" in text
+    assert "- `Thanks 'John' | Next`" in text

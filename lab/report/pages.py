@@ -116,6 +116,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     thresholds = senter_levers.thresholds_section(metrics)
     if thresholds is not None:
         parts["ud"] += ["## Where a sentence ends: the senter's threshold", "", thresholds, ""]
+    senter_errors = senter_levers.errors_section(metrics)
+    if senter_errors is not None:
+        parts["ud"] += ["## Where the senter still goes wrong", "", senter_errors, ""]
     senter_windows = senter_levers.windows_section(metrics)
     if senter_windows is not None:
         parts["ud"] += ["## The character model's windows", "", senter_windows, ""]

@@ -291,3 +291,31 @@ def thresholds_section(metrics: Path) -> Optional[str]:
               "mode (`spacy-elstm parse --presegmented`, `input_modes.make_doc(nlp, text, "
               f"\"sentences\")`: docs/raw-text.md). From `metrics/{THRESHOLDS_FILE}` "
               "(`python -m lab.senter_thresholds PIPELINE...`).")
+
+
+ERRORS_FILE = "tokenizers/senter-errors.json"  # python -m lab.senter_errors
+
+
+def errors_section(metrics: Path) -> Optional[str]:
+    """The senters' missed and made-up sentence ends by what comes before them,
+    with examples; None before `python -m lab.senter_errors` ran."""
+    data = read_json(metrics / ERRORS_FILE)
+    if data is None or not data["rows"]:
+        return None
+    kinds = data["kinds"]
+    rows = [[f"`{r['pipeline']}`", str(r["matched"])]
+            + [str(r["counts"].get(f"{error}: {k}", 0)) for error in ("missed", "made up")
+               for k in kinds] for r in data["rows"]]
+    first = data["rows"][0]
+    worst = max(first["counts"], key=first["counts"].get)
+    shown = [e.replace("`", "'") for e in first["examples"][worst]]  # inside code spans
+    examples = "\n".join(f"- `{e}`" for e in shown)
+    return (table(["pipeline", "ends found"] + [f"{error}, {k}" for error in ("missed", "made up")
+                                                for k in kinds], rows)
+            + f"\n\nEWT {first['split']} in {FORM_NAMES.get(first['text_form'], first['text_form'])}"
+              ": each gold sentence end the senter missed and each it made up, by what comes "
+              "before it (compared as places in the text, so tokenisation errors do not count "
+              "here). The most common kind for the first pipeline, "
+              f"\"{worst}\" (examples; `|` is the gold or predicted end, ⏎ a line break):\n\n"
+            + examples + f"\n\nFrom `metrics/{ERRORS_FILE}` "
+              "(`python -m lab.senter_errors PIPELINE...`).")

@@ -1,0 +1,131 @@
+"""Where trained senters still go wrong: each pipeline's tokenizer and
+`elstm_senter` split a split's raw text (UD's form by default), and each gold
+sentence end it missed and each end it made up is counted by what comes
+before it: sentence-final punctuation (. ! ?), a colon or semicolon, other
+punctuation (a bracket, a quote, a dash, an emoticon's last character), or a
+letter or digit (no punctuation at all); with a few examples of each.
+
+Sentence ends are compared as places in the text (the count of non-space
+characters before them), so a tokenisation error does not count as a sentence
+error; the CoNLL 2018 script's Sentences F1 counts whole sentences instead
+(one missed end costs two gold sentences and one predicted).
+
+    python -m lab.senter_errors training/raw-ud-10000steps/best_elstm/model-best [...] [--split dev] [--text-form ud] [--output metrics/tokenizers/senter-errors.json]
+"""
+import argparse
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, List, Set, Tuple
+
+import torch
+
+from spacy_elstm.files import write_json
+from spacy_elstm.treebanks.conllu_reader import _blocks
+from spacy_elstm.treebanks.gold_text import raw_documents
+
+from .tokenizers import CONLLU, senter_pipeline
+
+KINDS = ("final punctuation", "colon or semicolon", "other punctuation", "no punctuation")
+EXAMPLES = 5  # of each kind and error, per pipeline
+CONTEXT = 40  # characters shown before and after
+
+
+def gold_ends(path: Path) -> List[int]:
+    """Per gold sentence, in order, its non-space characters (its surface
+    tokens', multiword tokens once)."""
+    out = []
+    for block in _blocks(path):
+        count, covered = 0, 0
+        for line in block.lines:
+            if line.startswith("#"):
+                continue
+            ident, form = line.split("\t")[:2]
+            if "." in ident:
+                continue
+            if "-" in ident:
+                covered = int(ident.partition("-")[2])
+            elif int(ident) <= covered:
+                continue
+            count += len(re.sub(r"\s", "", form))
+        out.append(count)
+    return out
+
+
+def kind(before: str) -> str:
+    last = before.rstrip()[-1:]
+    if last in ".!?":
+        return KINDS[0]
+    if last in ":;":
+        return KINDS[1]
+    if last and not last.isalnum():
+        return KINDS[2]
+    return KINDS[3]
+
+
+def compare(text: str, gold: Set[int], found: Set[int]) -> List[Tuple[str, str, str]]:
+    """(error, kind, context) of each end in one set and not the other; ends
+    are counts of non-space characters from the text's start."""
+    at = [k for k, char in enumerate(text) if not char.isspace()]  # the n-th non-space char
+    out = []
+    for error, ends in (("missed", gold - found), ("made up", found - gold)):
+        for end in sorted(ends):
+            cut = at[end - 1] + 1
+            out.append((error, kind(text[:cut]),
+                        f"{text[max(0, cut - CONTEXT):cut]} | {text[cut:cut + CONTEXT // 2]}"
+                        .replace("\n", "⏎")))
+    return out
+
+
+def measure(path: Path, split: str, text_form: str) -> Dict[str, Any]:
+    nlp = senter_pipeline(path)
+    conllu = Path(CONLLU.format(split=split))
+    lengths = gold_ends(conllu)
+    counts: Counter = Counter()
+    examples: Dict[str, List[str]] = {}
+    matched, start = 0, 0
+    for document in raw_documents(conllu, text_form):
+        gold, total = set(), 0
+        for length in lengths[start:start + document.sentences]:
+            total += length
+            gold.add(total)
+        start += document.sentences
+        doc = nlp(document.text)
+        text = document.text
+        before = [0] * (len(text) + 1)  # non-space characters before each offset
+        for k, char in enumerate(text):
+            before[k + 1] = before[k] + (not char.isspace())
+        found = {before[s.end_char] for s in doc.sents if s.text.strip()}
+        matched += len(gold & found)
+        for error, what, context in compare(text, gold, found):
+            counts[f"{error}: {what}"] += 1
+            shown = examples.setdefault(f"{error}: {what}", [])
+            if len(shown) < EXAMPLES:
+                shown.append(context)
+    return {"pipeline": path.as_posix(), "split": split, "text_form": text_form,
+            "matched": matched, "counts": {k: counts[k] for k in sorted(counts)},
+            "examples": examples}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pipelines", nargs="+", type=Path)
+    parser.add_argument("--split", default="dev")
+    parser.add_argument("--text-form", default="ud")
+    parser.add_argument("--output", type=Path,
+                        default=Path("metrics/tokenizers/senter-errors.json"))
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    rows = []
+    for path in args.pipelines:
+        row = measure(path, args.split, args.text_form)
+        print(json.dumps({k: row[k] for k in ("pipeline", "matched", "counts")}), flush=True)
+        rows.append(row)
+    write_json(args.output, {"kinds": list(KINDS), "rows": rows})
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""The senter's remaining errors, counted (`lab.senter_errors`): gold sentence
+ends from CoNLL-U as places in the text, missed and made-up ends told apart and
+sorted by what comes before them; and the threshold study's mean change
+(`lab.senter_thresholds`)."""
+from pathlib import Path
+
+from lab.senter_errors import compare, gold_ends, kind
+from lab.senter_thresholds import mean_changes
+from spacy_elstm.treebanks.gold_text import raw_documents
+
+SAMPLE = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "dev.conllu"
+
+
+def test_gold_ends_are_where_each_sentence_s_text_ends():
+    lengths = gold_ends(SAMPLE)
+    document = raw_documents(SAMPLE, "ud")[0]
+    text = "".join(document.text.split())
+    assert sum(lengths[:document.sentences]) == len(text)
+    assert all(n > 0 for n in lengths)
+
+
+def test_errors_are_told_apart_and_sorted_by_what_comes_before():
+    text = "Thanks John\nSee you. Bye: later (ok)"
+    # non-space characters: "ThanksJohn" 10, "See" 13, "you." 17, "Bye:" 21, "later" 26, "(ok)" 30
+    found = compare(text, gold={10, 17, 21, 30}, found={13, 17, 30})
+    assert [(error, what) for error, what, _ in found] == [
+        ("missed", "no punctuation"), ("missed", "colon or semicolon"),
+        ("made up", "no punctuation")]
+    assert found[0][2] == "Thanks John | ⏎See you. Bye: later"
+    assert kind("a.") == "final punctuation" and kind("(ok)") == "other punctuation"
+
+
+def test_the_mean_change_is_from_the_first_threshold_per_form():
+    rows = [{"pipeline": p, "end_threshold": t, "Sentences_ud": ud, "Sentences_joined": j,
+             "Sentences_lines": ln}
+            for p, t, ud, j, ln in [("a", 0.5, 80.0, 81.0, 90.0), ("a", 0.4, 81.0, 81.0, 89.0),
+                                    ("b", 0.5, 70.0, 71.0, 95.0), ("b", 0.4, 72.0, 70.0, 95.0)]]
+    assert mean_changes(rows, 0.5) == {"0.5": {"ud": 0.0, "joined": 0.0, "lines": 0.0},
+                                       "0.4": {"ud": 1.5, "joined": -0.5, "lines": -0.5}}
