@@ -1036,3 +1036,16 @@ def test_the_errors_section_counts_each_kind_and_shows_the_commonest(tmp_path):
     assert "| `p` | 90 | 0 | 7 | 2 | 0 |" in text
     assert "\"missed: no punctuation\"" in text
     assert "- `Thanks 'John' | Next`" in text
+
+
+def test_the_token_errors_section_lists_the_commonest(tmp_path):
+    from lab.report.senter_levers import TOKEN_ERRORS_FILE, token_errors_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert token_errors_section(metrics) is None
+    (metrics / TOKEN_ERRORS_FILE).write_text(json.dumps({"rows": [{
+        "pipeline": "p", "split": "dev", "text_form": "ud", "matched": 99, "missed": 3,
+        "made_up": 2, "most_missed": [["b/c", 2], ["a|b", 1]], "most_made_up": [["b", 2]]}]}))
+    text = token_errors_section(metrics)
+    assert "| `p` | 99 | 3 | 2 | `b/c` 2, `a\\|b` 1 | `b` 2 |" in text

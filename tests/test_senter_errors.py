@@ -37,3 +37,18 @@ def test_the_mean_change_is_from_the_first_threshold_per_form():
                                     ("b", 0.5, 70.0, 71.0, 95.0), ("b", 0.4, 72.0, 70.0, 95.0)]]
     assert mean_changes(rows, 0.5) == {"0.5": {"ud": 0.0, "joined": 0.0, "lines": 0.0},
                                        "0.4": {"ud": 1.5, "joined": -0.5, "lines": -0.5}}
+
+
+def test_token_errors_compare_surface_tokens_by_their_characters():
+    import spacy
+    from lab.token_errors import gold_tokens, spans_of, system_tokens
+    from spacy_elstm.text.multiword import set_multiword_spans
+    sentences = gold_tokens(SAMPLE)
+    document = raw_documents(SAMPLE, "ud")[0]
+    tokens = [t for s in sentences[:document.sentences] for t in s]
+    assert "".join(tokens) == "".join(document.text.split())
+    assert spans_of(["a b", "c"]) == {(0, 2): "a b", (2, 3): "c"}
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("I can't go .\n\nOk")
+    set_multiword_spans(doc, [(1, 2)])  # "ca" + "n't" written as one token
+    assert system_tokens(doc) == ["I", "can't", "go", ".", "Ok"]

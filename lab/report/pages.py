@@ -119,6 +119,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     senter_errors = senter_levers.errors_section(metrics)
     if senter_errors is not None:
         parts["ud"] += ["## Where the senter still goes wrong", "", senter_errors, ""]
+    token_errors = senter_levers.token_errors_section(metrics)
+    if token_errors is not None:
+        parts["ud"] += ["## Where the tokenizer still goes wrong", "", token_errors, ""]
     senter_windows = senter_levers.windows_section(metrics)
     if senter_windows is not None:
         parts["ud"] += ["## The character model's windows", "", senter_windows, ""]

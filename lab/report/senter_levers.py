@@ -319,3 +319,33 @@ def errors_section(metrics: Path) -> Optional[str]:
               f"\"{worst}\" (examples; `|` is the gold or predicted end, ⏎ a line break):\n\n"
             + examples + f"\n\nFrom `metrics/{ERRORS_FILE}` "
               "(`python -m lab.senter_errors PIPELINE...`).")
+
+
+TOKEN_ERRORS_FILE = "tokenizers/token-errors.json"  # python -m lab.token_errors
+TOKEN_ERRORS_SHOWN = 15
+
+
+def token_errors_section(metrics: Path) -> Optional[str]:
+    """The tokenizer's most often missed and made-up tokens; None before
+    `python -m lab.token_errors` ran."""
+    data = read_json(metrics / TOKEN_ERRORS_FILE)
+    if data is None or not data["rows"]:
+        return None
+
+    def cell(text: str) -> str:  # a code span inside a table cell
+        return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+
+    def listed(pairs: List) -> str:
+        return ", ".join(f"{cell(text)} {n}" for text, n in pairs[:TOKEN_ERRORS_SHOWN])
+
+    rows = [[f"`{r['pipeline']}`", str(r["matched"]), str(r["missed"]), str(r["made_up"]),
+             listed(r["most_missed"]), listed(r["most_made_up"])] for r in data["rows"]]
+    first = data["rows"][0]
+    return (table(["pipeline", "tokens found", "missed", "made up", "most missed",
+                   "most made up"], rows)
+            + f"\n\nEWT {first['split']} in "
+              f"{FORM_NAMES.get(first['text_form'], first['text_form'])}, the pipeline's own "
+              "tokenizer: a gold token (a multiword token once) is missed where no token of the "
+              "pipeline's spans exactly its characters, a token of the pipeline is made up "
+              "where no gold token does; the most common of each, with their counts. From "
+              f"`metrics/{TOKEN_ERRORS_FILE}` (`python -m lab.token_errors PIPELINE...`).")
