@@ -1049,3 +1049,19 @@ def test_the_token_errors_section_lists_the_commonest(tmp_path):
         "made_up": 2, "most_missed": [["b/c", 2], ["a|b", 1]], "most_made_up": [["b", 2]]}]}))
     text = token_errors_section(metrics)
     assert "| `p` | 99 | 3 | 2 | `b/c` 2, `a\\|b` 1 | `b` 2 |" in text
+
+
+def test_the_probe_section_sets_the_best_mix_beside_the_senter(tmp_path):
+    from lab.report.senter_levers import PROBE_FILE, tok2vec_probe_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert tok2vec_probe_section(metrics) is None
+    (metrics / PROBE_FILE).write_text(json.dumps({
+        "pipeline": "p", "train_words": 1000, "dev_words": 100, "score": "F1",
+        "rows": [{"model": "senter", "0.4": 95.0, "0.5": 94.0},
+                 {"model": "probe", "0.4": 93.0, "0.5": 92.0},
+                 {"model": "mix", "0.4": 95.5, "0.5": 95.2}]}))
+    text = tok2vec_probe_section(metrics)
+    assert "| mix | 95.50 | 95.20 |" in text
+    assert "(mix) scores 95.50 against the senter's 95.00" in text

@@ -52,3 +52,13 @@ def test_token_errors_compare_surface_tokens_by_their_characters():
     doc = nlp.make_doc("I can't go .\n\nOk")
     set_multiword_spans(doc, [(1, 2)])  # "ca" + "n't" written as one token
     assert system_tokens(doc) == ["I", "can't", "go", ".", "Ok"]
+
+
+def test_the_probe_counts_paragraph_ends_as_found():
+    import numpy
+    from lab.senter_tok2vec_probe import Words, end_f1
+    words = Words(features=None, senter=None,
+                  gold=numpy.array([False, True, False, True]),
+                  paragraph=numpy.array([False, False, False, True]))
+    assert end_f1(words, numpy.array([False, True, False, False])) == 100.0
+    assert end_f1(words, numpy.array([True, False, False, False])) == 50.0

@@ -119,6 +119,9 @@ def render(metrics: Path) -> Dict[str, Any]:
     senter_errors = senter_levers.errors_section(metrics)
     if senter_errors is not None:
         parts["ud"] += ["## Where the senter still goes wrong", "", senter_errors, ""]
+    probe = senter_levers.tok2vec_probe_section(metrics)
+    if probe is not None:
+        parts["ud"] += ["## Sentence ends from the pipeline's own tok2vec", "", probe, ""]
     token_errors = senter_levers.token_errors_section(metrics)
     if token_errors is not None:
         parts["ud"] += ["## Where the tokenizer still goes wrong", "", token_errors, ""]

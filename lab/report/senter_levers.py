@@ -349,3 +349,28 @@ def token_errors_section(metrics: Path) -> Optional[str]:
               "pipeline's spans exactly its characters, a token of the pipeline is made up "
               "where no gold token does; the most common of each, with their counts. From "
               f"`metrics/{TOKEN_ERRORS_FILE}` (`python -m lab.token_errors PIPELINE...`).")
+
+
+PROBE_FILE = "tokenizers/senter-tok2vec-probe.json"  # python -m lab.senter_tok2vec_probe
+
+
+def tok2vec_probe_section(metrics: Path) -> Optional[str]:
+    """Sentence ends from the pipeline's own tok2vec, alone and beside the
+    senter; None before `python -m lab.senter_tok2vec_probe` ran."""
+    data = read_json(metrics / PROBE_FILE)
+    if data is None or not data["rows"]:
+        return None
+    thresholds = [k for k in data["rows"][0] if k != "model"]
+    rows = [[r["model"]] + [f"{r[t]:.2f}" for t in thresholds] for r in data["rows"]]
+    best = max(data["rows"][1:], key=lambda r: max(r[t] for t in thresholds))
+    senter = data["rows"][0]
+    return (table(["model"] + [f"threshold {t}" for t in thresholds], rows)
+            + f"\n\nA probe of `{data['pipeline']}`: a model over each word's tok2vec "
+              "vector and the next word's learns on EWT train (UD's text form, "
+              f"{data['train_words']:,} words) whether a sentence ends after it; "
+              f"{data['score']}. The pipeline's encoder knows most sentence ends on its own, "
+              f"but beside the senter the best mix found ({best['model']}) scores "
+              f"{max(best[t] for t in thresholds):.2f} against the senter's "
+              f"{max(senter[t] for t in thresholds):.2f}, the best of each over the thresholds "
+              "on dev itself. From "
+              f"`metrics/{PROBE_FILE}` (`python -m lab.senter_tok2vec_probe PIPELINE`).")
