@@ -230,3 +230,21 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
     assert result["documents"] == len(raw_documents(SAMPLE_DEV))
     assert (tmp_path / "raw.json").is_file()
     assert "1-2\t" in (tmp_path / "raw.conllu").read_text(encoding="utf8")
+
+
+@needs_script
+def test_score_raw_says_what_decided_the_senter_s_sentence_ends(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("elstm_senter", config={"char_width": 8, "width": 16, "depth": 1,
+                                         "word_width": 16, "end_threshold": 0.45})
+    docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
+    nlp.initialize(lambda: [Example(d, d) for d in docs])
+    nlp.get_pipe("elstm_senter").initialize(lambda: [Example(d, d) for d in docs], nlp=nlp,
+                                            epochs=1, word_epochs=1)
+    nlp.to_disk(tmp_path / "p")
+    result = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT)
+    from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, WORD_SURE
+    assert result["senter"] == {"reads_words": True, "end_threshold": 0.45,
+                                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT)}
+    gold = score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT)
+    assert "senter" not in gold

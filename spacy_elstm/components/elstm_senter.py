@@ -188,6 +188,14 @@ class ELSTMSenter:
             ends[at] = by_words  # the mean of the two: the word model's
         return found
 
+    def decisions(self) -> dict:
+        """What decides where this senter ends sentences as it predicts (`score`
+        writes it beside the scores)."""
+        if not self.reads_words():
+            return {"reads_words": False}
+        return {"reads_words": True, "end_threshold": self.end_threshold,
+                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT)}
+
     def reads_words(self) -> bool:
         """Whether the word-level model has a say (asked for, and trained: a
         pipeline saved before it existed has none)."""

@@ -368,6 +368,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     }
     if raw:
         result["text_form"] = text_form
+        senters = [pipe.decisions() for _, pipe in nlp.pipeline if hasattr(pipe, "decisions")]
+        if senters:
+            result["senter"] = senters[0]
     if overrides:
         result["overrides"] = dict(overrides)
     for metric in metrics:
