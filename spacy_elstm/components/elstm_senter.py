@@ -61,9 +61,9 @@ WORD_SURE = 0.05
 # the characters the character model reads before and after each other word's end
 CHAR_CONTEXT = (40, 20)
 # a sentence ends after a word where the two models' mean probability is above
-# this (the models are sure of most words and find too few of the others: on EWT
-# dev, 0.4 splits sentences better than 0.5 in every text form, 3 seeds:
-# `python -m lab.senter_thresholds`)
+# this (at one half they missed more sentence ends than they made up: on EWT dev,
+# 3 seeds, 0.4 splits UD's text form and the joined one better than 0.5, text of
+# one sentence per line a little worse: `python -m lab.senter_thresholds`)
 END_THRESHOLD = 0.4
 WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be cut
 # what a student senter learns from its teachers' mean, the gold labels the rest
