@@ -61,9 +61,10 @@ WORD_SURE = 0.05
 # the characters the character model reads before and after each other word's end
 CHAR_CONTEXT = (40, 20)
 # a sentence ends after a word where the two models' mean probability is above
-# this (at one half they missed more sentence ends than they made up: on EWT dev,
-# 3 seeds, 0.4 splits UD's text form and the joined one better than 0.5, text of
-# one sentence per line a little worse: `python -m lab.senter_thresholds`)
+# this (the senters miss more sentence ends than they make up, even at 0.4:
+# `python -m lab.senter_errors`; on EWT dev, 3 seeds, 0.4 splits UD's text form and
+# the joined one better than 0.5, text of one sentence per line a little worse:
+# `python -m lab.senter_thresholds`)
 END_THRESHOLD = 0.4
 WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be cut
 # what a student senter learns from its teachers' mean, the gold labels the rest
