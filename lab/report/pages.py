@@ -27,6 +27,28 @@ TARGETS_NOTE = (
     "runs it lists in `lab/report/targets.py`, the one with the best official dev score, "
     "so the test split never picks the run it judges.")
 
+# the UD page's sections on raw text, in order: (heading, section of metrics/, None where
+# its study has not run)
+RAW_TEXT_SECTIONS = (
+    ("Tokenizers on raw text", ud.tokenizers_section),
+    ("A peer on the same raw text: UDPipe 1", ud.peer_section),
+    ("Sentences from the characters: what they learn from", ud.training_text_section),
+    ("Sentences from the words beside the characters", ud.senter_words_section),
+    ("The senter's weights, averaged", ud.senter_average_section),
+    ("The senter trained longer", ud.senter_epochs_section),
+    ("The senter's epochs chosen on held-out text, its layouts anew",
+     ud.senter_selection_section),
+    ("The senter's depths: what they find and what they cost", ud.senter_depths_section),
+    ("The senter taught by senters, its word model reading the characters",
+     senter_levers.levers_section),
+    ("Hard-wrapped lines read as running text", senter_levers.wrapping_section),
+    ("The characters read only where the words are unsure", senter_levers.sure_words_section),
+    ("Where a sentence ends: the senter's threshold", senter_levers.thresholds_section),
+    ("Where the senter still goes wrong", senter_levers.errors_section),
+    ("Sentence ends from the pipeline's own tok2vec", senter_levers.tok2vec_probe_section),
+    ("Where the tokenizer still goes wrong", senter_levers.token_errors_section),
+    ("The character model's windows", senter_levers.windows_section),
+)
 
 def _folder_section(folder: Path, name: str):
     """(text, plots) of one folder, by its study's kind; None if it has nothing to show."""
@@ -74,60 +96,10 @@ def render(metrics: Path) -> Dict[str, Any]:
         parts["ud"] += ["## Targets: where the accuracy goals stand", "", TARGETS_NOTE, "",
                         targets, ""]
     parts["ud"] += [ud.HOW_TO_READ, ""]
-    tokenizers = ud.tokenizers_section(metrics)
-    if tokenizers is not None:
-        parts["ud"] += ["## Tokenizers on raw text", "", tokenizers, ""]
-    peer = ud.peer_section(metrics)
-    if peer is not None:
-        parts["ud"] += ["## A peer on the same raw text: UDPipe 1", "", peer, ""]
-    training_text = ud.training_text_section(metrics)
-    if training_text is not None:
-        parts["ud"] += ["## Sentences from the characters: what they learn from", "",
-                        training_text, ""]
-    senter_words = ud.senter_words_section(metrics)
-    if senter_words is not None:
-        parts["ud"] += ["## Sentences from the words beside the characters", "",
-                        senter_words, ""]
-    senter_average = ud.senter_average_section(metrics)
-    if senter_average is not None:
-        parts["ud"] += ["## The senter's weights, averaged", "", senter_average, ""]
-    senter_epochs = ud.senter_epochs_section(metrics)
-    if senter_epochs is not None:
-        parts["ud"] += ["## The senter trained longer", "", senter_epochs, ""]
-    senter_selection = ud.senter_selection_section(metrics)
-    if senter_selection is not None:
-        parts["ud"] += ["## The senter's epochs chosen on held-out text, its layouts anew", "",
-                        senter_selection, ""]
-    senter_depths = ud.senter_depths_section(metrics)
-    if senter_depths is not None:
-        parts["ud"] += ["## The senter's depths: what they find and what they cost", "",
-                        senter_depths, ""]
-    levers = senter_levers.levers_section(metrics)
-    if levers is not None:
-        parts["ud"] += ["## The senter taught by senters, its word model reading the characters",
-                        "", levers, ""]
-    wrapping = senter_levers.wrapping_section(metrics)
-    if wrapping is not None:
-        parts["ud"] += ["## Hard-wrapped lines read as running text", "", wrapping, ""]
-    sure_words = senter_levers.sure_words_section(metrics)
-    if sure_words is not None:
-        parts["ud"] += ["## The characters read only where the words are unsure", "",
-                        sure_words, ""]
-    thresholds = senter_levers.thresholds_section(metrics)
-    if thresholds is not None:
-        parts["ud"] += ["## Where a sentence ends: the senter's threshold", "", thresholds, ""]
-    senter_errors = senter_levers.errors_section(metrics)
-    if senter_errors is not None:
-        parts["ud"] += ["## Where the senter still goes wrong", "", senter_errors, ""]
-    probe = senter_levers.tok2vec_probe_section(metrics)
-    if probe is not None:
-        parts["ud"] += ["## Sentence ends from the pipeline's own tok2vec", "", probe, ""]
-    token_errors = senter_levers.token_errors_section(metrics)
-    if token_errors is not None:
-        parts["ud"] += ["## Where the tokenizer still goes wrong", "", token_errors, ""]
-    senter_windows = senter_levers.windows_section(metrics)
-    if senter_windows is not None:
-        parts["ud"] += ["## The character model's windows", "", senter_windows, ""]
+    for title, section in RAW_TEXT_SECTIONS:
+        text = section(metrics)
+        if text is not None:
+            parts["ud"] += [f"## {title}", "", text, ""]
     groups = {"": [metrics], **seed_groups(metrics)}
     for study in STUDIES:
         found = []
