@@ -22,9 +22,9 @@ from typing import Any, Dict, List, Set, Tuple
 import torch
 
 from spacy_elstm.files import write_json
-from spacy_elstm.treebanks.conllu_reader import _blocks
 from spacy_elstm.treebanks.gold_text import raw_documents
 
+from .token_errors import gold_tokens
 from .tokenizers import CONLLU, senter_pipeline
 
 KINDS = ("final punctuation", "colon or semicolon", "other punctuation", "no punctuation")
@@ -35,22 +35,8 @@ CONTEXT = 40  # characters shown before and after
 def gold_ends(path: Path) -> List[int]:
     """Per gold sentence, in order, its non-space characters (its surface
     tokens', multiword tokens once)."""
-    out = []
-    for block in _blocks(path):
-        count, covered = 0, 0
-        for line in block.lines:
-            if line.startswith("#"):
-                continue
-            ident, form = line.split("\t")[:2]
-            if "." in ident:
-                continue
-            if "-" in ident:
-                covered = int(ident.partition("-")[2])
-            elif int(ident) <= covered:
-                continue
-            count += len(re.sub(r"\s", "", form))
-        out.append(count)
-    return out
+    return [sum(len(re.sub(r"\s", "", token)) for token in tokens)
+            for tokens in gold_tokens(path)]
 
 
 def kind(before: str) -> str:
@@ -72,7 +58,7 @@ def compare(text: str, gold: Set[int], found: Set[int]) -> List[Tuple[str, str, 
     for error, ends in (("missed", gold - found), ("made up", found - gold)):
         for end in sorted(ends):
             cut = at[end - 1] + 1
-            out.append((error, kind(text[:cut]),
+            out.append((error, kind(text[cut - 1]),  # the end's own character
                         f"{text[max(0, cut - CONTEXT):cut]} | {text[cut:cut + CONTEXT // 2]}"
                         .replace("\n", "⏎")))
     return out
