@@ -33,9 +33,11 @@ def unwrapped(text: str) -> str:
         return text
     lines = LINE_BREAK.split(text)
     breaks = list(LINE_BREAK.finditer(text))
-    wraps = wrapped_breaks(lines)
+    widths = [len(line.rstrip()) for line in lines]
+    width = wrap_width(lines, widths)
+    wraps = wrapped_breaks(lines, widths, width)
     count = sum(1 for wrap in wraps if wrap)
-    if count < MIN_WRAPS and not (count and wrap_width(lines) <= WIDEST_LONE_WRAP):
+    if count < MIN_WRAPS and not (count and width <= WIDEST_LONE_WRAP):
         return text
     out = list(text)
     for wrap, found in zip(wraps, breaks):
@@ -44,12 +46,11 @@ def unwrapped(text: str) -> str:
     return "".join(out)
 
 
-def wrapped_breaks(lines: List[str]) -> List[Optional[bool]]:
-    """For the break after each line but the last: True where it is a wrap,
-    False where it is a single line break that is not (and no break of its
-    paragraph is then a wrap), None where it borders a blank line."""
-    widths = [len(line.rstrip()) for line in lines]
-    width = wrap_width(lines)
+def wrapped_breaks(lines: List[str], widths: List[int], width: int) -> List[Optional[bool]]:
+    """For the break after each line but the last (`widths`: each line's,
+    trailing spaces left out; `width`: the text's, `wrap_width`): True where it
+    is a wrap, False where it is a single line break that is not (and no break
+    of its paragraph is then a wrap), None where it borders a blank line."""
     found: List[Optional[bool]] = []
     for k in range(len(lines) - 1):
         if not lines[k].strip() or not lines[k + 1].strip():
@@ -67,10 +68,9 @@ def wrapped_breaks(lines: List[str]) -> List[Optional[bool]]:
     return found
 
 
-def wrap_width(lines: List[str]) -> int:
+def wrap_width(lines: List[str], widths: List[int]) -> int:
     """The width the text was wrapped at: its longest line of more than one
     word (a line of one word longer than that, a URL, is where the wrapping
     could not break), or its longest line where none has more than one."""
-    widths = [len(line.rstrip()) for line in lines]
     wider = [w for w, line in zip(widths, lines) if len(line.split(None, 1)) > 1]
     return max(wider or widths)
