@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import numpy
-import spacy
 import torch
 
 from spacy_elstm.components.elstm_senter import word_characters
@@ -29,7 +28,7 @@ from spacy_elstm.text.wrapping import unwrapped
 from spacy_elstm.treebanks.gold_text import raw_documents
 
 from .senter_errors import gold_ends
-from .tokenizers import CONLLU
+from .tokenizers import CONLLU, pipeline_with
 
 THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5)
 WEIGHTS = (0.25, 0.5)
@@ -111,9 +110,7 @@ def main(argv=None) -> int:
                         default=Path("metrics/tokenizers/senter-tok2vec-probe.json"))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    names = spacy.util.load_config(args.pipeline / "config.cfg")["nlp"]["pipeline"]
-    nlp = spacy.load(args.pipeline,
-                     exclude=[n for n in names if n not in ("elstm_senter", "tok2vec")])
+    nlp = pipeline_with(args.pipeline, ("elstm_senter", "tok2vec"))
     train, dev = words_of(nlp, "train"), words_of(nlp, "dev")
     rows: List[Dict[str, Any]] = [{"model": "senter", **{str(t): end_f1(dev, dev.senter > t)
                                                          for t in THRESHOLDS}}]

@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-import spacy
 import torch
 
 from spacy_elstm.files import write_json
@@ -22,7 +21,7 @@ from spacy_elstm.text.multiword import multiword_spans
 from spacy_elstm.treebanks.conllu_reader import _blocks
 from spacy_elstm.treebanks.gold_text import raw_documents
 
-from .tokenizers import CONLLU
+from .tokenizers import CONLLU, pipeline_with
 
 Span = Tuple[int, int]  # first and one past the last non-space character
 
@@ -71,8 +70,7 @@ def system_tokens(doc) -> List[str]:
 
 
 def measure(path: Path, split: str, text_form: str, top: int) -> Dict[str, Any]:
-    nlp = spacy.load(path, exclude=[p for p in spacy.util.load_config(
-        Path(path) / "config.cfg")["nlp"]["pipeline"]])
+    nlp = pipeline_with(path)  # the tokenizer alone
     conllu = Path(CONLLU.format(split=split))
     sentences = gold_tokens(conllu)
     missed: Counter = Counter()

@@ -19,7 +19,7 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Sequence
 
 import spacy
 from spacy.training import Example
@@ -63,11 +63,16 @@ def tokenizers(train: Path, char_epochs: int, training_texts, seed: int,
     return found
 
 
-def senter_pipeline(path: Path):
-    """The pipeline at `path` with its tokenizer and elstm_senter alone (its
-    other components left out as it loads, each loaded once)."""
+def pipeline_with(path: Path, pipes: Sequence[str] = ()):
+    """The pipeline at `path` with its tokenizer and these of its components
+    alone (the others left out as it loads, each loaded once)."""
     names = spacy.util.load_config(Path(path) / "config.cfg")["nlp"]["pipeline"]
-    return spacy.load(path, exclude=[name for name in names if name != "elstm_senter"])
+    return spacy.load(path, exclude=[name for name in names if name not in pipes])
+
+
+def senter_pipeline(path: Path):
+    """The pipeline at `path` with its tokenizer and elstm_senter alone."""
+    return pipeline_with(path, ("elstm_senter",))
 
 
 def measure(make_doc, gold: Path, scorer, text_form: str) -> Dict[str, Any]:
