@@ -73,7 +73,8 @@ def _timed(func: Callable, name: str, seconds: Dict[str, float]) -> Callable:
 
 
 def tok2vec_layers(model: Model) -> Dict[str, Model]:
-    """The layers of a spacy.Tok2Vec.v2 model (chain(embed, encode)) to time,
+    """The layers of a spacy.Tok2Vec.v2 model (chain(embed, encode)) or a
+    spacy-elstm.SentenceTok2Vec.v1 one (the same two layers) to time,
     by name; the character-level embedding's three parts too."""
     embed, encode = model.layers[0], model.layers[-1]
     layers = {"embed": embed, "encode": encode}

@@ -311,6 +311,27 @@ def _keys(lines: List[str]) -> Dict[str, int]:
             if (match := KEY.match(line)) is not None}
 
 
+def _drop_in(theirs: Optional[Tuple[str, str]], ours: Tuple[str, str],
+             change: List[str]) -> bool:
+    """Whether a variant's section that names only another registered function
+    (``change``: its lines) names one of the same arguments as the base's, in
+    which case the base's arguments and subsections stay (spacy-elstm.SentenceTok2Vec.v1
+    for spacy.Tok2Vec.v2)."""
+    import inspect
+    import json
+
+    from spacy.util import registry
+
+    if theirs is None or theirs[0] != ours[0] or len(_keys(change)) != 1:
+        return False
+    try:
+        functions = [registry.get(ours[0][1:], json.loads(value)) for value in (theirs[1], ours[1])]
+    except Exception:  # not registered, or not a quoted name: spaCy's merge decides
+        return False
+    names = [list(inspect.signature(f).parameters) for f in functions]
+    return names[0] == names[1]
+
+
 def _function(lines: List[str]) -> Optional[Tuple[str, str]]:
     """The registered function a section names (``@architectures = ...``), if any."""
     for key, i in _keys(lines).items():
@@ -332,6 +353,7 @@ def apply_variant(base_text: str, source: Path, base: str = "") -> str:
         raise SourceError(f"{source}: needs a header comment, and only that, before its sections.")
     _, sections = _sections(base_text.splitlines(keepends=True))
     names = [name for name, _ in sections]
+    drop_ins: List[str] = []
     for name, change in changes:
         change = _body(change)
         if any(KEY.match(ln) is None and ln.strip() and not ln.startswith("#")
@@ -341,7 +363,12 @@ def apply_variant(base_text: str, source: Path, base: str = "") -> str:
             at = names.index(name)
             old = _body(sections[at][1])
             theirs, ours = _function(old), _function(change)
-            if ours is not None and theirs != ours:  # another function: replace it, subsections too
+            if ours is not None and theirs != ours and _drop_in(theirs, ours, change):
+                drop_ins.append(name)  # another function of the same arguments: keep them
+                merged = [ours_line if _function([ln]) == theirs else ln for ln in old
+                          for ours_line in [next(ln for ln in change if _function([ln]))]]
+                sections[at] = (name, merged + sections[at][1][len(old):])
+            elif ours is not None and theirs != ours:  # another function: replace it, subsections too
                 sections = [(n, ls) for n, ls in sections if not n.startswith(name + ".")]
                 sections[at] = (name, change + sections[at][1][len(old):])
             else:
@@ -374,10 +401,16 @@ def apply_variant(base_text: str, source: Path, base: str = "") -> str:
         names = [n for n, _ in sections]
     text = "".join(_body(header)) + "\n" + "".join(ln for _, ls in sections for ln in ls)
     # the text says what spaCy's own merge of the variant into the base says
-    overlay = "".join(ln for name, change in changes for ln in change)
+    # (a drop-in's section and subsections as written, the base's arguments in them,
+    # which spaCy's merge then keeps)
+    def under_drop_in(name: str) -> bool:
+        return any(name == d or name.startswith(d + ".") for d in drop_ins)
+
+    overlay = "".join(ln for name, change in changes for ln in change if not under_drop_in(name))
+    overlay += "".join(ln for name, lines in sections for ln in lines if under_drop_in(name))
     # ("*" sections have no header: spaCy's parser makes them as it meets their subsections)
     ancestors = {name[:i] for name, _ in changes for i, c in enumerate(name)
-                 if c == "." and not name[:i].endswith(".*")}
+                 if c == "." and not name[:i].endswith(".*") and not under_drop_in(name[:i])}
     overlay = "".join(f"[{a}]\n" for a in sorted(ancestors - {n for n, _ in changes}, key=len)) + overlay
     want = Config().from_str(base_text, interpolate=False).merge(
         Config().from_str(overlay, interpolate=False))

@@ -76,7 +76,8 @@ def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_narrower_word_
 
 def test_the_wide_words_experiments_are_best_elstm_as_it_was():
     """best_elstm_wide_words (and its raw-text twin) differ from best_elstm and
-    raw/best_elstm in the word features' width only: as wide as the encoder."""
+    raw/best_elstm in the word features' width only: as wide as the encoder (and the
+    raw twin in its tok2vec, which reads a paragraph whole, as it did then)."""
     for wide, now in (("experiments/speed/best_elstm_wide_words", "best_elstm"),
                       ("experiments/raw/best_elstm_wide_words", "raw/best_elstm")):
         config = spacy.util.load_config(ROOT / "configs" / f"{wide}.cfg", interpolate=False)
@@ -85,6 +86,11 @@ def test_the_wide_words_experiments_are_best_elstm_as_it_was():
         words = config["components"]["tok2vec"]["model"]["embed"]["words"]
         assert words["width"] == "${components.tok2vec.model.encode.width}"
         words["width"] = 128
+        if now == "raw/best_elstm":
+            assert base["components"]["tok2vec"]["model"]["@architectures"] == \
+                "spacy-elstm.SentenceTok2Vec.v1"
+            config["components"]["tok2vec"]["model"]["@architectures"] = \
+                "spacy-elstm.SentenceTok2Vec.v1"
         assert config == base
 
 
@@ -391,3 +397,54 @@ def test_a_variant_that_cannot_be_applied_is_refused(tmp_path, text, message):
     source.write_text(text)
     with pytest.raises(gen.SourceError, match=message):
         gen.apply_variant(BASE, source)
+
+
+TOK2VEC_BASE = """[components]
+
+[components.tok2vec]
+factory = "tok2vec"
+
+[components.tok2vec.model]
+@architectures = "spacy.Tok2Vec.v2"
+
+[components.tok2vec.model.embed]
+@architectures = "spacy.MultiHashEmbed.v2"
+width = 8
+attrs = ["NORM"]
+rows = [100]
+include_static_vectors = false
+
+[components.tok2vec.model.encode]
+@architectures = "spacy.MaxoutWindowEncoder.v2"
+width = 8
+depth = 1
+window_size = 1
+maxout_pieces = 2
+"""
+
+
+def test_a_variant_naming_a_function_of_the_same_arguments_keeps_the_base_s(tmp_path):
+    """A drop-in (spacy-elstm.SentenceTok2Vec.v1 for spacy.Tok2Vec.v2, both of embed
+    and encode) keeps the base's arguments and subsections, as configs/raw/'s tok2vec."""
+    source = tmp_path / "variant.cfg"
+    source.write_text("# v\n[components.tok2vec.model]\n"
+                      "@architectures = \"spacy-elstm.SentenceTok2Vec.v1\"\n")
+    text = gen.apply_variant(TOK2VEC_BASE, source)
+    assert text == "# v\n\n" + TOK2VEC_BASE.replace('"spacy.Tok2Vec.v2"',
+                                                    '"spacy-elstm.SentenceTok2Vec.v1"')
+    # a subsection beside it is merged into the base's, as anywhere
+    source.write_text(source.read_text() + "\n[components.tok2vec.model.embed]\nwidth = 16\n")
+    config = spacy.util.load_config_from_str(gen.apply_variant(TOK2VEC_BASE, source),
+                                             interpolate=False)
+    assert config["components"]["tok2vec"]["model"]["embed"]["width"] == 16
+    assert config["components"]["tok2vec"]["model"]["encode"]["depth"] == 1
+
+
+def test_a_variant_naming_a_function_of_other_arguments_replaces_the_base_s(tmp_path):
+    source = tmp_path / "variant.cfg"
+    source.write_text("# v\n[components.tok2vec.model]\n"
+                      "@architectures = \"spacy.Tok2VecListener.v1\"\nwidth = 8\n")
+    config = spacy.util.load_config_from_str(gen.apply_variant(TOK2VEC_BASE, source),
+                                             interpolate=False)
+    assert dict(config["components"]["tok2vec"]["model"]) == {
+        "@architectures": "spacy.Tok2VecListener.v1", "width": 8}

@@ -161,7 +161,8 @@ def test_variant_pipeline_config(path, tmp_path):
 def test_raw_text_config(name, tmp_path):
     """configs/raw/: its base (one gold sentence per Doc) with the treebank's
     tokenizer and the character-level sentence splitter, both learning from the
-    training corpus file, and a lemmatizer, and nothing else changed."""
+    training corpus file, a lemmatizer, and a tok2vec that reads sentence by
+    sentence (its embed and encode the base's), and nothing else changed."""
     config, nlp = checked_pipeline(ROOT / "configs" / "raw" / f"{name}.cfg", tmp_path)
     assert nlp.pipe_names == ["elstm_senter", "tok2vec", "tagger", "morphologizer",
                               "lemmatizer", "parser"]
@@ -182,6 +183,9 @@ def test_raw_text_config(name, tmp_path):
     raw["nlp"]["tokenizer"] = base["nlp"]["tokenizer"]
     raw["initialize"]["tokenizer"] = base["initialize"]["tokenizer"]
     raw["training"]["score_weights"] = base["training"]["score_weights"]
+    assert raw["components"]["tok2vec"]["model"]["@architectures"] == \
+        "spacy-elstm.SentenceTok2Vec.v1"
+    raw["components"]["tok2vec"]["model"]["@architectures"] = "spacy.Tok2Vec.v2"
     # line breaks inside training sentences (spaCy's whitespace augmentation)
     augmenter = raw["corpora"]["train"]["augmenter"]
     assert augmenter["@augmenters"] == "spacy.combined_augmenter.v1"
@@ -209,4 +213,8 @@ def test_raw_text_on_documents_config(name, tmp_path):
         section["treebank"] = of_raw["treebank"]
     for split in ("train", "dev"):
         config["corpora"][split]["gold_preproc"] = True
+    # its tok2vec reads a whole document, in training too (raw/*'s, sentence by sentence)
+    assert config["components"]["tok2vec"]["model"]["@architectures"] == "spacy.Tok2Vec.v2"
+    config["components"]["tok2vec"]["model"]["@architectures"] = \
+        raw["components"]["tok2vec"]["model"]["@architectures"]
     assert config == raw

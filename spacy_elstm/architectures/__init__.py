@@ -1,5 +1,5 @@
 """spaCy architectures: the one place where the registered names live, by family
-(encoders, embeddings, taggers, parsers), each builder checking its arguments
+(encoders, embeddings, tok2vec, taggers, parsers), each builder checking its arguments
 through ``validation``.
 
 Each name is registered by decorator and again, identically, as an entry point
@@ -18,6 +18,7 @@ from .taggers import (CONV_SEQ2SEQ_TAGGER, DBRNN_TAGGER, LABEL_RECURRENT_TAGGER,
                       build_conv_seq2seq_tagger, build_dbrnn_tagger,
                       build_label_recurrent_tagger, build_recurrent_tagger,
                       build_seq2seq_tagger, build_seq2seq_tagger_v2)
+from .tok2vec import SENTENCE_TOK2VEC, build_sentence_tok2vec
 from .validation import ARG_RULES, MAX_PERIOD, check_encoder_args
 
 __all__ = [
@@ -32,5 +33,6 @@ __all__ = [
     "SEQ2SEQ_TAGGER", "SEQ2SEQ_TAGGER_V2", "build_conv_seq2seq_tagger", "build_dbrnn_tagger",
     "build_label_recurrent_tagger", "build_recurrent_tagger", "build_seq2seq_tagger",
     "build_seq2seq_tagger_v2",
+    "SENTENCE_TOK2VEC", "build_sentence_tok2vec",
     "ARG_RULES", "MAX_PERIOD", "check_encoder_args",
 ]
