@@ -110,3 +110,32 @@ def test_the_weights_of_either_load_into_the_other(saved, loaded):
     assert numpy.abs(source.predict(docs)[0] - target.predict(docs)[0]).max() > 1e-3
     target.from_bytes(source.to_bytes())
     numpy.testing.assert_allclose(source.predict(docs)[0], target.predict(docs)[0], atol=1e-6)
+
+
+def test_a_saved_pipeline_loads_and_saves_reading_sentence_by_sentence(tmp_path):
+    """docs/raw-text.md's upgrade of a pipeline saved with spacy.Tok2Vec.v2."""
+    fix_random_seed(0)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", config={"model": {"@architectures": "spacy.Tok2Vec.v2",
+                                              "embed": EMBED, "encode": ENCODE}})
+    nlp.add_pipe("tagger", config={"model": {
+        "@architectures": "spacy.Tagger.v2",
+        "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 16}}})
+    from spacy.training import Example
+    tags = ["DT", "NN", "VBD", "."] * 3
+    examples = [Example.from_dict(nlp.make_doc(" ".join(WORDS)), {"tags": tags})]
+    nlp.initialize(lambda: examples)
+    nlp.to_disk(tmp_path / "old")
+    key = "components.tok2vec.model.@architectures"
+    upgraded = spacy.load(tmp_path / "old", config={key: "spacy-elstm.SentenceTok2Vec.v1"})
+    upgraded.to_disk(tmp_path / "new")
+    new = spacy.load(tmp_path / "new")
+    assert new.config["components"]["tok2vec"]["model"]["@architectures"] == \
+        "spacy-elstm.SentenceTok2Vec.v1"
+    old = spacy.load(tmp_path / "old")
+    one = " ".join(WORDS[:4])
+    assert [t.tag_ for t in new(one)] == [t.tag_ for t in old(one)]
+    doc = three_sentences(new.vocab)
+    found = new.get_pipe("tok2vec").model.predict([doc])[0]
+    alone = new.get_pipe("tok2vec").model.predict([next(doc.sents).as_doc()])[0]
+    numpy.testing.assert_allclose(found[:4], alone, atol=1e-6)

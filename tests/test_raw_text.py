@@ -230,6 +230,11 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
     assert result["documents"] == len(raw_documents(SAMPLE_DEV))
     assert (tmp_path / "raw.json").is_file()
     assert "1-2\t" in (tmp_path / "raw.conllu").read_text(encoding="utf8")
+    assert result["tok2vec"] == "spacy.Tok2Vec.v2"  # how the tok2vec read the text
+    by_sentence = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, overrides={
+        "components.tok2vec.model.@architectures": "spacy-elstm.SentenceTok2Vec.v1"})
+    assert by_sentence["tok2vec"] == "spacy-elstm.SentenceTok2Vec.v1"
+    assert by_sentence["Sentences"] == result["Sentences"]  # the tokens and sentences the same
 
 
 @needs_script

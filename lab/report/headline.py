@@ -5,6 +5,8 @@ every config in one run)."""
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
+from spacy_elstm.architectures.tok2vec import SENTENCE_TOK2VEC
+
 from .bench import configs_run
 from .common import last_step, mean_sd, number, read_json, table, text_form_words
 from .studies import seeds_of
@@ -128,7 +130,7 @@ def raw_headline(metrics: Path) -> str:
         f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
         ".json`; no pretrained vectors. How each run was trained: [docs/results/ud.md]"
         "(docs/results/ud.md#raw-text-in-uds-text-form-the-pipelines-of-configsraw-the-readmes"
-        "-headline)." + senters_line(swapped))
+        "-headline)." + senters_line(swapped) + tok2vec_line(results))
     return table(header, rows) + "\n\n" + line
 
 
@@ -146,6 +148,20 @@ def senters_line(records: List[Path]) -> str:
             f"(`scripts/train_senter.py --into PIPELINE SENTER OUTPUT --replace --record`; "
             f"reading wraps {', '.join(wraps)}): "
             + ", ".join(f"`metrics/{p.parent.name}/{p.name}`" for p in records) + ".")
+
+
+def tok2vec_line(results: List[Dict]) -> str:
+    """How many of the raw scores had the tok2vec read sentence by sentence
+    (`score --raw` records the tok2vec's architecture), if any did."""
+    by_sentence = [r for r in results if r.get("tok2vec") == SENTENCE_TOK2VEC]
+    if not by_sentence:
+        return ""
+    return (f" In {len(by_sentence)} of these {len(results)} runs the tok2vec read each "
+            f"sentence the senter set as its own sequence (`{SENTENCE_TOK2VEC}`, as "
+            "`configs/raw/` have it; a run trained with `spacy.Tok2Vec.v2`, which trains "
+            "the same on one sentence per Doc, loaded with it): [a paragraph read whole or "
+            "sentence by sentence](docs/results/ud.md#a-paragraph-read-whole-or-sentence-"
+            "by-sentence).")
 
 
 def headline(metrics: Path) -> str:

@@ -3,7 +3,8 @@ written into their files. Every number shown comes from the metrics files."""
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from . import bench, dyck, gpu, input_gates, lm, memory, paper, ptb, senter_levers, ud
+from . import (bench, dyck, gpu, input_gates, lm, memory, paper, ptb, senter_levers,
+               sentence_reading, ud)
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -32,6 +33,8 @@ TARGETS_NOTE = (
 RAW_TEXT_SECTIONS = (
     ("Tokenizers on raw text", ud.tokenizers_section),
     ("A peer on the same raw text: UDPipe 1", ud.peer_section),
+    ("A paragraph read whole or sentence by sentence",
+     sentence_reading.sentence_tok2vec_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),
     ("Sentences from the words beside the characters", ud.senter_words_section),
     ("The senter's weights, averaged", ud.senter_average_section),

@@ -79,7 +79,9 @@ RAW_TARGETS = [
     Target("raw/best_elstm: Sentences in UD's form within 0.3 of the space-joined text's",
            "Sentences", RAW_BEST, 0.3, RAW_BEST, kind="raw", other_kind="raw-joined"),
 ]
-# `python -m lab.parse_txt`: `parse` on the split's UD .txt against the Python API, dev
+# `python -m lab.parse_txt training/raw-ud-10000steps/best_elstm/model-best --output
+# metrics/raw-ud-10000steps/best_elstm-dev.parse-txt.json`: `parse` on the split's UD .txt
+# against the Python API, dev
 PARSE_TXT = "raw-ud-10000steps/best_elstm-dev.parse-txt.json"
 PARSE_TXT_BOUND = 0.1
 # `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):

@@ -270,6 +270,16 @@ def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
     return doc
 
 
+def tok2vec_architectures(nlp) -> List[str]:
+    """The registered architecture of each tok2vec component's model, as the
+    pipeline was loaded (spacy.Tok2Vec.v2 reads a doc whole,
+    spacy-elstm.SentenceTok2Vec.v1 sentence by sentence)."""
+    components = nlp.config["components"]
+    return [components[name]["model"]["@architectures"] for name in nlp.pipe_names
+            if components[name].get("factory") == "tok2vec"
+            and "@architectures" in components[name].get("model", {})]
+
+
 def not_predicted(docs: Sequence[Doc], metrics: Optional[Dict[str, Any]] = None) -> List[str]:
     """The metrics (by default the headline ones) whose annotation none of the docs has."""
     if metrics is None:
@@ -329,7 +339,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     `raw`: run the pipeline on the raw text of GOLD's documents (`gold_text.py`,
     in `text_form`: "ud", UD's own text files, or "joined"),
     its own tokenizer and sentence splitter and all, and give every metric of
-    the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage."""
+    the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage,
+    with what decided the senter's sentence ends ("senter") and how the
+    tok2vec read the text ("tok2vec": its architecture)."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -371,6 +383,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         senters = [pipe.decisions() for _, pipe in nlp.pipeline if hasattr(pipe, "decisions")]
         if senters:
             result["senter"] = senters[0]
+        readers = tok2vec_architectures(nlp)
+        if readers:
+            result["tok2vec"] = readers[0]
     if overrides:
         result["overrides"] = dict(overrides)
     for metric in metrics:
