@@ -235,6 +235,13 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
         "components.tok2vec.model.@architectures": "spacy-elstm.SentenceTok2Vec.v1"})
     assert by_sentence["tok2vec"] == "spacy-elstm.SentenceTok2Vec.v1"
     assert by_sentence["Sentences"] == result["Sentences"]  # the tokens and sentences the same
+    assert result["text_unit"] == "paragraph"
+    whole = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_unit="file")
+    assert whole["text_unit"] == "file" and whole["documents"] == result["documents"]
+    assert whole["Tokens"] == result["Tokens"]
+    with pytest.raises(ValueError, match="text unit must be one of paragraph, line, file, "
+                                         "got 'page'"):
+        score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_unit="page")
 
 
 @needs_script

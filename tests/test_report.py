@@ -1065,3 +1065,42 @@ def test_the_probe_section_sets_the_best_mix_beside_the_senter(tmp_path):
     text = tok2vec_probe_section(metrics)
     assert "| mix | 95.50 | 95.20 |" in text
     assert "(mix) scores 95.50 against the senter's 95.00" in text
+
+
+def test_the_sentence_tok2vec_section_gives_each_reading_and_the_mean_change(tmp_path):
+    from lab.report.sentence_reading import SENTENCE_TOK2VEC_FILE, sentence_tok2vec_section
+    from lab.sentence_tok2vec import mean_changes
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert sentence_tok2vec_section(metrics) is None
+    rows = [{"pipeline": f"t{seed}/best_elstm/model-best", "config": "best_elstm",
+             "reading": reading, "Sentences": 89.0, "UPOS": 94.0, "Lemmas": 95.0,
+             "UAS": 85.0 + gain, "LAS": 82.0 + gain + seed / 10}
+            for seed in (0, 1) for reading, gain in (("paragraph", 0.0), ("sentence", 1.0))]
+    (metrics / SENTENCE_TOK2VEC_FILE).write_text(json.dumps({
+        "split": "dev", "text_form": "ud", "rows": rows, "mean_change": mean_changes(rows),
+        "readings": {"paragraph": "spacy.Tok2Vec.v2",
+                     "sentence": "spacy-elstm.SentenceTok2Vec.v1"}}))
+    text = sentence_tok2vec_section(metrics)
+    assert "| `t1/best_elstm/model-best` | sentence | 89.00 | 94.00 | 95.00 | 86.00 | 83.10 |" in text
+    assert "| best_elstm | 2 | +0.00 | +0.00 | +0.00 | +1.00 | +1.00 |" in text
+    assert "EWT dev in UD's text form" in text
+
+
+def test_the_text_units_section_compares_each_seed_s_two_units(tmp_path):
+    from lab.report.sentence_reading import text_units_section
+
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    assert text_units_section(metrics) is None
+    for seed, change in (("", 0.5), ("-seed1", -0.3)):
+        folder = metrics / f"raw-ud-10000steps{seed}"
+        folder.mkdir(parents=True)
+        scores = {"Sentences": 88.0, "UPOS": 94.0, "LAS": 83.0}
+        (folder / "best_elstm-dev.raw.json").write_text(json.dumps(scores))
+        (folder / "best_elstm-dev.raw-file.json").write_text(json.dumps(
+            {**scores, "Sentences": 88.0 + change}))
+    text = text_units_section(metrics)
+    assert "| `raw-ud-10000steps-seed1/best_elstm` | document | 87.70 | 94.00 | 83.00 |" in text
+    assert "| 2 | +0.10 | +0.00 | +0.00 |" in text

@@ -266,3 +266,12 @@ def test_a_1100_word_sentence_scores_without_recursion_error(tmp_path):
     result = score(pipeline, gold, scorer=SCRIPT)
     assert result["words"] == n and result["UAS"] is not None
     assert sys.getrecursionlimit() == limit
+
+
+@needs_script
+def test_score_command_names_a_bad_text_unit(gold20, tmp_path):
+    result = run_score(PIPELINE, gold20, "--raw", "--text-unit", "page", "--scorer", SCRIPT,
+                       "--output", tmp_path / "s.json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "text unit must be one of paragraph, line, file, got 'page'" in result.stderr
+    assert not (tmp_path / "s.json").exists()

@@ -35,6 +35,7 @@ RAW_TEXT_SECTIONS = (
     ("A peer on the same raw text: UDPipe 1", ud.peer_section),
     ("A paragraph read whole or sentence by sentence",
      sentence_reading.sentence_tok2vec_section),
+    ("One Doc per paragraph or per document", sentence_reading.text_units_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),
     ("Sentences from the words beside the characters", ud.senter_words_section),
     ("The senter's weights, averaged", ud.senter_average_section),

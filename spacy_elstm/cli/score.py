@@ -36,6 +36,11 @@ def score(
              "writes them: lines wrapped at 80 characters, a blank line between "
              "paragraphs), joined (each paragraph's sentences on one line) or lines (each "
              "sentence on a line of its own)."),
+    text_unit: str = typer.Option(
+        "paragraph", "--text-unit",
+        help="With --raw, what one Doc of a document's text is, as `parse --text-unit` "
+             "reads a .txt file: paragraph (a run of non-blank lines), line or file (the "
+             "whole document)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -44,7 +49,8 @@ def score(
     (`# newdoc`) in UD's text form (--text-form ud: as UD releases it beside
     every treebank, lines wrapped at 80 characters, paragraphs at `# newpar`
     after a blank line), with each paragraph on one line (--text-form joined) or
-    each sentence on a line of its own (--text-form lines);
+    each sentence on a line of its own (--text-form lines), one Doc per
+    paragraph as `parse` reads a .txt file (--text-unit: line, file);
     its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
@@ -66,7 +72,7 @@ def score(
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
                                 gold_lemmas=gold_lemmas, train=train, overrides=overrides,
-                                raw=raw, text_form=text_form)
+                                raw=raw, text_form=text_form, text_unit=text_unit)
     except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
     shown = RAW_METRICS if raw else METRICS

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..text.input_modes import paragraphs
+from ..text.input_modes import TEXT_UNITS, check_choice, text_units
 from ..text.multiword import KEY as MULTIWORD_KEY
 from ..text.multiword import multiword_spans, set_multiword_spans
 from .conllu_writer import doc_to_conllu
@@ -240,13 +240,14 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
     return docs, time.perf_counter() - start
 
 
-def predict_raw(nlp, documents: Sequence[RawDocument],
-                batch_size: Optional[int] = None) -> Tuple[List[Doc], float]:
+def predict_raw(nlp, documents: Sequence[RawDocument], batch_size: Optional[int] = None,
+                text_unit: str = "paragraph") -> Tuple[List[Doc], float]:
     """The pipeline's Docs for the documents' raw text, tokenizer and all, and
-    the seconds it took: one Doc per paragraph, as `spacy-elstm parse` reads a
-    text file (`text/input_modes.py`), joined again into one Doc per document."""
-    pieces = [(k, paragraph) for k, document in enumerate(documents)
-              for paragraph in paragraphs(document.text)]
+    the seconds it took: one Doc per paragraph (or `text_unit`: line, file), as
+    `spacy-elstm parse` reads a text file (`text/input_modes.py`), joined again
+    into one Doc per document."""
+    pieces = [(k, piece) for k, document in enumerate(documents)
+              for piece in text_units(document.text, text_unit)]
     start = time.perf_counter()
     parsed = list(nlp.pipe((p for _, p in pieces), batch_size=batch_size))
     seconds = time.perf_counter() - start
@@ -323,7 +324,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           batch_size: Optional[int] = None, gold_lemmas: bool = False,
           train: Optional[Union[str, Path]] = None,
           overrides: Optional[Dict[str, Any]] = None, raw: bool = False,
-          text_form: str = "ud") -> Dict[str, Any]:
+          text_form: str = "ud", text_unit: str = "paragraph") -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -341,7 +342,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     its own tokenizer and sentence splitter and all, and give every metric of
     the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage,
     with what decided the senter's sentence ends ("senter") and how the
-    tok2vec read the text ("tok2vec": its architecture)."""
+    tok2vec read the text ("tok2vec": its architecture); one Doc per paragraph
+    of each document, or per `text_unit` ("line", "file")."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -352,10 +354,11 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         spacy.require_gpu(gpu_id)
     if raw and (gold_lemmas or train is not None):
         raise ScoringError("--raw scores raw text: it takes neither --gold-lemmas nor --train.")
+    check_choice("text unit", text_unit, TEXT_UNITS)
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
     if raw:
         documents = raw_documents(gold_path, text_form)
-        docs, seconds = predict_raw(nlp, documents, batch_size)
+        docs, seconds = predict_raw(nlp, documents, batch_size, text_unit)
     else:
         gold = read_gold(gold_path, nlp.vocab)
         docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
@@ -380,6 +383,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     }
     if raw:
         result["text_form"] = text_form
+        result["text_unit"] = text_unit
         senters = [pipe.decisions() for _, pipe in nlp.pipeline if hasattr(pipe, "decisions")]
         if senters:
             result["senter"] = senters[0]
