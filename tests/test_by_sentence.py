@@ -139,3 +139,46 @@ def test_a_saved_pipeline_loads_and_saves_reading_sentence_by_sentence(tmp_path)
     found = new.get_pipe("tok2vec").model.predict([doc])[0]
     alone = new.get_pipe("tok2vec").model.predict([next(doc.sents).as_doc()])[0]
     numpy.testing.assert_allclose(found[:4], alone, atol=1e-6)
+
+
+def test_on_one_sentence_per_doc_it_trains_as_tok2vec_v2():
+    """`configs/raw/` train on one gold sentence per Doc: the same updates give the
+    same weights with either tok2vec, so a run trained with Tok2Vec.v2 is one
+    trained with SentenceTok2Vec.v1."""
+    from spacy.training import Example
+    from thinc.api import Adam
+
+    def trained(name):
+        fix_random_seed(0)
+        nlp = spacy.blank("en")
+        nlp.add_pipe("tok2vec", config={"model": {"@architectures": name, "embed": EMBED,
+                                                  "encode": ENCODE}})
+        nlp.add_pipe("tagger", config={"model": {
+            "@architectures": "spacy.Tagger.v2",
+            "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 16}}})
+        sentences = [WORDS[:4], WORDS[4:11], WORDS[11:]]
+        tags = [["DT", "NN", "VBD", "."], ["PRP", "VBD", "JJ", "CC", "NN", "VBD", "."], ["UH"]]
+        examples = [Example.from_dict(Doc(nlp.vocab, words=w), {"tags": t})
+                    for w, t in zip(sentences, tags)]
+        optimizer = nlp.initialize(lambda: examples, sgd=Adam(0.01))
+        for _ in range(3):
+            nlp.update(examples, sgd=optimizer)
+        return nlp
+
+    whole, by_sentence = trained("spacy.Tok2Vec.v2"), trained("spacy-elstm.SentenceTok2Vec.v1")
+    for name in ("tok2vec", "tagger"):
+        found = [weights(nlp.get_pipe(name).model) for nlp in (whole, by_sentence)]
+        assert len(found[0]) == len(found[1]) > 0
+        for a, b in zip(*found):
+            numpy.testing.assert_array_equal(a, b)
+
+
+def weights(model):
+    """Every parameter of a model's layers and of the torch modules they wrap."""
+    out = []
+    for node in model.walk():
+        out += [numpy.array(node.get_param(name)) for name in node.param_names
+                if node.has_param(name)]
+        for shim in node.shims:
+            out += [p.detach().numpy().copy() for p in shim._model.parameters()]
+    return out
