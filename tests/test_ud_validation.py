@@ -110,9 +110,22 @@ def test_score_predictions_pass(raw, tmp_path):
     validate(predictions)
 
 
+@pytest.fixture(scope="module")
+def by_sentence(tmp_path_factory):
+    """RAW_PIPELINE saved again with its tok2vec reading sentence by sentence
+    (spacy-elstm.SentenceTok2Vec.v1, as configs/raw/ have it now)."""
+    path = tmp_path_factory.mktemp("by_sentence") / "raw_best_elstm"
+    spacy.load(RAW_PIPELINE, config={
+        "components.tok2vec.model.@architectures": "spacy-elstm.SentenceTok2Vec.v1"}
+    ).to_disk(path)
+    return path
+
+
 @pytest.mark.parametrize("name", list(HOSTILE))
-def test_parse_conllu_of_hostile_text_passes(name, tmp_path):
-    conllu = parse(RAW_PIPELINE, HOSTILE[name], "in.txt", tmp_path)
+@pytest.mark.parametrize("reading", ["whole", "by sentence"])
+def test_parse_conllu_of_hostile_text_passes(name, reading, by_sentence, tmp_path):
+    model = RAW_PIPELINE if reading == "whole" else by_sentence
+    conllu = parse(model, HOSTILE[name], "in.txt", tmp_path)
     assert characters(conllu) == characters_of(HOSTILE[name].decode())
 
 
