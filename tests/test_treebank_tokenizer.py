@@ -49,6 +49,25 @@ def test_multiword_rules_generalise_to_unseen_hosts():
     assert MultiwordRules.from_dict(rules.to_dict()).spans(new) == [(1, 2)]
 
 
+def test_multiword_rules_read_the_typographic_apostrophe_as_the_plain_one():
+    """Learned from `I'm` and `gon na`, they find `I’m` (U+2019) and `Gon na`; rules
+    saved with a typographic apostrophe (before they read it so) find both."""
+    vocab = Vocab()
+    train = Doc(vocab, words=["I", "'m", "gon", "na", "I", "’m", "gon", "na"],
+                spaces=[False, True, False, True, False, True, False, False])
+    set_multiword_spans(train, [(0, 1), (2, 3), (4, 5), (6, 7)])
+    rules = MultiwordRules.learn([train], min_count=2)
+    assert rules.endings == {"'m", "na"} and ("gon", "na") in rules.sequences
+    new = Doc(vocab, words=["I", "’m", "Gon", "na", "say", "I", "'m"],
+              spaces=[False, True, False, True, True, False, False])
+    assert rules.spans(new) == [(0, 1), (2, 3), (5, 6)]
+    saved = MultiwordRules.from_dict({"sequences": [["i", "’m"]], "endings": ["’m"]})
+    assert saved.spans(new) == [(0, 1), (5, 6)] and saved.to_dict()["endings"] == ["'m"]
+    # alone, ’ ends a possessive (Jones’) as ' closes a quotation ('proof'): kept apart
+    quoted = Doc(vocab, words=["'", "proof", "'", "Jones", "’"], spaces=[False] * 5)
+    assert MultiwordRules(endings=["’"]).spans(quoted) == [(3, 4)]
+
+
 def test_tokenizer_learns_the_treebank_s_words():
     nlp, docs = treebank_nlp()
     learned = nlp.tokenizer.learned

@@ -17,7 +17,12 @@ A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
   token if the training data writes that word (lowercased) as the end of a
   multiword token more often than not (`'s`, `n't`, `'m`...), which covers
   `Arafat's` though the training data has no Arafat.
+
+Words are compared lower-cased and with a typographic apostrophe (’) inside a
+word read as the plain one ('), so `I’m` is one token as `I'm` is, though the
+training data writes it so once.
 """
+import re
 import unicodedata
 from collections import Counter
 from typing import Dict, Iterable, List, Sequence, Tuple
@@ -27,6 +32,7 @@ from spacy.attrs import SPACY
 from spacy.tokens import Doc
 
 KEY = "multiword_tokens"
+TYPOGRAPHIC_APOSTROPHE = re.compile(r"\u2019(?=\w)|(?<=\w)\u2019")
 LONGEST = 3  # the most words in one learned multiword token
 
 
@@ -49,9 +55,10 @@ class MultiwordRules:
     (each with its multiword tokens in user_data[KEY])."""
 
     def __init__(self, sequences: Iterable[Sequence[str]] = (), endings: Iterable[str] = ()):
-        self.sequences = {tuple(s) for s in sequences}
+        # (as `form` writes them: rules saved before it may have a typographic apostrophe)
+        self.sequences = {tuple(form(w) for w in s) for s in sequences}
         self.firsts = {s[0] for s in self.sequences}  # a sequence starts only at one of these
-        self.endings = set(endings)
+        self.endings = {form(e) for e in endings}
 
     @classmethod
     def learn(cls, docs: Iterable[Doc], min_count: int = 2) -> "MultiwordRules":
@@ -63,18 +70,18 @@ class MultiwordRules:
             spans = multiword_spans(doc)
             inside = {i for a, b in spans for i in range(a, b + 1)}
             for a, b in spans:
-                joined[_lower(doc, a, b)] += 1
+                joined[_forms(doc, a, b)] += 1
                 if b == a + 1:
-                    ending_joined[doc[b].text.lower()] += 1
+                    ending_joined[form(doc[b].text)] += 1
             for a in range(len(doc) - 1):
                 if a in inside or a + 1 in inside:
                     continue
                 for b in range(a + 1, min(a + LONGEST, len(doc))):
                     if b in inside or not _attached(doc, a, b):
                         break
-                    apart[_lower(doc, a, b)] += 1
+                    apart[_forms(doc, a, b)] += 1
                     if b == a + 1 and not _is_punct(doc[a].text):
-                        ending_apart[doc[b].text.lower()] += 1
+                        ending_apart[form(doc[b].text)] += 1
         sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
         endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
         return cls(sequences, endings)
@@ -96,16 +103,16 @@ class MultiwordRules:
             if i < free:
                 continue
             match = None
-            if word(i).lower() in self.firsts:
+            if form(word(i)) in self.firsts:
                 last = i
                 while last + 1 < min(i + LONGEST, n) and attached[last]:
                     last += 1
                 for b in range(last, i, -1):
-                    if tuple(word(k).lower() for k in range(i, b + 1)) in self.sequences:
+                    if tuple(form(word(k)) for k in range(i, b + 1)) in self.sequences:
                         match = b
                         break
             if (match is None and not _is_punct(word(i)) and not word(i).isspace()
-                    and word(i + 1).lower() in self.endings):
+                    and form(word(i + 1)) in self.endings):
                 match = i + 1
             if match is not None:
                 found.append((i, match))
@@ -121,8 +128,15 @@ class MultiwordRules:
         return cls(data.get("sequences", ()), data.get("endings", ()))
 
 
-def _lower(doc: Doc, first: int, last: int) -> Tuple[str, ...]:
-    return tuple(doc[i].text.lower() for i in range(first, last + 1))
+def _forms(doc: Doc, first: int, last: int) -> Tuple[str, ...]:
+    return tuple(form(doc[i].text) for i in range(first, last + 1))
+
+
+def form(word: str) -> str:
+    """A word as the rules compare it: lower-cased, a typographic apostrophe
+    (U+2019) beside a letter or digit read as the plain one (`’s`, `n’t`; alone,
+    `’` closes a quotation as often as `'` does, and stays as it is)."""
+    return TYPOGRAPHIC_APOSTROPHE.sub("'", word.lower())
 
 
 def _is_punct(text: str) -> bool:
