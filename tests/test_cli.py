@@ -94,7 +94,7 @@ def test_info_lists_every_registered_name():
     listed = {registry: set(names.split(", "))
               for registry, names in (line.split(": ", 1) for line in lines)}
     assert listed == expected
-    assert len(listed["architectures"]) == 13  # + Seq2SeqTagger.v2, ConvSeq2SeqTagger.v1
+    assert len(listed["architectures"]) == 14  # + Seq2SeqTagger.v2, ConvSeq2SeqTagger.v1, SentenceTok2Vec.v1
 
 
 def _commands(command, path=()):
