@@ -365,8 +365,8 @@ def apply_variant(base_text: str, source: Path, base: str = "") -> str:
             theirs, ours = _function(old), _function(change)
             if ours is not None and theirs != ours and _drop_in(theirs, ours, change):
                 drop_ins.append(name)  # another function of the same arguments: keep them
-                merged = [ours_line if _function([ln]) == theirs else ln for ln in old
-                          for ours_line in [next(ln for ln in change if _function([ln]))]]
+                named = next(ln for ln in change if _function([ln]) is not None)
+                merged = [named if _function([ln]) == theirs else ln for ln in old]
                 sections[at] = (name, merged + sections[at][1][len(old):])
             elif ours is not None and theirs != ours:  # another function: replace it, subsections too
                 sections = [(n, ls) for n, ls in sections if not n.startswith(name + ".")]

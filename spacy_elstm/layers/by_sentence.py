@@ -36,7 +36,8 @@ def encode_by_sentence(embed: Model, encode: Model) -> Model[List[Doc], List[Flo
                  refs={"embed": embed, "encode": encode}, dims=dims)
 
 
-def _split(model: Model, arrays: Sequence, lengths: Sequence[List[int]]) -> List:
+def _split(arrays: Sequence, lengths: Sequence[List[int]]) -> List:
+    """Each doc's array cut into its sentences' pieces, all docs' in one list."""
     pieces = []
     for array, sizes in zip(arrays, lengths):
         start = 0
@@ -47,6 +48,7 @@ def _split(model: Model, arrays: Sequence, lengths: Sequence[List[int]]) -> List
 
 
 def _join(model: Model, pieces: Sequence, lengths: Sequence[List[int]]) -> List:
+    """The pieces of `_split` put together again, one array per doc."""
     out, k = [], 0
     for sizes in lengths:
         group = pieces[k:k + len(sizes)]
@@ -59,10 +61,10 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     embed, encode = model.layers
     lengths = [sentence_lengths(doc) for doc in docs]
     embedded, embed_back = embed(docs, is_train)
-    encoded, encode_back = encode(_split(model, embedded, lengths), is_train)
+    encoded, encode_back = encode(_split(embedded, lengths), is_train)
 
     def backprop(d_out: List[Floats2d]) -> List[Doc]:
-        d_pieces = encode_back(_split(model, d_out, lengths))
+        d_pieces = encode_back(_split(d_out, lengths))
         return embed_back(_join(model, d_pieces, lengths))
 
     return _join(model, encoded, lengths), backprop
@@ -73,7 +75,7 @@ def _init(model: Model, X=None, Y=None) -> None:
     embed.initialize(X=X)
     if X is not None:
         lengths = [sentence_lengths(doc) for doc in X]
-        encode.initialize(X=_split(model, embed.predict(X), lengths))
+        encode.initialize(X=_split(embed.predict(X), lengths))
     else:
         encode.initialize()
     if encode.has_dim("nO"):
