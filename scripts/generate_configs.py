@@ -31,7 +31,10 @@ that name (``[corpora.train.augmenter]``); unless the two name different
 registered functions (``@architectures``,
 ``@layers``...), when the source's section and subsections replace the base's:
 the merge of spaCy's partial configs (``Config.merge``), which each variant is
-checked against, written in the base's order with the base's comments.
+checked against, written in the base's order with the base's comments. A
+section that names nothing but another function of the same arguments (a
+drop-in: ``spacy-elstm.SentenceTok2Vec.v1`` for ``spacy.Tok2Vec.v2``) keeps the
+base's arguments and subsections.
 
 A source in a blocks folder that no family names, or in variants/ that no
 variant names, is refused, and so, by
