@@ -16,12 +16,13 @@ from typing import Any, Dict, List
 
 import torch
 
+from spacy_elstm.architectures.tok2vec import SENTENCE_TOK2VEC
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.scoring import score
 
 from .tokenizers import CONLLU, SCRIPT
 
-READINGS = {"paragraph": "spacy.Tok2Vec.v2", "sentence": "spacy-elstm.SentenceTok2Vec.v1"}
+READINGS = {"paragraph": "spacy.Tok2Vec.v2", "sentence": SENTENCE_TOK2VEC}
 METRICS = ("Sentences", "UPOS", "Lemmas", "UAS", "LAS")
 KEY = "components.tok2vec.model.@architectures"
 
