@@ -5,8 +5,9 @@ import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc
+from spacy.training import Example
 from spacy.util import registry
-from thinc.api import fix_random_seed
+from thinc.api import Adam, fix_random_seed
 
 from spacy_elstm.layers.by_sentence import sentence_lengths
 
@@ -121,7 +122,6 @@ def test_a_saved_pipeline_loads_and_saves_reading_sentence_by_sentence(tmp_path)
     nlp.add_pipe("tagger", config={"model": {
         "@architectures": "spacy.Tagger.v2",
         "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 16}}})
-    from spacy.training import Example
     tags = ["DT", "NN", "VBD", "."] * 3
     examples = [Example.from_dict(nlp.make_doc(" ".join(WORDS)), {"tags": tags})]
     nlp.initialize(lambda: examples)
@@ -145,9 +145,6 @@ def test_on_one_sentence_per_doc_it_trains_as_tok2vec_v2():
     """`configs/raw/` train on one gold sentence per Doc: the same updates give the
     same weights with either tok2vec, so a run trained with Tok2Vec.v2 is one
     trained with SentenceTok2Vec.v1."""
-    from spacy.training import Example
-    from thinc.api import Adam
-
     def trained(name):
         fix_random_seed(0)
         nlp = spacy.blank("en")

@@ -54,6 +54,7 @@ RAW_TEXT_SECTIONS = (
     ("The character model's windows", senter_levers.windows_section),
 )
 
+
 def _folder_section(folder: Path, name: str):
     """(text, plots) of one folder, by its study's kind; None if it has nothing to show."""
     study, note = study_of(name)

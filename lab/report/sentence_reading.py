@@ -6,11 +6,10 @@ from typing import Optional
 
 from .common import read_json, table
 from .studies import seeds_of
+from .ud import FORM_NAMES
 
 SENTENCE_TOK2VEC_FILE = "tokenizers/sentence-tok2vec.json"  # python -m lab.sentence_tok2vec
 METRICS = ("Sentences", "UPOS", "Lemmas", "UAS", "LAS")
-FORMS = {"ud": "UD's text form", "joined": "sentences joined by spaces",
-         "lines": "one sentence per line"}
 
 
 def sentence_tok2vec_section(metrics: Path) -> Optional[str]:
@@ -26,7 +25,7 @@ def sentence_tok2vec_section(metrics: Path) -> Optional[str]:
         counts.setdefault(r["config"], set()).add(r["pipeline"])
     changes = [[config, str(len(counts[config]))] + [f"{change[m]:+.2f}" for m in METRICS]
                for config, change in data["mean_change"].items()]
-    form = FORMS.get(data["text_form"], data["text_form"])
+    form = FORM_NAMES.get(data["text_form"], data["text_form"])
     readings = data["readings"]
     return (table(["pipeline", "tok2vec reads"] + [f"{data['split']} {m}" for m in METRICS],
                   rows)
@@ -39,7 +38,7 @@ def sentence_tok2vec_section(metrics: Path) -> Optional[str]:
               "official script over the pipeline's own tokens and sentences (which the "
               "reading does not change). `configs/raw/` read sentence by sentence; a pipeline "
               "saved before loads so with `spacy.load(path, config={\"components.tok2vec.model."
-              "@architectures\": \"spacy-elstm.SentenceTok2Vec.v1\"})` (docs/raw-text.md). "
+              f"@architectures\": \"{readings['sentence']}\"}})` (docs/raw-text.md). "
               f"From `metrics/{SENTENCE_TOK2VEC_FILE}` (`python -m lab.sentence_tok2vec "
               "PIPELINE...`).")
 

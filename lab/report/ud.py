@@ -252,7 +252,8 @@ def tokenizers_section(metrics: Path) -> Optional[str]:
 
 
 TRAINING_TEXT_GLOB = "tokenizers/training-text*.json"  # python -m lab.tokenizers --training-texts ...
-FORM_NAMES = {"ud": "UD's text form", "joined": "paragraphs on one line"}
+FORM_NAMES = {"ud": "UD's text form", "joined": "paragraphs on one line",
+              "lines": "one sentence per line"}
 
 
 def training_text_section(metrics: Path) -> Optional[str]:
