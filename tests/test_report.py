@@ -502,6 +502,7 @@ def test_the_gpu_check_is_set_against_the_cpus_own_training_log(tmp_path):
     section = render(tmp_path).split("## GPU check")[1]
     assert "on Some GPU (PyTorch 2.11.0" in section
     assert "| tests | 0 | 90 |" in section
+    assert "| raw-score | not finished in the call's time | - |" in section  # a cut call
     # the target is the CPU's converged 86.00 less 0.5: the GPU at 240 s, the CPU at 7,800 s
     assert "| `configs/gpu/best_elstm.cfg`, GPU | 240 | 85.50 | 240 |" in section
     assert "| `configs/biaffine/best_elstm.cfg`, CPU, the same wall time | 240 | 75.00 | - |" in section

@@ -12,6 +12,9 @@ FOLDER = "gpu-check"
 # the CPU run of configs/biaffine/best_elstm.cfg the GPU config is made from (one thread)
 CPU_LOG = Path("converged-10000steps") / "train-biaffine-best_elstm.jsonl"
 MARGIN = 0.5  # LAS points under the CPU's converged dev LAS that count as reaching it
+# scripts/gpu_check.sh's steps in the order it runs them (its CPU test checks the two agree)
+STEPS = ("install", "environment", "profile-train", "train", "score", "bench", "raw-train",
+         "raw-score", "tests")
 
 
 def _las_curve(log: List[Dict[str, Any]]) -> List[tuple]:
@@ -51,8 +54,11 @@ def gpu_check_section(metrics: Path) -> Optional[str]:
     steps_file = folder / "steps.jsonl"
     if steps_file.is_file():
         steps = [json.loads(line) for line in steps_file.read_text().splitlines() if line]
+        done = {s["step"] for s in steps}
         parts.append(table(["step", "exit status", "seconds"],
-                           [[s["step"], str(s["rc"]), str(s["seconds"])] for s in steps]))
+                           [[s["step"], str(s["rc"]), str(s["seconds"])] for s in steps]
+                           + [[name, "not finished in the call's time", "-"]
+                              for name in STEPS if name not in done]))
     gpu_log = read_log(folder / "train-gpu.jsonl")
     cpu_log = read_log(metrics / CPU_LOG)
     if gpu_log and cpu_log:

@@ -122,11 +122,12 @@ STUDIES = [
           "Trained with each parameter's gradient clipped to L2 norm {norm} before AdaGrad's "
           "update (`CLIP={norm} bash scripts/paper_tables.sh`); the configs clip nothing, as "
           "the paper names no clipping.", PAPER_SEED),
-    # pages of their own, each rendered whole by its module (lab/report/memory.py, dyck.py,
-    # input_gates.py)
+    # pages or sections of their own, each rendered whole by its module (lab/report/memory.py,
+    # dyck.py, input_gates.py; gpu.py on the speed page)
     Study(r"memory", "memory", "page", "The memory experiments"),
     Study(r"dyck", "dyck", "page", "Bounded Dyck-2"),
     Study(r"input-gates(?:-[0-9]+epochs)?", "input-gates", "page", "The input-gate study"),
+    Study(r"gpu-check", "speed", "page", "GPU check"),
     # UD English-EWT: every other folder, and metrics/ itself
     Study(r".*", "ud", "ud", "Other runs"),
 ]
