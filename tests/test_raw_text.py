@@ -13,7 +13,8 @@ from thinc.api import Adam, fix_random_seed
 from spacy_elstm.treebanks.conllu_writer import doc_to_conllu, docs_to_conllu
 from spacy_elstm.text.multiword import set_multiword_spans
 from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import SCORER_ASSET, SCORER_ENV, load_scorer, official_scores, score
+from spacy_elstm.treebanks.scoring import (SCORER_ASSET, SCORER_ENV, ScoringError, load_scorer,
+                                           official_scores, score)
 from spacy_elstm.treebanks.conllu_reader import conllu_to_docs, read_conllu
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,6 +243,18 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
     with pytest.raises(ValueError, match="text unit must be one of paragraph, line, file, "
                                          "got 'page'"):
         score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_unit="page")
+    assert result["text_variant"] == "as-written"
+    crlf = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_variant="crlf")
+    assert crlf["text_variant"] == "crlf" and crlf["Tokens"] == result["Tokens"]
+    bare = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT,
+                 text_variant="unpunctuated")
+    assert bare["text_variant"] == "unpunctuated" and bare["Words"] > 90  # the rewritten gold
+    assert bare["gold_sentences"] < result["gold_sentences"]  # `***` and the like went
+    with pytest.raises(ValueError, match="text variant must be one of as-written, crlf, "
+                                         "lowercase, unpunctuated, got 'shouting'"):
+        score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_variant="shouting")
+    with pytest.raises(ScoringError, match="--text-variant rewrites the raw text: it needs --raw"):
+        score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT, text_variant="lowercase")
 
 
 @needs_script

@@ -41,6 +41,11 @@ def score(
         help="With --raw, what one Doc of a document's text is, as `parse --text-unit` "
              "reads a .txt file: paragraph (a run of non-blank lines), line or file (the "
              "whole document)."),
+    text_variant: str = typer.Option(
+        "as-written", "--text-variant",
+        help="With --raw, GOLD rewritten as users' text comes, scored against the "
+             "rewritten gold: as-written, crlf (line breaks as \\r\\n), lowercase, or "
+             "unpunctuated (no PUNCT words, as speech transcripts come)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -50,7 +55,9 @@ def score(
     every treebank, lines wrapped at 80 characters, paragraphs at `# newpar`
     after a blank line), with each paragraph on one line (--text-form joined) or
     each sentence on a line of its own (--text-form lines), one Doc per
-    paragraph as `parse` reads a .txt file (--text-unit: line, file);
+    paragraph as `parse` reads a .txt file (--text-unit: line, file), the
+    text as written or as users' text comes (--text-variant: crlf, lowercase,
+    unpunctuated);
     its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
@@ -72,7 +79,8 @@ def score(
         result = score_pipeline(pipeline, gold, output=output, predictions=predictions,
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
                                 gold_lemmas=gold_lemmas, train=train, overrides=overrides,
-                                raw=raw, text_form=text_form, text_unit=text_unit)
+                                raw=raw, text_form=text_form, text_unit=text_unit,
+                                text_variant=text_variant)
     except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
     shown = RAW_METRICS if raw else METRICS

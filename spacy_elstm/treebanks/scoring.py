@@ -32,7 +32,8 @@ from ..text.multiword import KEY as MULTIWORD_KEY
 from ..text.multiword import multiword_spans, set_multiword_spans
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
-from .gold_text import RawDocument, raw_documents
+from .gold_text import RawDocument
+from .gold_variants import check_variant, variant_documents, variant_gold
 from .conllu_reader import _blocks, read_conllu
 
 SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
@@ -324,7 +325,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           batch_size: Optional[int] = None, gold_lemmas: bool = False,
           train: Optional[Union[str, Path]] = None,
           overrides: Optional[Dict[str, Any]] = None, raw: bool = False,
-          text_form: str = "ud", text_unit: str = "paragraph") -> Dict[str, Any]:
+          text_form: str = "ud", text_unit: str = "paragraph",
+          text_variant: str = "as-written") -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -343,7 +345,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     the script (RAW_METRICS: Tokens, Sentences and Words too) as a percentage,
     with what decided the senter's sentence ends ("senter") and how the
     tok2vec read the text ("tok2vec": its architecture); one Doc per paragraph
-    of each document, or per `text_unit` ("line", "file")."""
+    of each document, or per `text_unit` ("line", "file"); `text_variant`: the
+    gold rewritten as users' text comes (`gold_variants.py`: "crlf",
+    "lowercase", "unpunctuated"), the script scoring against the rewritten gold."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -355,20 +359,25 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     if raw and (gold_lemmas or train is not None):
         raise ScoringError("--raw scores raw text: it takes neither --gold-lemmas nor --train.")
     check_choice("text unit", text_unit, TEXT_UNITS)
+    check_variant(text_variant)
+    if not raw and text_variant != "as-written":
+        raise ScoringError("--text-variant rewrites the raw text: it needs --raw.")
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
-    if raw:
-        documents = raw_documents(gold_path, text_form)
-        docs, seconds = predict_raw(nlp, documents, batch_size, text_unit)
-    else:
-        gold = read_gold(gold_path, nlp.vocab)
-        docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
+        if raw:
+            scored_gold = variant_gold(gold_path, text_variant, Path(temp) / "gold")
+            documents = variant_documents(scored_gold, text_form, text_variant)
+            docs, seconds = predict_raw(nlp, documents, batch_size, text_unit)
+        else:
+            scored_gold = gold_path
+            gold = read_gold(gold_path, nlp.vocab)
+            docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
         system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
         if raw:
             repaired, sentence_count = write_raw_conllu(system, docs, documents)
         else:
             repaired, sentence_count = write_conllu(system, docs, gold), len(docs)
-        evaluation = official_scores(module, gold_path, system)
+        evaluation = official_scores(module, scored_gold, system)
     words = sum(1 for doc in docs for t in doc if not t.is_space)
     metrics = RAW_METRICS if raw else METRICS
     missing = not_predicted(docs, RAW_METRICS if raw else None)
@@ -384,6 +393,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     if raw:
         result["text_form"] = text_form
         result["text_unit"] = text_unit
+        result["text_variant"] = text_variant
         senters = [pipe.decisions() for _, pipe in nlp.pipeline if hasattr(pipe, "decisions")]
         if senters:
             result["senter"] = senters[0]
