@@ -69,7 +69,8 @@ def into(pipeline: Path, senter: Path, output: Path, replace: bool = False,
                             "senter_training": dict(spacy.load(senter).config["initialize"]
                                                     ["components"]["elstm_senter"]),
                             "wraps": learned.get("wraps", "as written"),
-                            "training_text": learned.get("training_text")})
+                            "training_text": learned.get("training_text"),
+                            "unpunctuated": nlp.get_pipe("elstm_senter").reads_unpunctuated()})
         print(f"wrote {record}")
 
 

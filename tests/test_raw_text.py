@@ -270,6 +270,7 @@ def test_score_raw_says_what_decided_the_senter_s_sentence_ends(tmp_path):
     result = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT)
     from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, WORD_SURE
     assert result["senter"] == {"reads_words": True, "end_threshold": 0.45,
-                                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT)}
+                                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT),
+                                "unpunctuated": True}
     gold = score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT)
     assert "senter" not in gold

@@ -1111,3 +1111,24 @@ def test_the_text_units_section_compares_each_seed_s_two_units(tmp_path):
     text = text_units_section(metrics)
     assert "| `raw-ud-10000steps-seed1/best_elstm` | document | 87.70 | 94.00 | 83.00 |" in text
     assert "| 2 | +0.10 | +0.00 | +0.00 |" in text
+
+
+def test_the_text_variants_section_sets_each_variant_beside_the_same_seeds_as_written(tmp_path):
+    from lab.report.text_variants import text_variants_section
+
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    assert text_variants_section(metrics) is None
+    written = {"Tokens": 99.0, "Sentences": 89.0, "Words": 98.8, "UPOS": 94.5, "LAS": 83.0}
+    for seed, sentences in (("", 30.0), ("-seed1", 34.0), ("-seed2", None)):
+        folder = metrics / f"raw-ud-10000steps{seed}"
+        folder.mkdir()
+        (folder / "best_elstm-dev.raw.json").write_text(json.dumps(written))
+        if sentences is not None:  # seed 2 not scored without punctuation: left out
+            (folder / "best_elstm-dev.raw-unpunctuated.json").write_text(json.dumps(
+                {**written, "Sentences": sentences, "LAS": 72.0}))
+    text = text_variants_section(metrics)
+    assert "| `best_elstm` | dev | as written | 2 | 99.00 | 89.00 | 98.80 | 94.50 | 83.00 |" in text
+    assert ("| `best_elstm` | dev | no punctuation | 2 | 99.00 (+0.00) | 32.00 (-57.00) | "
+            "98.80 (+0.00) | 94.50 (+0.00) | 72.00 (-11.00) |") in text
+    assert "lower case" not in text.split("\n\n")[0] and "`cnn`" not in text

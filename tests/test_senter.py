@@ -2,12 +2,16 @@
 blank lines as the paragraph rule says, and no sentence longer than its
 longest (split at the most probable boundary). The segmenter is replaced by one
 whose labels and probabilities the test chooses."""
+from pathlib import Path
+
 import numpy
 import pytest
 import spacy
 
 from spacy_elstm.components.elstm_senter import ELSTMSenter, split_long_sentences
 from spacy_elstm.text.segmenter import INSIDE, SENTENCE_END
+
+SAMPLE_TRAIN = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample" / "train.conllu"
 
 
 class ChosenSegmenter:
@@ -93,3 +97,77 @@ def test_docs_are_read_in_batches_of_about_the_characters_of_one_call():
     batches = list(by_characters(iter(docs), 10))
     assert [[d.text for d in b] for b in batches] == [["abc def", "", "ghij"],
                                                       ["k l m n o p"], ["q"]]
+
+
+def test_a_doc_without_punctuation_goes_to_the_models_of_its_own():
+    nlp = spacy.blank("en")
+    bare = ELSTMSenter("senter", ChosenSegmenter(ends={"c"}), max_sentence_words=0)
+    senter = ELSTMSenter("senter", ChosenSegmenter(ends={"!"}), max_sentence_words=0,
+                         unpunctuated=bare)
+    texts = ["a b ! c d", "a b c d", "a b c d e f c g"]
+    assert [starts(d) for d in senter.pipe(nlp.make_doc(t) for t in texts)] == [
+        [0, 3], [0], [0]]  # untrained (a pipeline saved before them): the first models read all
+    senter.unpunctuated_learned = True
+    assert [starts(d) for d in senter.pipe(nlp.make_doc(t) for t in texts)] == [
+        [0, 3], [0, 3], [0, 3, 7]]
+    assert senter.decisions() == {"reads_words": False, "unpunctuated": True}
+
+
+def test_what_counts_as_text_without_punctuation():
+    from spacy_elstm.text.punctuation import has_no_punctuation
+
+    nlp = spacy.blank("en")
+    found = {t: has_no_punctuation(nlp.make_doc(t)) for t in [
+        "hello there how are you", "Mr. Smith went home", "I'm fine", "a , b", "wait...",
+        "« oui »", "", "  \n"]}
+    assert found == {"hello there how are you": True, "Mr. Smith went home": True,
+                     "I'm fine": True, "a , b": False, "wait...": False, "« oui »": False,
+                     "": False, "  \n": False}
+
+
+def tiny_senter(**config):
+    from spacy.training import Example
+
+    from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("elstm_senter", config={"char_width": 8, "width": 16, "depth": 1,
+                                         "word_width": 16, **config})
+    docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
+    nlp.get_pipe("elstm_senter").initialize(lambda: [Example(d, d) for d in docs], nlp=nlp,
+                                            epochs=1, word_epochs=1)
+    return nlp
+
+
+TEXTS = ["so we went home then we slept it was late", "We went home. Then we slept."]
+
+
+def test_the_second_models_are_saved_and_load_back(tmp_path):
+    nlp = tiny_senter()
+    senter = nlp.get_pipe("elstm_senter")
+    assert senter.reads_unpunctuated() and senter.decisions()["unpunctuated"]
+    want = [starts(d) for d in nlp.pipe(TEXTS)]
+    nlp.to_disk(tmp_path / "p")
+    assert (tmp_path / "p" / "elstm_senter" / "unpunctuated" / "segmenter.bin").is_file()
+    again = spacy.load(tmp_path / "p")
+    assert again.get_pipe("elstm_senter").reads_unpunctuated()
+    assert [starts(d) for d in again.pipe(TEXTS)] == want
+    fresh = spacy.blank("en")
+    copy = fresh.add_pipe("elstm_senter", config={"char_width": 8, "width": 16, "depth": 1,
+                                                  "word_width": 16})
+    copy.from_bytes(senter.to_bytes())
+    assert copy.reads_unpunctuated()
+    assert [starts(copy(fresh.make_doc(t))) for t in TEXTS] == want
+    bare = senter.unpunctuated  # the routing is real: the second models read the first text
+    assert starts(nlp(TEXTS[0])) == starts(bare(nlp.make_doc(TEXTS[0])))
+
+
+def test_a_senter_without_the_second_models(tmp_path):
+    nlp = tiny_senter(unpunctuated=False)
+    senter = nlp.get_pipe("elstm_senter")
+    assert senter.unpunctuated is None and "unpunctuated" not in senter.decisions()
+    nlp.to_disk(tmp_path / "p")
+    assert not (tmp_path / "p" / "elstm_senter" / "unpunctuated").exists()
+    with pytest.raises(ValueError, match=r"elstm_senter -> unpunctuated\s+at root: 'yes' is "
+                                         r"not <class 'bool'>"):
+        spacy.blank("en").add_pipe("elstm_senter", config={"unpunctuated": "yes"})

@@ -72,3 +72,29 @@ def test_a_paragraph_may_lose_its_final_punctuation(treebank, monkeypatch):
     original, _ = gold(treebank)
     assert sum(map(len, varied)) < sum(map(len, original))
     assert len(varied) == len(original)
+
+
+def test_the_unpunctuated_text_is_the_varied_one_without_its_punctuation_words(treebank):
+    from spacy_elstm.text.punctuation import is_punctuation
+    from spacy_elstm.text.training_text import unpunctuated_docs
+
+    def kept(docs):
+        """Each sentence's words but the punctuation outside multiword tokens."""
+        out = []
+        for doc in docs:
+            inside = {i for a, b in multiword_spans(doc) for i in range(a, b + 1)}
+            out += [s for s in ([t.text for t in sent if not t.text.isspace()
+                                 and (t.i in inside or not is_punctuation(t.text))]
+                                for sent in doc.sents) if s]
+        return out
+
+    varied, bare = varied_docs(treebank, seed=3), unpunctuated_docs(treebank, seed=3)
+    assert gold(bare)[0] == kept(varied) == kept(bare)
+    assert gold(bare)[1] == gold(varied)[1]  # every multiword token, its marks and all
+    assert sum(map(len, gold(bare)[0])) < sum(map(len, gold(varied)[0]))
+    for doc in bare:  # the gold labels end every sentence at its last word
+        labels = gold_labels(doc)
+        words = [t for t in doc if not t.text.isspace()]
+        for k, token in enumerate(words):
+            ends = k + 1 == len(words) or words[k + 1].is_sent_start
+            assert (labels[token.idx + len(token.text) - 1] == SENTENCE_END) == ends

@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from . import (bench, dyck, gpu, input_gates, lm, memory, paper, ptb, senter_levers,
-               sentence_reading, ud)
+               sentence_reading, text_variants, ud)
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -36,6 +36,8 @@ RAW_TEXT_SECTIONS = (
     ("A paragraph read whole or sentence by sentence",
      sentence_reading.sentence_tok2vec_section),
     ("One Doc per paragraph or per document", sentence_reading.text_units_section),
+    ("Raw text as users have it: CRLF, lower case, no punctuation",
+     text_variants.text_variants_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),
     ("Sentences from the words beside the characters", ud.senter_words_section),
     ("The senter's weights, averaged", ud.senter_average_section),

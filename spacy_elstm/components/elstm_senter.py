@@ -10,7 +10,11 @@ says so, or, with the word-level model, where the mean of the two models'
 probabilities is above one half; the character model then reads only around
 the words the word-level model is unsure of (WORD_SURE, CHAR_CONTEXT), and
 elsewhere the word-level model decides alone. Both read hard-wrapped lines as
-running text (`text/wrapping.py`). A Doc that
+running text (`text/wrapping.py`). With `unpunctuated`, a second pair of models,
+trained on the same text without punctuation, splits every Doc that has no
+punctuation word (`text/punctuation.py`), as speech transcripts come (learned
+together with the first, text without punctuation cost the text with it up to
+two points of sentence F1 on EWT dev). A Doc that
 comes with every sentence start set (gold sentences, as `spacy-elstm score`
 gives them without `--raw`) keeps its own.
 
@@ -34,6 +38,7 @@ from spacy.vocab import Vocab
 from ..text.distillation import Teachers
 from ..text.held_out import held_out_docs, sentence_f1
 from ..text.paragraphs import paragraph_breaks
+from ..text.punctuation import has_no_punctuation
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
                               WINDOWS_PER_CALL, Segmenter)
 from ..text.word_sentences import WordSentences
@@ -69,17 +74,19 @@ END_THRESHOLD = 0.4
 WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be cut
 # what a student senter learns from its teachers' mean, the gold labels the rest
 TEACHER_WEIGHT = 1.0
+UNPUNCTUATED = "unpunctuated"  # where the second pair of models is saved
 
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
                                            "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH,
-                                           "word_char_bins": 0, "end_threshold": END_THRESHOLD},
+                                           "word_char_bins": 0, "end_threshold": END_THRESHOLD,
+                                           "unpunctuated": True},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
                       max_sentence_words: int, word_width: int,
                       word_depth: int, word_char_bins: int,
-                      end_threshold: float) -> "ELSTMSenter":
+                      end_threshold: float, unpunctuated: bool) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
     max_sentence_words (int): the longest sentence, in words (0: no limit); a
@@ -100,6 +107,10 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         word where the mean of the two models' probabilities is above this
         (between 0 and 1; END_THRESHOLD, chosen on EWT dev). Without it, the
         character model's most probable label decides.
+    unpunctuated (bool): also learn a second pair of models from the training
+        text without punctuation, which splits the Docs that have no
+        punctuation word (a pipeline saved before it has none and splits them
+        with the first).
     """
     limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
               ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""),
@@ -115,18 +126,19 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
     if word_width % 2:
         raise ValueError(f"[components.{name}] word_width must be even (each direction gets "
                          f"half), got {word_width!r}; use {word_width + 1}.")
-    owner = f"{FACTORY} ({name})"
     settings = dict(char_width=char_width, width=width, depth=depth, cell=cell, period=period,
                     dropout=dropout)
-    words = None
-    if word_width:
-        word_settings = dict(width=word_width, depth=word_depth, cell=cell, period=period,
-                             dropout=WORD_DROPOUT)
-        if word_char_bins:
-            word_settings["char_bins"] = word_char_bins
-        words = WordSentences(word_settings, owner)
-    return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words,
-                       float(end_threshold))
+    word_settings = dict(width=word_width, depth=word_depth, cell=cell, period=period,
+                         dropout=WORD_DROPOUT)
+    if word_char_bins:
+        word_settings["char_bins"] = word_char_bins
+
+    def senter(owner: str, bare: Optional[ELSTMSenter] = None) -> ELSTMSenter:
+        words = WordSentences(word_settings, owner) if word_width else None
+        return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words,
+                           float(end_threshold), bare)
+    owner = f"{FACTORY} ({name})"
+    return senter(owner, senter(f"{owner}, unpunctuated") if unpunctuated else None)
 
 
 make_elstm_senter.__doc__ += "\n" + SETTINGS_DOC
@@ -134,12 +146,15 @@ make_elstm_senter.__doc__ += "\n" + SETTINGS_DOC
 
 class ELSTMSenter:
     def __init__(self, name: str, segmenter: Segmenter, max_sentence_words: int = 0,
-                 words: Optional[WordSentences] = None, end_threshold: float = END_THRESHOLD):
+                 words: Optional[WordSentences] = None, end_threshold: float = END_THRESHOLD,
+                 unpunctuated: Optional["ELSTMSenter"] = None):
         self.name = name
         self.segmenter = segmenter
         self.max_sentence_words = max_sentence_words
         self.words = words  # the word-level model, where the config asks for one
         self.end_threshold = end_threshold
+        self.unpunctuated = unpunctuated  # the models of text without punctuation, if asked for
+        self.unpunctuated_learned = False  # whether they were trained (or loaded)
 
     def __call__(self, doc: Doc) -> Doc:
         return next(iter(self.pipe([doc])))
@@ -150,22 +165,31 @@ class ELSTMSenter:
         recurrent steps for more windows; `batch_size` is not needed)."""
         for batch in by_characters(docs, WINDOWS_PER_CALL * self.segmenter.window):
             todo = [doc for doc in batch if self._splits(doc)]
-            texts = [unwrapped(doc.text) for doc in todo]
-            if self.reads_words() and not self.words.reads_chars() and WORD_SURE:
-                word_ends = self.words.end_probabilities(todo, None, texts)
-                char_ends = self._ends_where_unsure(todo, texts, word_ends)
-                for doc, text, ends, by_words in zip(todo, texts, char_ends, word_ends):
-                    self._set_starts(doc, text, None, ends, by_words)
-                yield from batch
-                continue
-            read = self.segmenter.read(texts)
-            word_ends = [None] * len(todo)
-            if self.reads_words():
-                char_ends = [ends for _, ends in read] if self.words.reads_chars() else None
-                word_ends = self.words.end_probabilities(todo, char_ends, texts)
-            for doc, text, (label, ends), by_words in zip(todo, texts, read, word_ends):
-                self._set_starts(doc, text, label, ends, by_words)
+            if self.reads_unpunctuated():
+                bare = [has_no_punctuation(doc) for doc in todo]
+                self.unpunctuated.split([doc for doc, b in zip(todo, bare) if b])
+                todo = [doc for doc, b in zip(todo, bare) if not b]
+            self.split(todo)
             yield from batch
+
+    def split(self, docs: List[Doc]) -> None:
+        """Set the sentence starts of Docs read together, with these models."""
+        if not docs:
+            return
+        texts = [unwrapped(doc.text) for doc in docs]
+        if self.reads_words() and not self.words.reads_chars() and WORD_SURE:
+            word_ends = self.words.end_probabilities(docs, None, texts)
+            char_ends = self._ends_where_unsure(docs, texts, word_ends)
+            for doc, text, ends, by_words in zip(docs, texts, char_ends, word_ends):
+                self._set_starts(doc, text, None, ends, by_words)
+            return
+        read = self.segmenter.read(texts)
+        word_ends = [None] * len(docs)
+        if self.reads_words():
+            char_ends = [ends for _, ends in read] if self.words.reads_chars() else None
+            word_ends = self.words.end_probabilities(docs, char_ends, texts)
+        for doc, text, (label, ends), by_words in zip(docs, texts, read, word_ends):
+            self._set_starts(doc, text, label, ends, by_words)
 
     def _ends_where_unsure(self, docs: List[Doc], texts: List[str],
                            word_ends: List[numpy.ndarray]) -> List[numpy.ndarray]:
@@ -192,10 +216,16 @@ class ELSTMSenter:
     def decisions(self) -> dict:
         """What decides where this senter ends sentences as it predicts (`score`
         writes it beside the scores)."""
+        found = {"unpunctuated": True} if self.reads_unpunctuated() else {}
         if not self.reads_words():
-            return {"reads_words": False}
+            return {"reads_words": False, **found}
         return {"reads_words": True, "end_threshold": self.end_threshold,
-                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT)}
+                "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT), **found}
+
+    def reads_unpunctuated(self) -> bool:
+        """Whether Docs without punctuation go to models of their own (asked for,
+        and trained: a pipeline saved before they existed has none)."""
+        return self.unpunctuated is not None and self.unpunctuated_learned
 
     def reads_words(self) -> bool:
         """Whether the word-level model has a say (asked for, and trained: a
@@ -272,11 +302,21 @@ class ELSTMSenter:
                              targets=taught and taught.words,
                              char_ends=self._char_ends if self.words.reads_chars() else None,
                              read_as=unwrapped)
+        if self.unpunctuated is not None:  # the same, on the text without punctuation
+            self.unpunctuated.initialize(get_examples, nlp=nlp, epochs=epochs,
+                                         batch_size=batch_size, learn_rate=learn_rate,
+                                         seed=seed, treebank=treebank,
+                                         training_text="unpunctuated", word_epochs=word_epochs,
+                                         fresh_layouts=fresh_layouts)
+            self.unpunctuated_learned = True
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "
                           "word-level model on the same text.\n\n" + LEARN_DOC
                           + "word_epochs (int): the word-level model's passes over it.\n"
+                          "With `unpunctuated`, the second pair of models then learns the "
+                          "same way from the same text without punctuation (no teachers, "
+                          "no dev).\n"
                           "fresh_layouts (bool): lay the training sentences out anew each "
                           "epoch (with training_text = \"varied\").\n"
                           "dev (Optional[Path]): a converted held-out corpus (.spacy), e.g. "
@@ -313,10 +353,14 @@ class ELSTMSenter:
         return score
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        if not self.reads_words():  # the layout of pipelines saved before the word model
-            return self.segmenter.to_bytes()
-        return srsly.msgpack_dumps({"segmenter": self.segmenter.to_bytes(),
-                                    "words": self.words.to_bytes()})
+        if not self.reads_words() and not self.reads_unpunctuated():
+            return self.segmenter.to_bytes()  # the layout of pipelines saved before the word model
+        msg = {"segmenter": self.segmenter.to_bytes()}
+        if self.reads_words():
+            msg["words"] = self.words.to_bytes()
+        if self.reads_unpunctuated():
+            msg[UNPUNCTUATED] = self.unpunctuated.to_bytes()
+        return srsly.msgpack_dumps(msg)
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
         msg = srsly.msgpack_loads(data)
@@ -324,8 +368,11 @@ class ELSTMSenter:
             self.segmenter.from_bytes(data)
             return self
         self.segmenter.from_bytes(msg["segmenter"])
-        if self.words is not None:
+        if self.words is not None and "words" in msg:
             self.words.from_bytes(msg["words"])
+        if self.unpunctuated is not None and UNPUNCTUATED in msg:
+            self.unpunctuated.from_bytes(msg[UNPUNCTUATED])
+            self.unpunctuated_learned = True
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -334,6 +381,8 @@ class ELSTMSenter:
         (path / "segmenter.bin").write_bytes(self.segmenter.to_bytes())
         if self.reads_words():
             (path / "words.bin").write_bytes(self.words.to_bytes())
+        if self.reads_unpunctuated():
+            self.unpunctuated.to_disk(path / UNPUNCTUATED)
 
     def from_disk(self, path: Union[str, Path], *,
                   exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
@@ -341,6 +390,9 @@ class ELSTMSenter:
         self.segmenter.from_bytes((path / "segmenter.bin").read_bytes())
         if self.words is not None and (path / "words.bin").exists():
             self.words.from_bytes((path / "words.bin").read_bytes())
+        if self.unpunctuated is not None and (path / UNPUNCTUATED).is_dir():
+            self.unpunctuated.from_disk(path / UNPUNCTUATED)
+            self.unpunctuated_learned = True
         return self
 
 

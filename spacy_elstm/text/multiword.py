@@ -23,13 +23,14 @@ word read as the plain one ('), so `I’m` is one token as `I'm` is, though the
 training data writes it so once.
 """
 import re
-import unicodedata
 from collections import Counter
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 import numpy
 from spacy.attrs import SPACY
 from spacy.tokens import Doc
+
+from .punctuation import is_punctuation
 
 KEY = "multiword_tokens"
 TYPOGRAPHIC_APOSTROPHE = re.compile(r"\u2019(?=\w)|(?<=\w)\u2019")
@@ -80,7 +81,7 @@ class MultiwordRules:
                     if b in inside or not _attached(doc, a, b):
                         break
                     apart[_forms(doc, a, b)] += 1
-                    if b == a + 1 and not _is_punct(doc[a].text):
+                    if b == a + 1 and not is_punctuation(doc[a].text):
                         ending_apart[form(doc[b].text)] += 1
         sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
         endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
@@ -111,7 +112,7 @@ class MultiwordRules:
                     if tuple(form(word(k)) for k in range(i, b + 1)) in self.sequences:
                         match = b
                         break
-            if (match is None and not _is_punct(word(i)) and not word(i).isspace()
+            if (match is None and not is_punctuation(word(i)) and not word(i).isspace()
                     and form(word(i + 1)) in self.endings):
                 match = i + 1
             if match is not None:
@@ -138,6 +139,3 @@ def form(word: str) -> str:
     `’` closes a quotation as often as `'` does, and stays as it is)."""
     return TYPOGRAPHIC_APOSTROPHE.sub("'", word.lower())
 
-
-def _is_punct(text: str) -> bool:
-    return all(unicodedata.category(c).startswith("P") for c in text)

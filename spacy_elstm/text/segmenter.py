@@ -56,10 +56,11 @@ treebank (Optional[Path]): train on this converted corpus (.spacy) in place of
 training_text (str): "varied": the training sentences laid out as users' text
     arrives (UD's text files wrapped at 80 characters, paragraphs on one line, a
     sentence per line, CRLF, lower case, a paragraph without its final
-    punctuation: `training_text.py`); "treebank": the training Docs' text as it
-    is (ten sentences joined by spaces, what pipelines trained before it had).
+    punctuation: `training_text.py`); "unpunctuated": the same without any
+    punctuation; "treebank": the training Docs' text as it is (ten sentences
+    joined by spaces, what pipelines trained before it had).
 """
-TRAINING_TEXTS = ("varied", "treebank")
+TRAINING_TEXTS = ("varied", "unpunctuated", "treebank")
 # per Doc of a batch, what each of its characters (or words) learns in place of its gold label
 Targets = Callable[[Sequence[Doc]], List[numpy.ndarray]]
 # windows read in one call of the model: texts of a batch share the recurrence's

@@ -15,17 +15,20 @@ users bring:
 and, across all three, some documents with CRLF line ends, some in lower case,
 and some paragraphs whose last sentence lost its final punctuation (as Stanza's
 tokenizer is trained with paragraph ends faked and final characters dropped).
+`unpunctuated_docs` lays them out in the same forms without any punctuation, as
+speech transcripts come (a space where a mark stood; a sentence of marks alone
+goes): the text `elstm_senter`'s second pair of models learns from.
 The words, multiword tokens and sentences are the treebank's: only the
-whitespace between words, their case and a dropped final punctuation mark change.
+whitespace between words, their case and dropped punctuation marks change.
 """
 import random
-import unicodedata
 from dataclasses import dataclass
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
 from .multiword import multiword_spans, set_multiword_spans
+from .punctuation import is_punctuation
 
 LAYOUTS = (("ud", 0.5), ("joined", 0.2), ("lines", 0.3))
 CRLF, LOWER_CASE, NO_FINAL_PUNCTUATION = 0.1, 0.05, 0.2  # how often
@@ -59,27 +62,34 @@ def sentences_of(docs: Sequence[Doc]) -> List[Sentence]:
     return out
 
 
-def varied_docs(docs: Sequence[Doc], seed: int, epoch: int = 1) -> List[Doc]:
+def varied_docs(docs: Sequence[Doc], seed: int, epoch: int = 1,
+                unpunctuated: bool = False) -> List[Doc]:
     """The treebank's sentences as documents of the forms in the module's
     docstring, chosen at random (`seed`; an epoch after the first lays them
-    out anew)."""
+    out anew); with `unpunctuated`, every one without its punctuation."""
     rng = random.Random(seed if epoch == 1 else f"{seed}/{epoch}")
-    return _laid_out(docs, rng, varied=True)
+    return _laid_out(docs, rng, varied=True, unpunctuated=unpunctuated)
+
+
+def unpunctuated_docs(docs: Sequence[Doc], seed: int, epoch: int = 1) -> List[Doc]:
+    return varied_docs(docs, seed, epoch, unpunctuated=True)
 
 
 def training_layouts(docs: Sequence[Doc], training_text: str, seed: int,
                      fresh_layouts: bool) -> Callable[[int], List[Doc]]:
     """Each epoch's training Docs (from 1): the treebank's as they are
-    ("treebank"), or laid out as users' text arrives ("varied"), once for all
-    epochs or, with `fresh_layouts`, anew each epoch (as Stanza's tokenizer
-    fakes paragraph ends afresh each time it reads them)."""
+    ("treebank"), or laid out as users' text arrives ("varied"; "unpunctuated":
+    so and without punctuation), once for all epochs or, with `fresh_layouts`,
+    anew each epoch (as Stanza's tokenizer fakes paragraph ends afresh each time
+    it reads them)."""
     if training_text == "treebank":
         same = list(docs)
         return lambda epoch: same
-    first = varied_docs(docs, seed)
+    bare = training_text == "unpunctuated"
+    first = varied_docs(docs, seed, unpunctuated=bare)
     if not fresh_layouts:
         return lambda epoch: first
-    return lambda epoch: first if epoch == 1 else varied_docs(docs, seed, epoch)
+    return lambda epoch: first if epoch == 1 else varied_docs(docs, seed, epoch, bare)
 
 
 def ud_form_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
@@ -89,7 +99,8 @@ def ud_form_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
     return _laid_out(docs, random.Random(seed), varied=False)
 
 
-def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool) -> List[Doc]:
+def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool,
+              unpunctuated: bool = False) -> List[Doc]:
     sentences = sentences_of(docs)
     vocab = docs[0].vocab if docs else None
     out, k = [], 0
@@ -109,8 +120,12 @@ def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool) -> List[Doc
             if rng.random() < NO_FINAL_PUNCTUATION:
                 _drop_final_punctuation(paragraph[-1])
         layout = rng.choices([name for name, _ in LAYOUTS], [w for _, w in LAYOUTS])[0]
-        out.append(_render(vocab, paragraphs, layout, crlf=rng.random() < CRLF,
-                           lower=rng.random() < LOWER_CASE))
+        crlf, lower = rng.random() < CRLF, rng.random() < LOWER_CASE
+        if unpunctuated:
+            paragraphs = [p for p in ([s for s in map(_without_punctuation, paragraph) if s]
+                                      for paragraph in paragraphs) if p]
+        if paragraphs:
+            out.append(_render(vocab, paragraphs, layout, crlf=crlf, lower=lower))
     return out
 
 
@@ -120,10 +135,30 @@ def _copy(sentence: Sentence) -> Sentence:
 
 def _drop_final_punctuation(sentence: Sentence) -> None:
     last = len(sentence.words) - 1
-    if (last > 0 and all(unicodedata.category(c).startswith("P") for c in sentence.words[last])
+    if (last > 0 and is_punctuation(sentence.words[last])
             and not any(a <= last <= b for a, b in sentence.multiword)):
         sentence.attached[last - 1] = sentence.attached[last]
         del sentence.words[last], sentence.attached[last]
+
+
+def _without_punctuation(sentence: Sentence) -> Optional[Sentence]:
+    """The sentence without its punctuation words (those inside a multiword
+    token stay), a space after the word before each; None if none is left."""
+    inside = {k for a, b in sentence.multiword for k in range(a, b + 1)}
+    words: List[str] = []
+    attached: List[bool] = []
+    index = {}
+    for k, word in enumerate(sentence.words):
+        if k not in inside and is_punctuation(word):
+            if attached:
+                attached[-1] = False
+            continue
+        index[k] = len(words)
+        words.append(word)
+        attached.append(sentence.attached[k])
+    if not words:
+        return None
+    return Sentence(words, attached, [(index[a], index[b]) for a, b in sentence.multiword])
 
 
 def _render(vocab, paragraphs: List[List[Sentence]], layout: str, *, crlf: bool,

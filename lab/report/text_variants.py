@@ -1,0 +1,56 @@
+"""Raw text as users have it (docs/results/ud.md): the raw pipelines on EWT's
+text with CRLF line ends, in lower case and without punctuation, each scored
+against its rewritten gold (`spacy-elstm score --raw --text-variant`)."""
+from pathlib import Path
+from statistics import mean
+from typing import List, Optional
+
+from spacy_elstm.treebanks.gold_variants import VARIANTS
+
+from .common import read_json, table
+from .studies import seeds_of
+
+STUDY, CONFIGS = "raw-ud-10000steps", ("best_elstm", "cnn")
+METRICS = ("Tokens", "Sentences", "Words", "UPOS", "LAS")
+VARIANT_NAMES = {"as-written": "as written", "crlf": "CRLF line ends",
+                 "lowercase": "lower case", "unpunctuated": "no punctuation"}
+
+
+def score_file(config: str, split: str, variant: str) -> str:
+    """The file `score --raw` writes for a variant (as written: the plain raw score)."""
+    return f"{config}-{split}.raw{'' if variant == 'as-written' else '-' + variant}.json"
+
+
+def text_variants_section(metrics: Path) -> Optional[str]:
+    """Per config and split, each variant's mean over the seeds scored on it
+    beside the same seeds as written; None before any variant was scored."""
+    rows: List[List[str]] = []
+    for config in CONFIGS:
+        for split in ("dev", "test"):
+            for variant in VARIANTS[1:]:
+                pairs = [(read_json(f / score_file(config, split, "as-written")),
+                          read_json(f / score_file(config, split, variant)))
+                         for f in seeds_of(metrics, STUDY)]
+                pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+                if not pairs:
+                    continue
+                if not rows or rows[-1][:2] != [f"`{config}`", split]:
+                    rows.append([f"`{config}`", split, VARIANT_NAMES["as-written"],
+                                 str(len(pairs))]
+                                + [f"{mean(a[m] for a, _ in pairs):.2f}" for m in METRICS])
+                rows.append([f"`{config}`", split, VARIANT_NAMES[variant], str(len(pairs))]
+                            + [f"{mean(b[m] for _, b in pairs):.2f} "
+                               f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
+                               for m in METRICS])
+    if not rows:
+        return None
+    return (table(["config", "split", "text", "seeds"] + list(METRICS), rows)
+            + "\n\nThe pipelines of `configs/raw/` (10,000 steps) on EWT's raw text in UD's "
+              "form as users may have it, each scored by the CoNLL 2018 script against its "
+              "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
+              "crlf|lowercase|unpunctuated`; `treebanks/gold_variants.py`): CRLF line ends; "
+              "every word in lower case (the lemmas as the treebank has them); every word "
+              "tagged PUNCT removed, as speech transcripts come (a space in its place, its "
+              "dependents on its head, a sentence of punctuation alone gone). In brackets: the "
+              "change from the same seeds' text as written, the mean over them. From "
+              f"`metrics/{STUDY}[-seedN]/CONFIG-SPLIT.raw-VARIANT.json`.")
