@@ -1132,3 +1132,17 @@ def test_the_text_variants_section_sets_each_variant_beside_the_same_seeds_as_wr
     assert ("| `best_elstm` | dev | no punctuation | 2 | 99.00 (+0.00) | 32.00 (-57.00) | "
             "98.80 (+0.00) | 94.50 (+0.00) | 72.00 (-11.00) |") in text
     assert "lower case" not in text.split("\n\n")[0] and "`cnn`" not in text
+
+
+def test_the_unpunctuated_senter_section_lists_each_senter_on_both_texts(tmp_path):
+    from lab.report.text_variants import UNPUNCTUATED_FILE, senter_unpunctuated_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert senter_unpunctuated_section(metrics) is None
+    (metrics / UNPUNCTUATED_FILE).write_text(json.dumps({"split": "dev", "rows": [
+        {"senter": "first models", "pipeline": "p0", "Sentences_as-written": 89.3,
+         "Sentences_unpunctuated": 31.0, "LAS_as-written": 83.25, "LAS_unpunctuated": 72.86}]}))
+    text = senter_unpunctuated_section(metrics)
+    assert "| first models | `p0` | 89.30 | 31.00 | 83.25 | 72.86 |" in text
+    assert "| elstm_senter | pipeline | dev Sentences, as written | dev Sentences, no punctuation |" in text

@@ -38,6 +38,8 @@ RAW_TEXT_SECTIONS = (
     ("One Doc per paragraph or per document", sentence_reading.text_units_section),
     ("Raw text as users have it: CRLF, lower case, no punctuation",
      text_variants.text_variants_section),
+    ("Text without punctuation: the senter's second pair of models",
+     text_variants.senter_unpunctuated_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),
     ("Sentences from the words beside the characters", ud.senter_words_section),
     ("The senter's weights, averaged", ud.senter_average_section),

@@ -54,3 +54,33 @@ def text_variants_section(metrics: Path) -> Optional[str]:
               "dependents on its head, a sentence of punctuation alone gone). In brackets: the "
               "change from the same seeds' text as written, the mean over them. From "
               f"`metrics/{STUDY}[-seedN]/CONFIG-SPLIT.raw-VARIANT.json`.")
+
+
+UNPUNCTUATED_FILE = "tokenizers/senter-unpunctuated.json"  # python -m lab.senter_unpunctuated
+
+
+def senter_unpunctuated_section(metrics: Path) -> Optional[str]:
+    """Each senter's dev scores on the text as written and without punctuation;
+    None before `python -m lab.senter_unpunctuated` ran."""
+    data = read_json(metrics / UNPUNCTUATED_FILE)
+    if data is None or not data["rows"]:
+        return None
+    rows = [[r["senter"], f"`{r['pipeline']}`"]
+            + [f"{r[f'{m}_{v}']:.2f}" for m in ("Sentences", "LAS")
+               for v in ("as-written", "unpunctuated")] for r in data["rows"]]
+    return (table(["elstm_senter", "pipeline"]
+                  + [f"{data['split']} {m}, {VARIANT_NAMES[v]}" for m in ("Sentences", "LAS")
+                     for v in ("as-written", "unpunctuated")], rows)
+            + f"\n\n`raw/best_elstm` pipelines whose `elstm_senter` differs, the rest the same, on "
+              f"EWT {data['split']} in UD's text form as written and without punctuation "
+              "(`score --raw --text-variant unpunctuated`). *First models*: the character and "
+              "word models learned from the varied training text alone (as the pipelines "
+              "shipped before); *both texts together*: the same models learning from it with "
+              "a tenth of its documents stripped of punctuation (the random layouts then fall "
+              "otherwise: the row above each draws them the same way without stripping); "
+              "*second pair*: the first models as they were and a second pair learned from "
+              "the same text without punctuation, which splits every Doc that has no "
+              "punctuation word (`unpunctuated = true`, as `configs/raw/` have it). Each "
+              "senter trained apart from its pipeline (`scripts/train_senter.py`, then "
+              f"`--into ... --replace`). From `metrics/{UNPUNCTUATED_FILE}` (`python -m "
+              "lab.senter_unpunctuated LABEL=PIPELINE...`).")

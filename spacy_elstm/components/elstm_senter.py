@@ -13,8 +13,8 @@ elsewhere the word-level model decides alone. Both read hard-wrapped lines as
 running text (`text/wrapping.py`). With `unpunctuated`, a second pair of models,
 trained on the same text without punctuation, splits every Doc that has no
 punctuation word (`text/punctuation.py`), as speech transcripts come (learned
-together with the first, text without punctuation cost the text with it up to
-two points of sentence F1 on EWT dev). A Doc that
+together with the first, text without punctuation cost the text with it
+sentence ends on EWT dev: `python -m lab.senter_unpunctuated`). A Doc that
 comes with every sentence start set (gold sentences, as `spacy-elstm score`
 gives them without `--raw`) keeps its own.
 
