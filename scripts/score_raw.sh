@@ -16,12 +16,12 @@ METRICS=${2:?usage}
 NAME=${3:?usage}
 shift 3
 if [ $# -gt 0 ]; then SPLITS=("$@"); else SPLITS=(dev test); fi
-GOLD=${GOLD:-assets/UD_English-EWT/en_ewt-ud-{split}.conllu}
+GOLD=${GOLD:-assets/UD_English-EWT/en_ewt-ud-SPLIT.conllu}  # SPLIT: each split's name
 SCORER=${SCORER:-assets/conll2018-eval/conll18_ud_eval.py}
 score() {  # score SPLIT KIND OPTIONS...
     local split=$1 kind=$2
     shift 2
-    python -m spacy_elstm score "$PIPELINE" "${GOLD/\{split\}/$split}" --raw --scorer "$SCORER" \
+    python -m spacy_elstm score "$PIPELINE" "${GOLD//SPLIT/$split}" --raw --scorer "$SCORER" \
         --output "$METRICS/$NAME-$split.raw${kind:+-$kind}.json" "$@"
 }
 for split in "${SPLITS[@]}"; do

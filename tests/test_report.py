@@ -1128,10 +1128,11 @@ def test_the_text_variants_section_sets_each_variant_beside_the_same_seeds_as_wr
             (folder / "best_elstm-dev.raw-unpunctuated.json").write_text(json.dumps(
                 {**written, "Sentences": sentences, "LAS": 72.0}))
     text = text_variants_section(metrics)
-    assert "| `best_elstm` | dev | as written | 2 | 99.00 | 89.00 | 98.80 | 94.50 | 83.00 |" in text
-    assert ("| `best_elstm` | dev | no punctuation | 2 | 99.00 (+0.00) | 32.00 (-57.00) | "
-            "98.80 (+0.00) | 94.50 (+0.00) | 72.00 (-11.00) |") in text
-    assert "lower case" not in text.split("\n\n")[0] and "`cnn`" not in text
+    assert ("| `raw-ud-10000steps/best_elstm` | dev | as written | 2 | 99.00 | 89.00 | 98.80 | "
+            "94.50 | 83.00 |") in text
+    assert ("| `raw-ud-10000steps/best_elstm` | dev | no punctuation | 2 | 99.00 (+0.00) | "
+            "32.00 (-57.00) | 98.80 (+0.00) | 94.50 (+0.00) | 72.00 (-11.00) |") in text
+    assert "lower case" not in text.split("\n\n")[0] and "/cnn`" not in text
 
 
 def test_the_unpunctuated_senter_section_lists_each_senter_on_both_texts(tmp_path):

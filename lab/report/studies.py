@@ -55,6 +55,15 @@ STUDIES = [
           "a senter trained apart on EWT train (`scripts/train_senter.py`, 12 epochs, the "
           "config's settings) was added before scoring (it trains apart from the other "
           "components in either case)."),
+    Study(r"raw-lower-.+", "ud", "ud", "Raw text in, a tenth of the training sentences in lower case",
+          "`configs/raw/best_elstm.cfg` trained with a tenth of the tagger's, morphologizer's, "
+          "lemmatizer's and parser's training sentences lower-cased (`python "
+          "scripts/train_and_score.py best_elstm_lower=configs/raw/best_elstm.cfg --raw --steps "
+          "10000 --metrics metrics/raw-lower-10000steps --models training/raw-lower-10000steps "
+          "--splits dev -- --corpora.train.augmenter.lower_level 0.1`; `elstm_senter` as "
+          "`configs/raw/` train it, with its second pair), scored on dev only: on text in lower "
+          "case and as written, beside `raw-ud-10000steps/best_elstm` in \"Raw text as users "
+          "have it\" above."),
     Study(r"raw-ud-.+", "ud", "ud",
           "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline)",
           "The configs of `configs/raw/` trained as the study below (`python "

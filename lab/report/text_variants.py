@@ -10,7 +10,10 @@ from spacy_elstm.treebanks.gold_variants import VARIANTS
 from .common import read_json, table
 from .studies import seeds_of
 
-STUDY, CONFIGS = "raw-ud-10000steps", ("best_elstm", "cnn")
+# (study, config): the shipped raw pipelines, and best_elstm with a tenth of the tagger's
+# and parser's training sentences lower-cased (dev only)
+RUNS = (("raw-ud-10000steps", "best_elstm"), ("raw-ud-10000steps", "cnn"),
+        ("raw-lower-10000steps", "best_elstm_lower"))
 METRICS = ("Tokens", "Sentences", "Words", "UPOS", "LAS")
 VARIANT_NAMES = {"as-written": "as written", "crlf": "CRLF line ends",
                  "lowercase": "lower case", "unpunctuated": "no punctuation"}
@@ -25,27 +28,31 @@ def text_variants_section(metrics: Path) -> Optional[str]:
     """Per config and split, each variant's mean over the seeds scored on it
     beside the same seeds as written; None before any variant was scored."""
     rows: List[List[str]] = []
-    for config in CONFIGS:
+    for study, config in RUNS:
         for split in ("dev", "test"):
             for variant in VARIANTS[1:]:
                 pairs = [(read_json(f / score_file(config, split, "as-written")),
                           read_json(f / score_file(config, split, variant)))
-                         for f in seeds_of(metrics, STUDY)]
+                         for f in seeds_of(metrics, study)]
                 pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
                 if not pairs:
                     continue
-                if not rows or rows[-1][:2] != [f"`{config}`", split]:
-                    rows.append([f"`{config}`", split, VARIANT_NAMES["as-written"],
+                name = f"`{study}/{config}`"
+                if not rows or rows[-1][:2] != [name, split]:
+                    rows.append([name, split, VARIANT_NAMES["as-written"],
                                  str(len(pairs))]
                                 + [f"{mean(a[m] for a, _ in pairs):.2f}" for m in METRICS])
-                rows.append([f"`{config}`", split, VARIANT_NAMES[variant], str(len(pairs))]
+                rows.append([name, split, VARIANT_NAMES[variant], str(len(pairs))]
                             + [f"{mean(b[m] for _, b in pairs):.2f} "
                                f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
                                for m in METRICS])
     if not rows:
         return None
     return (table(["config", "split", "text", "seeds"] + list(METRICS), rows)
-            + "\n\nThe pipelines of `configs/raw/` (10,000 steps) on EWT's raw text in UD's "
+            + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
+              "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
+              "and parser's training sentences lower-cased, `--corpora.train.augmenter."
+              "lower_level 0.1`, scored on dev only) on EWT's raw text in UD's "
               "form as users may have it, each scored by the CoNLL 2018 script against its "
               "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
               "crlf|lowercase|unpunctuated`; `treebanks/gold_variants.py`): CRLF line ends; "
@@ -53,7 +60,8 @@ def text_variants_section(metrics: Path) -> Optional[str]:
               "tagged PUNCT removed, as speech transcripts come (a space in its place, its "
               "dependents on its head, a sentence of punctuation alone gone). In brackets: the "
               "change from the same seeds' text as written, the mean over them. From "
-              f"`metrics/{STUDY}[-seedN]/CONFIG-SPLIT.raw-VARIANT.json`.")
+              "`metrics/STUDY[-seedN]/CONFIG-SPLIT.raw-VARIANT.json` (`bash scripts/score_raw.sh "
+              "PIPELINE METRICS CONFIG`).")
 
 
 UNPUNCTUATED_FILE = "tokenizers/senter-unpunctuated.json"  # python -m lab.senter_unpunctuated
