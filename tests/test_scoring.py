@@ -275,3 +275,19 @@ def test_score_command_names_a_bad_text_unit(gold20, tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "text unit must be one of paragraph, line, file, got 'page'" in result.stderr
     assert not (tmp_path / "s.json").exists()
+
+
+@needs_script
+def test_score_raw_script_writes_every_raw_score_of_a_split(tmp_path):
+    """scripts/score_raw.sh: the files docs/results/ud.md reads, each saying what it scored."""
+    env = {**os.environ, "GOLD": str(ROOT / "assets" / "ud-ewt-sample" / "SPLIT.conllu"),
+           "SCORER": str(SCRIPT)}
+    subprocess.run(["bash", str(ROOT / "scripts" / "score_raw.sh"), str(PIPELINE),
+                    str(tmp_path), "brnn", "dev"], check=True, env=env, capture_output=True)
+    found = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
+    assert sorted(found) == ["brnn-dev.raw-crlf.json", "brnn-dev.raw-file.json",
+                             "brnn-dev.raw-lowercase.json", "brnn-dev.raw-unpunctuated.json",
+                             "brnn-dev.raw.json"]
+    assert found["brnn-dev.raw-file.json"]["text_unit"] == "file"
+    assert found["brnn-dev.raw-lowercase.json"]["text_variant"] == "lowercase"
+    assert {r["text_form"] for r in found.values()} == {"ud"}
