@@ -1147,3 +1147,17 @@ def test_the_unpunctuated_senter_section_lists_each_senter_on_both_texts(tmp_pat
     text = senter_unpunctuated_section(metrics)
     assert "| first models | `p0` | 89.30 | 31.00 | 83.25 | 72.86 |" in text
     assert "| elstm_senter | pipeline | dev Sentences, as written | dev Sentences, no punctuation |" in text
+
+
+def test_the_senters_line_says_how_many_have_the_second_pair(tmp_path):
+    from lab.report.headline import senters_line
+
+    records = []
+    for k, bare in enumerate((True, False)):
+        path = tmp_path / f"raw-ud-10000steps-seed{k}" / "best_elstm-senter.json"
+        path.parent.mkdir()
+        path.write_text(json.dumps({"wraps": "as spaces", "unpunctuated": bare}))
+        records.append(path)
+    assert ("reading wraps as spaces; 1 of them with the second pair of models for text "
+            "without punctuation)") in senters_line(records)
+    assert "second pair" not in senters_line(records[1:])

@@ -142,11 +142,14 @@ def senters_line(records: List[Path]) -> str:
     if not found:
         return ""
     wraps = sorted({r["wraps"] for r in found})
+    bare = sum(bool(r.get("unpunctuated")) for r in found)
+    second = (f"; {bare} of them with the second pair of models for text without "
+              "punctuation" if bare else "")
     return (f" The senters of {len(found)} of these runs were trained again apart from them, "
             "by the package as it is now (its other components are trained on gold "
             "sentences and do not read the senter), and put in place of their own "
             f"(`scripts/train_senter.py --into PIPELINE SENTER OUTPUT --replace --record`; "
-            f"reading wraps {', '.join(wraps)}): "
+            f"reading wraps {', '.join(wraps)}{second}): "
             + ", ".join(f"`metrics/{p.parent.name}/{p.name}`" for p in records) + ".")
 
 
