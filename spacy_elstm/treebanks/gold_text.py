@@ -20,7 +20,7 @@ evaluation script aligns; the documents' texts joined give the whole file's text
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Union
+from typing import Iterator, List, Optional, Union
 
 from .conllu_reader import CorpusFormatError, _blocks, _text
 
@@ -196,10 +196,9 @@ def _joined_documents(path: Path, between: str) -> List[RawDocument]:
             for doc_id, paragraphs in documents]
 
 
-def _sentence_text(path: Path, block) -> str:
-    """The sentence's tokens as written, each followed by its space (none
-    where MISC says SpaceAfter=No), the last one's kept for the next sentence."""
-    parts, covered = [], 0
+def block_rows(path: Path, block) -> Iterator[List[str]]:
+    """The columns of a sentence block's token and word lines (not its comments,
+    nor its empty nodes, which have no text and belong to the enhanced graph)."""
     for line, number in zip(block.lines, block.numbers):
         if line.startswith("#"):
             continue
@@ -207,9 +206,16 @@ def _sentence_text(path: Path, block) -> str:
         if len(columns) != 10:
             raise CorpusFormatError(f"{path}, line {number}: expected 10 tab-separated columns, "
                                     f"got {len(columns)}.")
+        if "." not in columns[0]:
+            yield columns
+
+
+def _sentence_text(path: Path, block) -> str:
+    """The sentence's tokens as written, each followed by its space (none
+    where MISC says SpaceAfter=No), the last one's kept for the next sentence."""
+    parts, covered = [], 0
+    for columns in block_rows(path, block):
         ident = columns[0]
-        if "." in ident:
-            continue  # an empty node: no text
         if "-" in ident:
             first, _, last = ident.partition("-")
             covered = int(last)

@@ -19,7 +19,7 @@ from typing import List, Optional, Union
 
 from ..text.input_modes import check_choice
 from .conllu_reader import Block, CorpusFormatError, _blocks
-from .gold_text import RawDocument, raw_documents
+from .gold_text import RawDocument, block_rows, raw_documents
 
 VARIANTS = ("as-written", "crlf", "lowercase", "unpunctuated")
 _REWRITTEN = ("lowercase", "unpunctuated")  # the variants with a gold file of their own
@@ -88,16 +88,7 @@ def _lowercased(path: Path, block: Block) -> List[str]:
 def _unpunctuated(path: Path, block: Block) -> Optional[List[str]]:
     """The sentence without its punctuation words, renumbered; None if none is left."""
     comments = [line for line in block.lines if line.startswith("#") and _comment_key(line) != "text"]
-    rows: List[List[str]] = []
-    for line, number in zip(block.lines, block.numbers):
-        if line.startswith("#"):
-            continue
-        columns = line.split("\t")
-        if len(columns) != 10:
-            raise CorpusFormatError(f"{path}, line {number}: expected 10 tab-separated columns, "
-                                    f"got {len(columns)}.")
-        if "." not in columns[0]:  # an empty node belongs to the enhanced graph
-            rows.append(columns)
+    rows = list(block_rows(path, block))
     covered = set()
     for columns in rows:
         first, dash, last = columns[0].partition("-")
