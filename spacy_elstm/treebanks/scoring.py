@@ -364,18 +364,16 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         raise ScoringError("--text-variant rewrites the raw text: it needs --raw.")
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
+        system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
         if raw:
             scored_gold = variant_gold(gold_path, text_variant, Path(temp) / "gold")
             documents = variant_documents(scored_gold, text_form, text_variant)
             docs, seconds = predict_raw(nlp, documents, batch_size, text_unit)
+            repaired, sentence_count = write_raw_conllu(system, docs, documents)
         else:
             scored_gold = gold_path
             gold = read_gold(gold_path, nlp.vocab)
             docs, seconds = predict(nlp, gold, batch_size, gold_lemmas=gold_lemmas)
-        system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
-        if raw:
-            repaired, sentence_count = write_raw_conllu(system, docs, documents)
-        else:
             repaired, sentence_count = write_conllu(system, docs, gold), len(docs)
         evaluation = official_scores(module, scored_gold, system)
     words = sum(1 for doc in docs for t in doc if not t.is_space)
