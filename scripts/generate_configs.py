@@ -130,6 +130,9 @@ VARIANTS = (
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
     Variant("experiments/raw/best_elstm_documents", "experiments/raw/best_elstm_wide_words"),
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
+    # raw/best_elstm's tagger and parser also trained on lower-case text and text
+    # without punctuation (issue 55)
+    Variant("experiments/raw/best_elstm_text_variants", "raw/best_elstm"),
     # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
     Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # Table 8's TDP stand-in as first trained (one maxout piece, which spaCy's parser

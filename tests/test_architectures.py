@@ -120,6 +120,7 @@ def test_entry_points_resolve_without_import():
 @pytest.mark.parametrize("group,table", [("spacy_architectures", "architectures"),
                                          ("spacy_loggers", "loggers"),
                                          ("spacy_readers", "readers"),
+                                         ("spacy_augmenters", "augmenters"),
                                          ("spacy_tokenizers", "tokenizers"),
                                          ("thinc_optimizers", "optimizers")])
 def test_every_decorator_name_has_an_identical_entry_point(group, table):

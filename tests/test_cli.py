@@ -72,7 +72,7 @@ def test_help_imports_no_command_s_work():
 # pyproject's entry-point groups, by the spaCy registry each fills
 ENTRY_POINT_REGISTRIES = {"spacy_architectures": "architectures", "spacy_factories": "factories",
                           "spacy_loggers": "loggers", "spacy_readers": "readers",
-                          "spacy_tokenizers": "tokenizers",
+                          "spacy_augmenters": "augmenters", "spacy_tokenizers": "tokenizers",
                           "thinc_optimizers": "optimizers", "spacy_schedules": "schedules",
                           "thinc_schedules": "schedules", "spacy_layers": "layers",
                           "thinc_layers": "layers", "spacy_scorers": "scorers",

@@ -218,3 +218,21 @@ def test_raw_text_on_documents_config(name, tmp_path):
     config["components"]["tok2vec"]["model"]["@architectures"] = \
         raw["components"]["tok2vec"]["model"]["@architectures"]
     assert config == raw
+
+
+def test_raw_text_variants_config(tmp_path):
+    """configs/experiments/raw/best_elstm_text_variants.cfg: raw/best_elstm with
+    spacy-elstm's augmenter (a tenth of the sentences in lower case, a tenth
+    without punctuation, the whitespace tokens as before), nothing else changed."""
+    path = ROOT / "configs" / "experiments" / "raw" / "best_elstm_text_variants.cfg"
+    checked_pipeline(path, tmp_path)
+    variant = spacy.util.load_config(path, interpolate=False)
+    raw = spacy.util.load_config(ROOT / "configs" / "raw" / "best_elstm.cfg", interpolate=False)
+    augmenter = dict(variant["corpora"]["train"]["augmenter"])
+    assert augmenter.pop("@augmenters") == "spacy-elstm.text_variants_augmenter.v1"
+    assert augmenter.pop("unpunctuated_level") == augmenter["lower_level"] == 0.1
+    shipped = dict(raw["corpora"]["train"]["augmenter"])
+    shipped.pop("@augmenters")
+    assert augmenter == {**shipped, "lower_level": 0.1}
+    variant["corpora"]["train"]["augmenter"] = raw["corpora"]["train"]["augmenter"]
+    assert variant == raw

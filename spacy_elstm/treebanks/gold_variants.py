@@ -9,9 +9,8 @@ so that the official script scores the pipeline end to end on it
   queries come; the lemmas stay as the treebank has them.
 - "unpunctuated": every word tagged PUNCT removed, as speech transcripts come
   (a word inside a multiword token stays). A space stands where it stood, so
-  that no two words run together; its dependents hang from its head (where it
-  was the root, the first of them becomes the root and the others hang from
-  it); a sentence of punctuation alone goes, its `# newdoc`/`# newpar` passed
+  that no two words run together; the words left hang as `unpunctuated.py`
+  says; a sentence of punctuation alone goes, its `# newdoc`/`# newpar` passed
   to the next one; `# text`, the enhanced graph (DEPS, empty nodes) go too.
 """
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import List, Optional, Union
 from ..text.input_modes import check_choice
 from .conllu_reader import Block, CorpusFormatError, _blocks
 from .gold_text import RawDocument, block_rows, raw_documents
+from .unpunctuated import rehung_heads
 
 VARIANTS = ("as-written", "crlf", "lowercase", "unpunctuated")
 _REWRITTEN = ("lowercase", "unpunctuated")  # the variants with a gold file of their own
@@ -99,17 +99,9 @@ def _unpunctuated(path: Path, block: Block) -> Optional[List[str]]:
     kept = [i for i in words if i not in removed]
     if not kept:
         return None
-    heads = {i: int(c[6]) for i, c in words.items()}
-
-    def kept_head(i: int) -> int:
-        head = heads[i]
-        while head in removed:
-            head = heads[head]
-        return head
-    new_heads = {i: kept_head(i) for i in kept}
-    roots = [i for i in kept if new_heads[i] == 0]
-    for other in roots[1:]:  # the removed root's dependents: the first one is the root
-        new_heads[other] = roots[0]
+    # CoNLL-U numbers words from 1 and its root's head is 0: one less is the rule's numbering
+    rehung = rehung_heads([int(words[i][6]) - 1 for i in sorted(words)], [i - 1 for i in removed])
+    new_heads = {i + 1: head + 1 for i, head in rehung.items()}
     number = {old: new for new, old in enumerate(kept, start=1)}
     out, spaced = [], None  # spaced: the last token row kept, whose space a removal restores
     for columns in rows:
