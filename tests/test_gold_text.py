@@ -135,3 +135,13 @@ def test_bad_input_is_named(tmp_path):
         ud_text(write(tmp_path, "# sent_id = 1\n1\tHello\t_\n\n"))
     with pytest.raises(ValueError, match="text form must be one of ud, joined, lines, got 'pdf'"):
         raw_documents(write(tmp_path, CASES["mwt"][0]), "pdf")
+
+
+def test_comment_lines_are_read_by_one_rule():
+    from spacy_elstm.treebanks.gold_text import comment_keyword, newdoc_id
+    assert comment_keyword("# newdoc id = weblog-1") == "newdoc"
+    assert comment_keyword("# NewPar") == "newpar"
+    assert comment_keyword("# text = a b") == "text"
+    assert comment_keyword("#") == comment_keyword("1\tword") == ""
+    assert newdoc_id("# newdoc id = weblog-1 ") == "weblog-1"
+    assert newdoc_id("# newdoc") == newdoc_id("# newdoc = x") == ""

@@ -145,13 +145,11 @@ def _ud_documents(path: Path) -> List[RawDocument]:
             continue
         in_block = True
         if line.startswith("#"):
-            words = line[1:].split(None, 1)
-            keyword = words[0].lower() if words else ""
+            keyword = comment_keyword(line)
             if keyword == "newpar":
                 text.newpar = True
             elif keyword == "newdoc":
-                key, _, value = line[1:].partition("=")
-                text.newdoc = value.strip() if key.split()[1:] == ["id"] and value else ""
+                text.newdoc = newdoc_id(line)
         else:
             columns = line.split("\t")
             if len(columns) != 10:
@@ -176,17 +174,11 @@ def _joined_documents(path: Path, between: str) -> List[RawDocument]:
     own line (`between` a line break)."""
     documents: List[List] = []  # [doc_id, paragraphs: [[sentence text, ...], ...]]
     for block in _blocks(path):
-        comments = {}  # "newdoc" -> its id or "", "newpar" -> ...
-        for line in block.lines:
-            if line.startswith("#"):
-                key, _, value = line[1:].partition("=")
-                key = key.split()
-                if key and key[0] in ("newdoc", "newpar"):
-                    comments[key[0]] = value.strip()
-        if "newdoc" in comments or not documents:
-            documents.append([comments.get("newdoc") or None, []])
+        keywords = {comment_keyword(line): line for line in block.lines}
+        if "newdoc" in keywords or not documents:
+            documents.append([newdoc_id(keywords.get("newdoc", "#")) or None, []])
         paragraphs = documents[-1][1]
-        if "newpar" in comments or not paragraphs:
+        if "newpar" in keywords or not paragraphs:
             paragraphs.append([])
         paragraphs[-1].append(_sentence_text(path, block))
     return [RawDocument(doc_id, PARAGRAPH_BREAK.join(
@@ -194,6 +186,21 @@ def _joined_documents(path: Path, between: str) -> List[RawDocument]:
                 for p in paragraphs),
                         sum(len(p) for p in paragraphs))
             for doc_id, paragraphs in documents]
+
+
+def comment_keyword(line: str) -> str:
+    """A comment line's first word, lower-cased (`newdoc`, `newpar`, `text`, ...);
+    "" for a line that is not a comment or a comment without words."""
+    if not line.startswith("#"):
+        return ""
+    words = line[1:].partition("=")[0].split()
+    return words[0].lower() if words else ""
+
+
+def newdoc_id(line: str) -> str:
+    """The id of a `# newdoc id = ...` line; "" for a `# newdoc` without one."""
+    key, _, value = line[1:].partition("=")
+    return value.strip() if key.split()[1:] == ["id"] else ""
 
 
 def block_rows(path: Path, block) -> Iterator[List[str]]:

@@ -18,7 +18,7 @@ from typing import List, Optional, Union
 
 from ..text.input_modes import check_choice
 from .conllu_reader import Block, CorpusFormatError, _blocks
-from .gold_text import RawDocument, block_rows, raw_documents
+from .gold_text import RawDocument, block_rows, comment_keyword, raw_documents
 from .unpunctuated import rehung_heads
 
 VARIANTS = ("as-written", "crlf", "lowercase", "unpunctuated")
@@ -41,10 +41,10 @@ def variant_gold(path: Union[str, Path], variant: str, folder: Union[str, Path])
     for block in _blocks(path):
         lines = rewrite(path, block)
         if lines is None:
-            passed += [line for line in block.lines if _comment_key(line) in ("newdoc", "newpar")]
+            passed += [line for line in block.lines if comment_keyword(line) in ("newdoc", "newpar")]
             continue
-        keys = {_comment_key(line) for line in lines}
-        blocks.append([line for line in passed if _comment_key(line) not in keys] + lines)
+        keys = {comment_keyword(line) for line in lines}
+        blocks.append([line for line in passed if comment_keyword(line) not in keys] + lines)
         passed = []
     if not blocks:
         raise CorpusFormatError(f"{path}: no sentence is left in its {variant} form.")
@@ -64,17 +64,10 @@ def variant_documents(gold: Union[str, Path], form: str, variant: str) -> List[R
     return documents
 
 
-def _comment_key(line: str) -> str:
-    if not line.startswith("#"):
-        return ""
-    words = line[1:].partition("=")[0].split()
-    return words[0].lower() if words else ""
-
-
 def _lowercased(path: Path, block: Block) -> List[str]:
     lines = []
     for line in block.lines:
-        if _comment_key(line) == "text":
+        if comment_keyword(line) == "text":
             key, _, value = line.partition("=")
             line = f"{key}={value.lower()}"
         elif not line.startswith("#"):
@@ -87,7 +80,7 @@ def _lowercased(path: Path, block: Block) -> List[str]:
 
 def _unpunctuated(path: Path, block: Block) -> Optional[List[str]]:
     """The sentence without its punctuation words, renumbered; None if none is left."""
-    comments = [line for line in block.lines if line.startswith("#") and _comment_key(line) != "text"]
+    comments = [line for line in block.lines if line.startswith("#") and comment_keyword(line) != "text"]
     rows = list(block_rows(path, block))
     covered = set()
     for columns in rows:
