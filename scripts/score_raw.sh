@@ -2,9 +2,10 @@
 # Every raw-text score of one trained pipeline that docs/results/ud.md reads, by the
 # CoNLL 2018 script (`spacy-elstm score --raw`), into METRICS/NAME-SPLIT.raw[-KIND].json:
 #   dev:  UD's text form (.raw), one Doc per document (-file), and the text as users
-#         may have it (-crlf, -lowercase, -unpunctuated: `--text-variant`);
+#         may have it (-crlf, -lowercase, -unpunctuated, -lowercase-unpunctuated:
+#         `--text-variant`);
 #   test: UD's text form, paragraphs on one line (-joined), one sentence per line
-#         (-lines), and the same three variants.
+#         (-lines), and the same four variants.
 # Read test once per final pipeline.
 #
 #   bash scripts/score_raw.sh PIPELINE METRICS NAME [SPLIT...]
@@ -32,7 +33,7 @@ for split in "${SPLITS[@]}"; do
     else
         score "$split" file --text-unit file
     fi
-    for variant in crlf lowercase unpunctuated; do
+    for variant in crlf lowercase unpunctuated lowercase-unpunctuated; do
         score "$split" "$variant" --text-variant "$variant"
     done
 done

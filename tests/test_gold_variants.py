@@ -117,7 +117,8 @@ def test_crlf_writes_each_line_break_of_the_text_as_windows_does(tmp_path):
     assert all("\r\n" in d.text for d in crlf) and not any(
         "\n" in d.text.replace("\r\n", "") for d in crlf)
     with pytest.raises(ValueError, match="text variant must be one of as-written, crlf, "
-                                         "lowercase, unpunctuated, got 'loud'"):
+                                         "lowercase, unpunctuated, lowercase-unpunctuated, "
+                                         "got 'loud'"):
         variant_documents(SAMPLE / "dev.conllu", "ud", "loud")
 
 
@@ -132,5 +133,12 @@ def test_every_variant_of_the_sample_is_a_treebank_the_official_script_reads(
         loaded = scorer.load_conllu(f)  # raises on a cycle, two roots or bad numbering
     text = "".join(d.text for d in variant_documents(gold, "ud", variant))
     assert "".join(text.split()) == "".join(loaded.characters)
-    if variant == "unpunctuated":
+    if variant.endswith("unpunctuated"):
         assert not any(w.columns[3] == "PUNCT" and not w.is_multiword for w in loaded.words)
+
+
+def test_lowercase_unpunctuated_is_the_unpunctuated_gold_lowered(tmp_path):
+    both = variant_gold(SAMPLE / "dev.conllu", "lowercase-unpunctuated", tmp_path / "both")
+    unpunctuated = variant_gold(SAMPLE / "dev.conllu", "unpunctuated", tmp_path / "u")
+    lowered = variant_gold(unpunctuated, "lowercase", tmp_path / "ul")
+    assert both.read_text(encoding="utf8") == lowered.read_text(encoding="utf8")

@@ -286,6 +286,7 @@ def test_score_raw_script_writes_every_raw_score_of_a_split(tmp_path):
                     str(tmp_path), "brnn", "dev"], check=True, env=env, capture_output=True)
     found = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
     assert sorted(found) == ["brnn-dev.raw-crlf.json", "brnn-dev.raw-file.json",
+                             "brnn-dev.raw-lowercase-unpunctuated.json",
                              "brnn-dev.raw-lowercase.json", "brnn-dev.raw-unpunctuated.json",
                              "brnn-dev.raw.json"]
     assert found["brnn-dev.raw-file.json"]["text_unit"] == "file"

@@ -1,5 +1,5 @@
 """Raw text as users have it (docs/results/ud.md): the raw pipelines on EWT's
-text with CRLF line ends, in lower case and without punctuation, each scored
+text with CRLF line ends, in lower case, without punctuation and both, each scored
 against its rewritten gold (`spacy-elstm score --raw --text-variant`)."""
 from pathlib import Path
 from statistics import mean
@@ -16,7 +16,8 @@ RUNS = (("raw-ud-10000steps", "best_elstm"), ("raw-ud-10000steps", "cnn"),
         ("raw-lower-10000steps", "best_elstm_lower"))
 METRICS = ("Tokens", "Sentences", "Words", "UPOS", "LAS")
 VARIANT_NAMES = {"as-written": "as written", "crlf": "CRLF line ends",
-                 "lowercase": "lower case", "unpunctuated": "no punctuation"}
+                 "lowercase": "lower case", "unpunctuated": "no punctuation",
+                 "lowercase-unpunctuated": "lower case, no punctuation"}
 
 
 def score_file(config: str, split: str, variant: str) -> str:
@@ -55,10 +56,11 @@ def text_variants_section(metrics: Path) -> Optional[str]:
               "lower_level 0.1`, scored on dev only) on EWT's raw text in UD's "
               "form as users may have it, each scored by the CoNLL 2018 script against its "
               "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
-              "crlf|lowercase|unpunctuated`; `treebanks/gold_variants.py`): CRLF line ends; "
-              "every word in lower case (the lemmas as the treebank has them); every word "
-              "tagged PUNCT removed, as speech transcripts come (a space in its place, its "
-              "dependents on its head, a sentence of punctuation alone gone). In brackets: the "
+              "crlf|lowercase|unpunctuated|lowercase-unpunctuated`; `treebanks/gold_variants.py`): "
+              "CRLF line ends; every word in lower case (the lemmas as the treebank has them); "
+              "every word tagged PUNCT removed, as speech transcripts come (a space in its "
+              "place, its dependents on its head, a sentence of punctuation alone gone); both, "
+              "as speech recognisers without a punctuation model write. In brackets: the "
               "change from the same seeds' text as written, the mean over them. From "
               "`metrics/STUDY[-seedN]/CONFIG-SPLIT.raw-VARIANT.json` (`bash scripts/score_raw.sh "
               "PIPELINE METRICS CONFIG`).")

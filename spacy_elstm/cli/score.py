@@ -44,8 +44,9 @@ def score(
     text_variant: str = typer.Option(
         "as-written", "--text-variant",
         help="With --raw, GOLD rewritten as users' text comes, scored against the "
-             "rewritten gold: as-written, crlf (line breaks as \\r\\n), lowercase, or "
-             "unpunctuated (no PUNCT words, as speech transcripts come)."),
+             "rewritten gold: as-written, crlf (line breaks as \\r\\n), lowercase, "
+             "unpunctuated (no PUNCT words, as speech transcripts come) or "
+             "lowercase-unpunctuated (both)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -57,7 +58,7 @@ def score(
     each sentence on a line of its own (--text-form lines), one Doc per
     paragraph as `parse` reads a .txt file (--text-unit: line, file), the
     text as written or as users' text comes (--text-variant: crlf, lowercase,
-    unpunctuated);
+    unpunctuated, lowercase-unpunctuated);
     its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the

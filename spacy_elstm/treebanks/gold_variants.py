@@ -12,6 +12,8 @@ so that the official script scores the pipeline end to end on it
   that no two words run together; the words left hang as `unpunctuated.py`
   says; a sentence of punctuation alone goes, its `# newdoc`/`# newpar` passed
   to the next one; `# text`, the enhanced graph (DEPS, empty nodes) go too.
+- "lowercase-unpunctuated": both, as speech recognisers without a punctuation
+  model write.
 """
 from pathlib import Path
 from typing import List, Optional, Union
@@ -21,8 +23,7 @@ from .conllu_reader import Block, CorpusFormatError, _blocks
 from .gold_text import RawDocument, block_rows, comment_keyword, raw_documents
 from .unpunctuated import rehung_heads
 
-VARIANTS = ("as-written", "crlf", "lowercase", "unpunctuated")
-_REWRITTEN = ("lowercase", "unpunctuated")  # the variants with a gold file of their own
+VARIANTS = ("as-written", "crlf", "lowercase", "unpunctuated", "lowercase-unpunctuated")
 
 
 def check_variant(variant: str) -> None:
@@ -34,12 +35,13 @@ def variant_gold(path: Union[str, Path], variant: str, folder: Union[str, Path])
     `folder` (a file of the same name)."""
     check_variant(variant)
     path = Path(path)
-    if variant not in _REWRITTEN:
+    if variant in ("as-written", "crlf"):
         return path
-    rewrite = _lowercased if variant == "lowercase" else _unpunctuated
     blocks, passed = [], []  # passed: `# newdoc`/`# newpar` of sentences that went
     for block in _blocks(path):
-        lines = rewrite(path, block)
+        lines = _unpunctuated(path, block) if "unpunctuated" in variant else block.lines
+        if lines is not None and "lowercase" in variant:
+            lines = _lowercased(lines)
         if lines is None:
             passed += [line for line in block.lines if comment_keyword(line) in ("newdoc", "newpar")]
             continue
@@ -64,9 +66,9 @@ def variant_documents(gold: Union[str, Path], form: str, variant: str) -> List[R
     return documents
 
 
-def _lowercased(path: Path, block: Block) -> List[str]:
-    lines = []
-    for line in block.lines:
+def _lowercased(lines: List[str]) -> List[str]:
+    out = []
+    for line in lines:
         if comment_keyword(line) == "text":
             key, _, value = line.partition("=")
             line = f"{key}={value.lower()}"
@@ -74,8 +76,8 @@ def _lowercased(path: Path, block: Block) -> List[str]:
             columns = line.split("\t")
             columns[1] = columns[1].lower()
             line = "\t".join(columns)
-        lines.append(line)
-    return lines
+        out.append(line)
+    return out
 
 
 def _unpunctuated(path: Path, block: Block) -> Optional[List[str]]:
