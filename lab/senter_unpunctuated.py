@@ -22,6 +22,17 @@ VARIANTS = ("as-written", "unpunctuated")
 METRICS = ("Sentences", "LAS")
 
 
+def variant_scores(path, gold: Path, variants) -> dict:
+    """METRIC_VARIANT of the pipeline on each variant of the gold's raw text, and
+    whether its senter routes text without punctuation to a second pair."""
+    row = {}
+    for variant in variants:
+        found = score(path, gold, scorer=SCRIPT, raw=True, text_variant=variant)
+        row.update({f"{m}_{variant}": found[m] for m in METRICS})
+        row.setdefault("routes_unpunctuated", bool(found["senter"].get("unpunctuated")))
+    return row
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pipelines", nargs="+", help="LABEL=PIPELINE: what its senter is")
@@ -36,11 +47,7 @@ def main(argv=None) -> int:
         label, _, path = item.partition("=")
         if not path:
             parser.error(f"{item!r}: expected LABEL=PIPELINE")
-        row = {"senter": label, "pipeline": path}
-        for variant in VARIANTS:
-            found = score(path, gold, scorer=SCRIPT, raw=True, text_variant=variant)
-            row.update({f"{m}_{variant}": found[m] for m in METRICS})
-            row.setdefault("routes_unpunctuated", bool(found["senter"].get("unpunctuated")))
+        row = {"senter": label, "pipeline": path, **variant_scores(path, gold, VARIANTS)}
         print(json.dumps(row), flush=True)
         rows.append(row)
     write_json(args.output, {"split": args.split, "text_form": "ud", "rows": rows})

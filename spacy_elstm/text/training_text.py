@@ -32,6 +32,8 @@ from .punctuation import is_punctuation
 
 LAYOUTS = (("ud", 0.5), ("joined", 0.2), ("lines", 0.3))
 CRLF, LOWER_CASE, NO_FINAL_PUNCTUATION = 0.1, 0.05, 0.2  # how often
+# how often a document of the text without punctuation is in lower case
+UNPUNCTUATED_LOWER_CASE = LOWER_CASE
 SINGLE_SENTENCE_PARAGRAPH = 0.5
 LONGEST_PARAGRAPH = 10  # sentences
 SENTENCES_PER_DOCUMENT = 10
@@ -120,7 +122,8 @@ def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool,
             if rng.random() < NO_FINAL_PUNCTUATION:
                 _drop_final_punctuation(paragraph[-1])
         layout = rng.choices([name for name, _ in LAYOUTS], [w for _, w in LAYOUTS])[0]
-        crlf, lower = rng.random() < CRLF, rng.random() < LOWER_CASE
+        crlf = rng.random() < CRLF
+        lower = rng.random() < (UNPUNCTUATED_LOWER_CASE if unpunctuated else LOWER_CASE)
         if unpunctuated:
             paragraphs = [p for p in ([s for s in map(_without_punctuation, paragraph) if s]
                                       for paragraph in paragraphs) if p]
