@@ -1149,6 +1149,19 @@ def test_the_unpunctuated_senter_section_lists_each_senter_on_both_texts(tmp_pat
     assert "| elstm_senter | pipeline | dev Sentences, as written | dev Sentences, no punctuation |" in text
 
 
+def test_the_lower_case_senter_section_lists_each_pair_s_shares(tmp_path):
+    from lab.report.text_variants import LOWER_CASE_FILE, senter_lower_case_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert senter_lower_case_section(metrics) is None
+    (metrics / LOWER_CASE_FILE.format(pair="first")).write_text(json.dumps({"rows": [
+        {"lower_case_share": 0.2, "seed": 0, "Sentences_as-written": 89.1,
+         "Sentences_lowercase": 86.0, "LAS_as-written": 83.2, "LAS_lowercase": 80.0}]}))
+    text = senter_lower_case_section(metrics)
+    assert "| first | 0.2 | 0 | 89.10 | 86.00 | - | - | 83.20 | 80.00 | - | - |" in text
+    assert "dev Sentences, lower case, no punctuation" in text
+
 def test_the_senters_line_says_how_many_have_the_second_pair(tmp_path):
     from lab.report.headline import senters_line
 

@@ -40,6 +40,8 @@ RAW_TEXT_SECTIONS = (
      text_variants.text_variants_section),
     ("Text without punctuation: the senter's second pair of models",
      text_variants.senter_unpunctuated_section),
+    ("Lower-case text: how much of it the senter learns from",
+     text_variants.senter_lower_case_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),
     ("Sentences from the words beside the characters", ud.senter_words_section),
     ("The senter's weights, averaged", ud.senter_average_section),

@@ -96,3 +96,35 @@ def senter_unpunctuated_section(metrics: Path) -> Optional[str]:
               "senter trained apart from its pipeline (`scripts/train_senter.py`, then "
               f"`--into ... --replace`). From `metrics/{UNPUNCTUATED_FILE}` (`python -m "
               "lab.senter_unpunctuated LABEL=PIPELINE...`).")
+
+
+# python -m lab.senter_lower_case --pair PAIR ...
+LOWER_CASE_FILE = "tokenizers/senter-lower-case-{pair}.json"
+LOWER_CASE_VARIANTS = ("as-written", "lowercase", "unpunctuated", "lowercase-unpunctuated")
+
+
+def senter_lower_case_section(metrics: Path) -> Optional[str]:
+    """Senters whose pairs saw more of their training text in lower case, on
+    dev as written and in lower case; None before `lab.senter_lower_case` ran."""
+    rows = []
+    for pair in ("first", "unpunctuated"):
+        data = read_json(metrics / LOWER_CASE_FILE.format(pair=pair))
+        for r in (data or {"rows": []})["rows"]:
+            rows.append([pair, f"{r['lower_case_share']:g}", str(r["seed"])]
+                        + [f"{r[f'{m}_{v}']:.2f}" if f"{m}_{v}" in r else "-"
+                           for m in ("Sentences", "LAS") for v in LOWER_CASE_VARIANTS])
+    if not rows:
+        return None
+    return (table(["pair", "lower-case share", "seed"]
+                  + [f"dev {m}, {VARIANT_NAMES[v]}" for m in ("Sentences", "LAS")
+                     for v in LOWER_CASE_VARIANTS], rows)
+            + "\n\n`raw/best_elstm` (10,000 steps) with its `elstm_senter` trained again "
+              "(`scripts/train_senter.py`, then `--into ... --replace`) where one pair of its "
+              "models saw a larger share of its training documents in lower case "
+              "(`text/training_text.py`: `LOWER_CASE` for the *first* pair, which splits text "
+              "with punctuation; `UNPUNCTUATED_LOWER_CASE` for the *unpunctuated* pair, which "
+              "splits Docs without any); the package's share is the pipeline as shipped. "
+              "Each on EWT dev in UD's text form as written and in that pair's lower-case "
+              "variant (`score --raw --text-variant`), by the CoNLL 2018 script. From "
+              "`metrics/tokenizers/senter-lower-case-PAIR.json` (`python -m "
+              "lab.senter_lower_case --pair PAIR --shares ...`).")
