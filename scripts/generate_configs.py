@@ -132,7 +132,9 @@ VARIANTS = (
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
     # raw/best_elstm's tagger and parser also trained on lower-case text and text
     # without punctuation (issue 55)
-    Variant("experiments/raw/best_elstm_text_variants", "raw/best_elstm"),
+    Variant("experiments/raw/best_elstm_text_variants", "raw/best_elstm",
+            "experiments/raw/text_variants"),
+    Variant("experiments/raw/cnn_text_variants", "raw/cnn", "experiments/raw/text_variants"),
     # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
     Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # Table 8's TDP stand-in as first trained (one maxout piece, which spaCy's parser

@@ -220,14 +220,15 @@ def test_raw_text_on_documents_config(name, tmp_path):
     assert config == raw
 
 
-def test_raw_text_variants_config(tmp_path):
-    """configs/experiments/raw/best_elstm_text_variants.cfg: raw/best_elstm with
-    spacy-elstm's augmenter (a tenth of the sentences in lower case, a tenth
-    without punctuation, the whitespace tokens as before), nothing else changed."""
-    path = ROOT / "configs" / "experiments" / "raw" / "best_elstm_text_variants.cfg"
+@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
+def test_raw_text_variants_config(name, tmp_path):
+    """configs/experiments/raw/*_text_variants.cfg: raw/* with spacy-elstm's
+    augmenter (a tenth of the sentences in lower case, a tenth without
+    punctuation, the whitespace tokens as before), nothing else changed."""
+    path = ROOT / "configs" / "experiments" / "raw" / f"{name}_text_variants.cfg"
     checked_pipeline(path, tmp_path)
     variant = spacy.util.load_config(path, interpolate=False)
-    raw = spacy.util.load_config(ROOT / "configs" / "raw" / "best_elstm.cfg", interpolate=False)
+    raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
     augmenter = dict(variant["corpora"]["train"]["augmenter"])
     assert augmenter.pop("@augmenters") == "spacy-elstm.text_variants_augmenter.v1"
     assert augmenter.pop("unpunctuated_level") == augmenter["lower_level"] == 0.1

@@ -67,15 +67,15 @@ STUDIES = [
     Study(r"raw-text-variants-.+", "ud", "ud",
           "Raw text in, the tagger and parser also trained on lower case and on text without "
           "punctuation",
-          "`configs/experiments/raw/best_elstm_text_variants.cfg`: `configs/raw/best_elstm.cfg` "
+          "`configs/experiments/raw/NAME_text_variants.cfg`: `configs/raw/NAME.cfg` "
           "with a tenth of the tagger's, morphologizer's, lemmatizer's and parser's training "
           "sentences lower-cased and a tenth without their punctuation "
           "(`spacy-elstm.text_variants_augmenter.v1`; `python scripts/train_and_score.py "
-          "configs/experiments/raw/best_elstm_text_variants.cfg --raw --steps 10000 --metrics "
+          "configs/experiments/raw/NAME_text_variants.cfg --raw --steps 10000 --metrics "
           "metrics/raw-text-variants-10000steps --models training/raw-text-variants-10000steps "
           "--splits dev [--seed N]`, then `bash scripts/score_raw.sh PIPELINE METRICS "
-          "best_elstm_text_variants dev`; `elstm_senter` as `configs/raw/` train it), scored on "
-          "dev only, beside `raw-ud-10000steps/best_elstm` in \"Raw text as users have it\" "
+          "NAME_text_variants dev`; `elstm_senter` as `configs/raw/` train it), scored on "
+          "dev only, beside `raw-ud-10000steps/NAME` in \"Raw text as users have it\" "
           "above."),
     Study(r"raw-ud-.+", "ud", "ud",
           "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline)",

@@ -14,7 +14,8 @@ from .studies import seeds_of
 # and parser's training sentences lower-cased, and also a tenth without punctuation (dev only)
 RUNS = (("raw-ud-10000steps", "best_elstm"), ("raw-ud-10000steps", "cnn"),
         ("raw-lower-10000steps", "best_elstm_lower"),
-        ("raw-text-variants-10000steps", "best_elstm_text_variants"))
+        ("raw-text-variants-10000steps", "best_elstm_text_variants"),
+        ("raw-text-variants-10000steps", "cnn_text_variants"))
 METRICS = ("Tokens", "Sentences", "Words", "UPOS", "LAS")
 VARIANT_NAMES = {"as-written": "as written", "crlf": "CRLF line ends",
                  "lowercase": "lower case", "unpunctuated": "no punctuation",
@@ -54,8 +55,8 @@ def text_variants_section(metrics: Path) -> Optional[str]:
             + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
               "and parser's training sentences lower-cased, `--corpora.train.augmenter."
-              "lower_level 0.1`; `best_elstm_text_variants`: a tenth lower-cased and a tenth without "
-              "punctuation, `configs/experiments/raw/best_elstm_text_variants.cfg`; both scored "
+              "lower_level 0.1`; `*_text_variants`: a tenth lower-cased and a tenth without "
+              "punctuation, `configs/experiments/raw/*_text_variants.cfg`; both scored "
               "on dev only) on EWT's raw text in UD's "
               "form as users may have it, each scored by the CoNLL 2018 script against its "
               "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
