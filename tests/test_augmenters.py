@@ -104,3 +104,14 @@ def test_the_augmenter_reads_examples_without_punctuation_and_in_lower_case():
 def test_a_bad_level_is_named():
     with pytest.raises(ValueError, match="unpunctuated_level must be between 0 and 1, got 1.5"):
         augmenter(unpunctuated_level=1.5)
+
+
+def test_a_reference_with_sentence_starts_and_no_parse_keeps_its_sentences():
+    vocab = spacy.blank("en").vocab
+    words = ["-", "Hi", "there", ".", "Bye"]
+    reference = Doc(vocab, words=words, spaces=[True, True, False, True, False],
+                    pos=["PUNCT", "INTJ", "ADV", "PUNCT", "INTJ"],
+                    sent_starts=[True, False, False, False, True])
+    out = unpunctuated_example(Example(Doc(vocab, words=words), reference))
+    assert [t.text for t in out.reference] == ["Hi", "there", "Bye"]
+    assert [t.is_sent_start for t in out.reference] == [True, False, True]
