@@ -7,7 +7,6 @@ pipeline's rows, and per config the mean change from the first to the second.
 
     python -m lab.sentence_tok2vec training/raw-ud-10000steps/best_elstm/model-best [...] [--split dev] [--text-form ud] [--output metrics/tokenizers/sentence-tok2vec.json]
 """
-import argparse
 import json
 import statistics
 from collections import defaultdict
@@ -20,6 +19,7 @@ from spacy_elstm.architectures.tok2vec import SENTENCE_TOK2VEC
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.scoring import score
 
+from .arguments import pipelines_parser
 from .tokenizers import CONLLU, SCRIPT
 
 READINGS = {"paragraph": "spacy.Tok2Vec.v2", "sentence": SENTENCE_TOK2VEC}
@@ -47,12 +47,7 @@ def mean_changes(rows: List[Dict[str, Any]]) -> Dict[str, Dict[str, float]]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--text-form", default="ud")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/sentence-tok2vec.json"))
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/sentence-tok2vec.json", text_form=True)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     rows: List[Dict[str, Any]] = []

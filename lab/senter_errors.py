@@ -12,7 +12,6 @@ error; the CoNLL 2018 script's Sentences F1 counts whole sentences instead
 
     python -m lab.senter_errors training/raw-ud-10000steps/best_elstm/model-best [...] [--split dev] [--text-form ud] [--output metrics/tokenizers/senter-errors.json]
 """
-import argparse
 import json
 import re
 from collections import Counter
@@ -24,6 +23,7 @@ import torch
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import raw_documents
 
+from .arguments import pipelines_parser
 from .token_errors import gold_tokens
 from .tokenizers import CONLLU, senter_pipeline
 
@@ -95,12 +95,7 @@ def measure(path: Path, split: str, text_form: str) -> Dict[str, Any]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--text-form", default="ud")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/senter-errors.json"))
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-errors.json", text_form=True)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     rows = []

@@ -9,7 +9,6 @@ everything in the same run, and Sentences F1 by the CoNLL 2018 script.
 
     python -m lab.senter_sure_words training/raw-ud-10000steps/best_elstm/model-best [...] [--settings 0:0:0 0.02:40:20] [--output metrics/tokenizers/senter-sure-words.json]
 """
-import argparse
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -21,6 +20,7 @@ from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import FORMS, raw_documents
 from spacy_elstm.treebanks.scoring import load_scorer
 
+from .arguments import pipelines_parser
 from .senter_depths import senter_seconds
 from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
@@ -31,14 +31,10 @@ def setting(text: str) -> Tuple[float, int, int]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-sure-words.json")
     parser.add_argument("--settings", type=setting, nargs="+",
                         default=[(0.0, 0, 0), (0.02, 80, 40), (0.02, 60, 30), (0.02, 40, 20)],
                         help="WORD_SURE:BEFORE:AFTER, the first the reference")
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/senter-sure-words.json"))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     scorer = load_scorer(SCRIPT)

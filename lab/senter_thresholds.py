@@ -6,7 +6,6 @@ change from the first threshold per text form.
 
     python -m lab.senter_thresholds training/raw-ud-10000steps/best_elstm/model-best [...] [--thresholds 0.5 0.45 0.4 0.35 0.3] [--split dev] [--output metrics/tokenizers/senter-thresholds.json]
 """
-import argparse
 import json
 import statistics
 from pathlib import Path
@@ -18,6 +17,7 @@ from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import FORMS
 from spacy_elstm.treebanks.scoring import load_scorer
 
+from .arguments import pipelines_parser
 from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
 
@@ -36,13 +36,9 @@ def mean_changes(rows: List[Dict[str, Any]], first: float) -> Dict[str, Dict[str
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-thresholds.json")
     parser.add_argument("--thresholds", type=float, nargs="+",
                         default=[0.5, 0.45, 0.4, 0.35, 0.3], help="the first the reference")
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/senter-thresholds.json"))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     scorer = load_scorer(SCRIPT)

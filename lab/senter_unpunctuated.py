@@ -7,7 +7,6 @@ on EWT dev's raw text in UD's form as written and without punctuation
 
     python -m lab.senter_unpunctuated LABEL=PIPELINE [...] [--split dev] [--output metrics/tokenizers/senter-unpunctuated.json]
 """
-import argparse
 import json
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import torch
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.scoring import score
 
+from .arguments import pipelines_parser
 from .tokenizers import CONLLU, SCRIPT
 
 VARIANTS = ("as-written", "unpunctuated")
@@ -34,11 +34,7 @@ def variant_scores(path, gold: Path, variants) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", help="LABEL=PIPELINE: what its senter is")
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/senter-unpunctuated.json"))
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-unpunctuated.json", labelled=True)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     gold = Path(CONLLU.format(split=args.split))

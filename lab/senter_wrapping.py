@@ -8,7 +8,6 @@ pipeline's own tokenizer.
 
     python -m lab.senter_wrapping training/senter-seed1 [...] [--split dev] [--output metrics/tokenizers/senter-wrapping.json]
 """
-import argparse
 import json
 from pathlib import Path
 from typing import Any, Dict
@@ -20,17 +19,14 @@ from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import FORMS
 from spacy_elstm.treebanks.scoring import load_scorer
 
+from .arguments import pipelines_parser
 from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
 
 READINGS = {"wraps as spaces": elstm_senter.unwrapped, "as written": lambda text: text}
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/senter-wrapping.json"))
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-wrapping.json")
     args = parser.parse_args(argv)
     scorer = load_scorer(SCRIPT)
     gold = Path(CONLLU.format(split=args.split))

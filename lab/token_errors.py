@@ -7,7 +7,6 @@ script aligns them.
 
     python -m lab.token_errors training/raw-ud-10000steps/best_elstm/model-best [...] [--split dev] [--text-form ud] [--top 30] [--output metrics/tokenizers/token-errors.json]
 """
-import argparse
 import json
 import re
 from collections import Counter
@@ -21,6 +20,7 @@ from spacy_elstm.text.multiword import multiword_spans
 from spacy_elstm.treebanks.conllu_reader import _blocks
 from spacy_elstm.treebanks.gold_text import raw_documents
 
+from .arguments import pipelines_parser
 from .tokenizers import CONLLU, pipeline_with
 
 Span = Tuple[int, int]  # first and one past the last non-space character
@@ -90,13 +90,8 @@ def measure(path: Path, split: str, text_form: str, top: int) -> Dict[str, Any]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pipelines", nargs="+", type=Path)
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--text-form", default="ud")
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/token-errors.json", text_form=True)
     parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("--output", type=Path,
-                        default=Path("metrics/tokenizers/token-errors.json"))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     rows = []
