@@ -37,7 +37,8 @@ ROWS = [
 KEYS = ["UPOS", "UAS", "LAS"]
 # The pipelines for raw text (configs/raw/): what a user's text gets, and the same runs on
 # gold tokens and sentences beside it
-# (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg)
+# (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg;
+# the first is the one the raw-text targets judge)
 RAW_ROWS = [
     (Row("best_elstm", "raw-ud-10000steps", 10_000,
          "`best_elstm` for raw text: sentences from the characters and the words, the "

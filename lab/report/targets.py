@@ -11,6 +11,7 @@ from typing import NamedTuple, Optional, Tuple, Union
 
 from .bench import configs_run
 from .common import read_json, table
+from .headline import RAW_ROWS
 from .studies import seeds_of
 
 
@@ -69,7 +70,8 @@ TARGETS = [
 ]
 # issue 55: the raw-text pipeline (configs/raw/best_elstm.cfg) on EWT test's raw text in
 # UD's form (`raw`) and joined by spaces (`raw-joined`), 10,000 steps
-RAW_BEST = Run("raw-ud-10000steps", "best_elstm")
+# (the README's first raw row: the runs that stand for configs/raw/best_elstm.cfg)
+RAW_BEST = Run(RAW_ROWS[0][0].study, RAW_ROWS[0][0].config)
 RAW_TARGETS = [
     Target("raw/best_elstm: Sentences ≥ 89.5 (Stanza 1.5.1: 89.16)", "Sentences", RAW_BEST,
            89.5, kind="raw"),
@@ -81,10 +83,10 @@ RAW_TARGETS = [
            "Sentences", RAW_BEST, 0.3, RAW_BEST, kind="raw", other_kind="raw-joined",
            either_side=True),
 ]
-# `python -m lab.parse_txt training/raw-ud-10000steps/best_elstm/model-best --output
-# metrics/raw-ud-10000steps/best_elstm-dev.parse-txt.json`: `parse` on the split's UD .txt
-# against the Python API, dev
-PARSE_TXT = "raw-ud-10000steps/best_elstm-dev.parse-txt.json"
+# `python -m lab.parse_txt training/STUDY/CONFIG/model-best --output
+# metrics/STUDY/CONFIG-dev.parse-txt.json` (RAW_BEST's seed 0): `parse` on the split's UD
+# .txt against the Python API, dev
+PARSE_TXT = f"{RAW_BEST.folder}/{RAW_BEST.config}-dev.parse-txt.json"
 PARSE_TXT_BOUND = 0.1
 # `spacy-elstm benchmark configs` of the converged pipelines (the encoders study):
 # their inference words/s beside the CNN's in one run
