@@ -121,20 +121,21 @@ VARIANTS = (
     # the biaffine pipeline's pretraining (issue 33, item 4)
     Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
     # raw text in (issue 41): documents, the treebank's tokens, lemmas
-    Variant("raw/best_elstm", "best_elstm", "raw/raw_text"),
     Variant("raw/cnn", "cnn", "raw/raw_text"),
     # the quick start's pipeline for raw text (issue 55: the sample splits sentences)
     Variant("raw/elstm_brnn", "elstm_brnn", "raw/raw_text"),
+    # raw/best_elstm as it was before its tagger and parser learned lower case and text
+    # without punctuation (issue 55), and as it is
+    Variant("experiments/raw/best_elstm_as_written", "best_elstm", "raw/raw_text"),
+    Variant("raw/best_elstm", "experiments/raw/best_elstm_as_written"),
     # raw/best_elstm as it was before issue 43 (the word features of best_elstm_wide_words)
-    Variant("experiments/raw/best_elstm_wide_words", "raw/best_elstm"),
+    Variant("experiments/raw/best_elstm_wide_words", "experiments/raw/best_elstm_as_written"),
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
     Variant("experiments/raw/best_elstm_documents", "experiments/raw/best_elstm_wide_words"),
     Variant("experiments/raw/cnn_documents", "raw/cnn"),
-    # raw/best_elstm's tagger and parser also trained on lower-case text and text
-    # without punctuation (issue 55)
-    Variant("experiments/raw/best_elstm_text_variants", "raw/best_elstm",
-            "experiments/raw/text_variants"),
-    Variant("experiments/raw/cnn_text_variants", "raw/cnn", "experiments/raw/text_variants"),
+    # raw/cnn's tagger and parser also trained on lower-case text and text without
+    # punctuation, as raw/best_elstm's are (issue 55)
+    Variant("experiments/raw/cnn_text_variants", "raw/cnn"),
     # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
     Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # Table 8's TDP stand-in as first trained (one maxout piece, which spaCy's parser

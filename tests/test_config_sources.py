@@ -76,17 +76,19 @@ def test_best_elstm_is_shared_elstm_with_the_character_rnn_beside_narrower_word_
 
 def test_the_wide_words_experiments_are_best_elstm_as_it_was():
     """best_elstm_wide_words (and its raw-text twin) differ from best_elstm and
-    raw/best_elstm in the word features' width only: as wide as the encoder (and the
-    raw twin in its tok2vec, which reads a paragraph whole, as it did then)."""
+    raw/best_elstm before its text variants (experiments/raw/best_elstm_as_written)
+    in the word features' width only: as wide as the encoder (and the raw twin in
+    its tok2vec, which reads a paragraph whole, as it did then)."""
+    raw = "experiments/raw/best_elstm_as_written"
     for wide, now in (("experiments/speed/best_elstm_wide_words", "best_elstm"),
-                      ("experiments/raw/best_elstm_wide_words", "raw/best_elstm")):
+                      ("experiments/raw/best_elstm_wide_words", raw)):
         config = spacy.util.load_config(ROOT / "configs" / f"{wide}.cfg", interpolate=False)
         base = spacy.util.load_config(ROOT / "configs" / f"{now}.cfg", interpolate=False)
         assert base["components"]["tok2vec"]["model"]["embed"]["words"]["width"] == 128
         words = config["components"]["tok2vec"]["model"]["embed"]["words"]
         assert words["width"] == "${components.tok2vec.model.encode.width}"
         words["width"] = 128
-        if now == "raw/best_elstm":
+        if now == raw:
             assert base["components"]["tok2vec"]["model"]["@architectures"] == \
                 "spacy-elstm.SentenceTok2Vec.v1"
             config["components"]["tok2vec"]["model"]["@architectures"] = \

@@ -157,17 +157,19 @@ def test_variant_pipeline_config(path, tmp_path):
         assert nlp.get_pipe_meta("upos").factory == "elstm_tagger"
 
 
-@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
-def test_raw_text_config(name, tmp_path):
-    """configs/raw/: its base (one gold sentence per Doc) with the treebank's
-    tokenizer and the character-level sentence splitter, both learning from the
-    training corpus file, a lemmatizer, and a tok2vec that reads sentence by
-    sentence (its embed and encode the base's), and nothing else changed."""
-    config, nlp = checked_pipeline(ROOT / "configs" / "raw" / f"{name}.cfg", tmp_path)
+@pytest.mark.parametrize("path,name", [("experiments/raw/best_elstm_as_written", "best_elstm"),
+                                       ("raw/cnn", "cnn")])
+def test_raw_text_config(path, name, tmp_path):
+    """configs/raw/ (raw/best_elstm before its text variants): its base (one
+    gold sentence per Doc) with the treebank's tokenizer and the character-level
+    sentence splitter, both learning from the training corpus file, a
+    lemmatizer, and a tok2vec that reads sentence by sentence (its embed and
+    encode the base's), and nothing else changed."""
+    config, nlp = checked_pipeline(ROOT / "configs" / f"{path}.cfg", tmp_path)
     assert nlp.pipe_names == ["elstm_senter", "tok2vec", "tagger", "morphologizer",
                               "lemmatizer", "parser"]
     assert type(nlp.tokenizer).__name__ == "TreebankTokenizer"
-    raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
+    raw = spacy.util.load_config(ROOT / "configs" / f"{path}.cfg", interpolate=False)
     base = spacy.util.load_config(ROOT / "configs" / f"{name}.cfg", interpolate=False)
     assert raw["corpora"]["train"]["gold_preproc"] is True
     assert raw["corpora"]["dev"]["gold_preproc"] is True
@@ -220,15 +222,17 @@ def test_raw_text_on_documents_config(name, tmp_path):
     assert config == raw
 
 
-@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
-def test_raw_text_variants_config(name, tmp_path):
-    """configs/experiments/raw/*_text_variants.cfg: raw/* with spacy-elstm's
-    augmenter (a tenth of the sentences in lower case, a tenth without
-    punctuation, the whitespace tokens as before), nothing else changed."""
-    path = ROOT / "configs" / "experiments" / "raw" / f"{name}_text_variants.cfg"
+@pytest.mark.parametrize("path,base", [("raw/best_elstm", "experiments/raw/best_elstm_as_written"),
+                                       ("experiments/raw/cnn_text_variants", "raw/cnn")])
+def test_raw_text_variants_config(path, base, tmp_path):
+    """configs/raw/best_elstm.cfg and configs/experiments/raw/cnn_text_variants.cfg:
+    the raw config trained on text as written with spacy-elstm's augmenter (a
+    tenth of the sentences in lower case, a tenth without punctuation, the
+    whitespace tokens as before), nothing else changed."""
+    path = ROOT / "configs" / f"{path}.cfg"
     checked_pipeline(path, tmp_path)
     variant = spacy.util.load_config(path, interpolate=False)
-    raw = spacy.util.load_config(ROOT / "configs" / "raw" / f"{name}.cfg", interpolate=False)
+    raw = spacy.util.load_config(ROOT / "configs" / f"{base}.cfg", interpolate=False)
     augmenter = dict(variant["corpora"]["train"]["augmenter"])
     assert augmenter.pop("@augmenters") == "spacy-elstm.text_variants_augmenter.v1"
     assert augmenter.pop("unpunctuated_level") == augmenter["lower_level"] == 0.1

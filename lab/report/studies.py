@@ -67,22 +67,30 @@ STUDIES = [
     Study(r"raw-text-variants-.+", "ud", "ud",
           "Raw text in, the tagger and parser also trained on lower case and on text without "
           "punctuation",
-          "`configs/experiments/raw/NAME_text_variants.cfg`: `configs/raw/NAME.cfg` "
-          "with a tenth of the tagger's, morphologizer's, lemmatizer's and parser's training "
-          "sentences lower-cased and a tenth without their punctuation "
-          "(`spacy-elstm.text_variants_augmenter.v1`; `python scripts/train_and_score.py "
-          "configs/experiments/raw/NAME_text_variants.cfg --raw --steps 10000 --metrics "
-          "metrics/raw-text-variants-10000steps --models training/raw-text-variants-10000steps "
-          "--splits dev [--seed N]`, then `bash scripts/score_raw.sh PIPELINE METRICS "
-          "NAME_text_variants dev`; `elstm_senter` as `configs/raw/` train it), scored on "
-          "dev only, beside `raw-ud-10000steps/NAME` in \"Raw text as users have it\" "
-          "above."),
+          "`best_elstm_text_variants`: `configs/raw/best_elstm.cfg` as it is, whose "
+          "tagger, morphologizer, lemmatizer and parser train on a tenth of their sentences "
+          "lower-cased and a tenth without their punctuation "
+          "(`spacy-elstm.text_variants_augmenter.v1`; before it, "
+          "`configs/experiments/raw/best_elstm_as_written.cfg`, the runs of `raw-ud-10000steps`): "
+          "`python scripts/train_and_score.py best_elstm_text_variants=configs/raw/best_elstm.cfg "
+          "--raw --steps 10000 --metrics metrics/raw-text-variants-10000steps --models "
+          "training/raw-text-variants-10000steps [--seed N]`, then `bash scripts/score_raw.sh "
+          "PIPELINE METRICS best_elstm_text_variants`; seeds 0 and 1 trained from "
+          "`configs/experiments/raw/best_elstm_text_variants.cfg` (the same config to its "
+          "header comment) with `--splits dev` and were scored on test once the config was "
+          "chosen (`--no-train --splits test`). `cnn_text_variants`: `raw/cnn` trained the same "
+          "way (`configs/experiments/raw/cnn_text_variants.cfg`), dev only. Beside "
+          "`raw-ud-10000steps/NAME` in \"Raw text as users have it\" above."),
     Study(r"raw-ud-.+", "ud", "ud",
-          "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline)",
+          "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline "
+          "for `raw/cnn`)",
           "The configs of `configs/raw/` trained as the study below (`python "
           "scripts/train_and_score.py configs/raw/NAME.cfg --metrics metrics/raw-ud-Nsteps "
           "--steps N --raw`) and scored on raw text in UD's text form (`raw`) and with each "
-          "paragraph on one line (`raw-joined`). `best_elstm`: `raw/best_elstm` as it is "
+          "paragraph on one line (`raw-joined`). `best_elstm`: `raw/best_elstm` as it was "
+          "before its tagger and parser learned lower case and text without punctuation "
+          "(`configs/experiments/raw/best_elstm_as_written.cfg`; the runs of "
+          "`raw-text-variants-10000steps` are it as it is) "
           "(the tokenizer keeping runs of mixed punctuation, a one-layer word-level model in "
           "the senter, the senter trained with the pipeline's seed), over seeds; seeds 1 and "
           "2 trained while the tokenizer and the senter were changing, so their tokenizer "

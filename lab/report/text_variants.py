@@ -10,8 +10,10 @@ from spacy_elstm.treebanks.gold_variants import VARIANTS
 from .common import read_json, table
 from .studies import seeds_of
 
-# (study, config): the shipped raw pipelines, and best_elstm with a tenth of the tagger's
-# and parser's training sentences lower-cased, and also a tenth without punctuation (dev only)
+# (study, config): the raw pipelines as they were (raw/best_elstm: now
+# experiments/raw/best_elstm_as_written), best_elstm with a tenth of the tagger's and
+# parser's training sentences lower-cased (dev only), and with also a tenth without
+# punctuation (raw/best_elstm as it is; cnn_text_variants dev only)
 RUNS = (("raw-ud-10000steps", "best_elstm"), ("raw-ud-10000steps", "cnn"),
         ("raw-lower-10000steps", "best_elstm_lower"),
         ("raw-text-variants-10000steps", "best_elstm_text_variants"),
@@ -55,9 +57,10 @@ def text_variants_section(metrics: Path) -> Optional[str]:
             + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
               "and parser's training sentences lower-cased, `--corpora.train.augmenter."
-              "lower_level 0.1`; `*_text_variants`: a tenth lower-cased and a tenth without "
-              "punctuation, `configs/experiments/raw/*_text_variants.cfg`; both scored "
-              "on dev only) on EWT's raw text in UD's "
+              "lower_level 0.1`, dev only; `*_text_variants`: a tenth lower-cased and a tenth "
+              "without punctuation, `best_elstm_text_variants` as `configs/raw/best_elstm.cfg` "
+              "is now, `cnn_text_variants` `configs/experiments/raw/cnn_text_variants.cfg`, "
+              "dev only) on EWT's raw text in UD's "
               "form as users may have it, each scored by the CoNLL 2018 script against its "
               "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
               "crlf|lowercase|unpunctuated|lowercase-unpunctuated`; `treebanks/gold_variants.py`): "
