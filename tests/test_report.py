@@ -1174,3 +1174,16 @@ def test_the_senters_line_says_how_many_have_the_second_pair(tmp_path):
     assert ("reading wraps as spaces; 1 of them with the second pair of models for text "
             "without punctuation)") in senters_line(records)
     assert "second pair" not in senters_line(records[1:])
+
+
+def test_the_raw_headline_links_each_row_to_the_section_that_says_how_it_trained():
+    from lab.report.headline import RAW_ROWS, heading_anchor
+    from lab.report.studies import study_of
+
+    assert heading_anchor("Raw text in UD's text form: configs/raw/ (the README's)") == \
+        "raw-text-in-uds-text-form-configsraw-the-readmes"
+    page = (Path(__file__).resolve().parent.parent / "docs" / "results" / "ud.md").read_text()
+    headings = {heading_anchor(line.lstrip("#").strip())
+                for line in page.splitlines() if line.startswith("## ")}
+    for row, _ in RAW_ROWS:
+        assert heading_anchor(study_of(row.study)[0].title) in headings, row

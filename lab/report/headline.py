@@ -9,7 +9,7 @@ from spacy_elstm.architectures.tok2vec import SENTENCE_TOK2VEC
 
 from .bench import configs_run
 from .common import last_step, mean_sd, number, read_json, table, text_form_words
-from .studies import seeds_of
+from .studies import seeds_of, study_of
 
 
 class Row(NamedTuple):
@@ -40,9 +40,10 @@ KEYS = ["UPOS", "UAS", "LAS"]
 # (the runs' file stem in `study`; the config they stand for is configs/raw/<shown>.cfg;
 # the first is the one the raw-text targets judge)
 RAW_ROWS = [
-    (Row("best_elstm", "raw-ud-10000steps", 10_000,
+    (Row("best_elstm_text_variants", "raw-text-variants-10000steps", 10_000,
          "`best_elstm` for raw text: sentences from the characters and the words, the "
-         "treebank's tokens, lemmas"), "best_elstm"),
+         "treebank's tokens, lemmas; its tagger and parser also trained on lower case and "
+         "on text without punctuation"), "best_elstm"),
     (Row("cnn", "raw-ud-10000steps", 10_000, "spaCy's CNN tok2vec, the same treatment"),
      "cnn"),
 ]
@@ -117,8 +118,10 @@ def raw_headline(metrics: Path) -> str:
                     + [str(len(raw["folders"])), _steps(row.budget, raw["steps"])])
     header = (["config", "for"] + RAW_KEYS + [f"gold-token {key}" for key in KEYS]
               + ["seeds", "steps"])
-    studies = sorted({row.study for row, _ in RAW_ROWS})
-    runs = sorted({row.config for row, _ in RAW_ROWS})
+    sources = "; ".join(
+        f"`raw/{shown}` from `metrics/{row.study}[-seedN]/{row.config}-test.{{raw,official}}"
+        f".json`, trained as [{study_of(row.study)[0].title}](docs/results/ud.md#"
+        f"{heading_anchor(study_of(row.study)[0].title)})" for row, shown in RAW_ROWS)
     line = (
         f"UD English-EWT test (`{'`, `'.join(sorted(gold)) or '-'}`) as a user meets it: the raw "
         f"text of each test document {text_form_words(results)} (`spacy-elstm score --raw`), "
@@ -127,12 +130,16 @@ def raw_headline(metrics: Path) -> str:
         "script, which aligns the pipeline's words to the gold ones by their characters "
         "(Tokens, Sentences and Words are F1 of those units; every other score counts their "
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
-        "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`), read from "
-        f"`metrics/{{{', '.join(studies)}}}[-seedN]/{{{', '.join(runs)}}}-test.{{raw,official}}"
-        ".json`; no pretrained vectors. How each run was trained: [docs/results/ud.md]"
-        "(docs/results/ud.md#raw-text-in-uds-text-form-the-pipelines-of-configsraw-the-readmes"
-        "-headline)." + senters_line(swapped) + tok2vec_line(results))
+        "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`); no pretrained "
+        f"vectors. {sources}." + senters_line(swapped) + tok2vec_line(results))
     return table(header, rows) + "\n\n" + line
+
+
+def heading_anchor(title: str) -> str:
+    """The anchor GitHub gives a heading: lower case, spaces as hyphens, the
+    characters other than letters, digits, "-" and "_" left out."""
+    return "".join("-" if c == " " else c for c in title.lower()
+                   if c.isalnum() or c in " -_")
 
 
 def senters_line(records: List[Path]) -> str:

@@ -66,7 +66,7 @@ STUDIES = [
           "have it\" above."),
     Study(r"raw-text-variants-.+", "ud", "ud",
           "Raw text in, the tagger and parser also trained on lower case and on text without "
-          "punctuation",
+          "punctuation (the README's headline for raw/best_elstm)",
           "`best_elstm_text_variants`: `configs/raw/best_elstm.cfg` as it is, whose "
           "tagger, morphologizer, lemmatizer and parser train on a tenth of their sentences "
           "lower-cased and a tenth without their punctuation "
