@@ -1187,3 +1187,24 @@ def test_the_raw_headline_links_each_row_to_the_section_that_says_how_it_trained
                 for line in page.splitlines() if line.startswith("## ")}
     for row, _ in RAW_ROWS:
         assert heading_anchor(study_of(row.study)[0].title) in headings, row
+
+
+def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
+    from lab.report.text_variants import ADOPTED, adopted_section
+
+    assert adopted_section(tmp_path) is None
+    (before_study, before), (after_study, after) = ADOPTED
+    for seed, (old, new) in enumerate(((80.0, 81.0), (82.0, 82.5))):
+        suffix = f"-seed{seed}" if seed else ""
+        for study, config, las in ((before_study, before, old), (after_study, after, new)):
+            folder = tmp_path / f"{study}{suffix}"
+            folder.mkdir()
+            (folder / f"{config}-dev.raw-lowercase.json").write_text(
+                json.dumps({"UPOS": 90.0, "LAS": las}))
+    # a seed that only the run before has is left out
+    (tmp_path / f"{before_study}-seed2").mkdir()
+    (tmp_path / f"{before_study}-seed2" / f"{before}-dev.raw-lowercase.json").write_text(
+        json.dumps({"UPOS": 10.0, "LAS": 10.0}))
+    text = adopted_section(tmp_path)
+    assert "| dev | lower case | 2 | 90.00 -> 90.00 (+0.00) | 81.00 -> 81.75 (+0.75) |" in text
+    assert "gold tokens" not in text.split("\n\n")[0]

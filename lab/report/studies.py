@@ -83,7 +83,7 @@ STUDIES = [
           "`raw-ud-10000steps/NAME` in \"Raw text as users have it\" above."),
     Study(r"raw-ud-.+", "ud", "ud",
           "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline "
-          "for `raw/cnn`)",
+          "for raw/cnn)",
           "The configs of `configs/raw/` trained as the study below (`python "
           "scripts/train_and_score.py configs/raw/NAME.cfg --metrics metrics/raw-ud-Nsteps "
           "--steps N --raw`) and scored on raw text in UD's text form (`raw`) and with each "
@@ -111,7 +111,8 @@ STUDIES = [
           "corpus/ud/en_ewt-ud-train.spacy training/senter-words`, then `--into ... "
           "--replace`): the senter trains apart from the other components, on EWT train, "
           "with the config's settings and seed, so only it differs."),
-    Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline)",
+    Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline "
+          "before UD's text form)",
           "The configs of `configs/raw/`: the tagger, morphologizer and parser trained on one "
           "gold sentence per Doc, the tokenizer and `elstm_senter` learned from EWT train's "
           "documents, a lemmatizer (`python scripts/train_and_score.py "

@@ -8,7 +8,7 @@ from typing import List, Optional
 from spacy_elstm.treebanks.gold_variants import VARIANTS
 
 from .common import read_json, table
-from .studies import seeds_of
+from .studies import seeds_of, split_seed
 
 # (study, config): the raw pipelines as they were (raw/best_elstm: now
 # experiments/raw/best_elstm_as_written), best_elstm with a tenth of the tagger's and
@@ -27,6 +27,60 @@ VARIANT_NAMES = {"as-written": "as written", "crlf": "CRLF line ends",
 def score_file(config: str, split: str, variant: str) -> str:
     """The file `score --raw` writes for a variant (as written: the plain raw score)."""
     return f"{config}-{split}.raw{'' if variant == 'as-written' else '-' + variant}.json"
+
+
+# raw/best_elstm before its tagger and parser learned the text variants and after:
+# (study, config) of each, seed for seed
+ADOPTED = (("raw-ud-10000steps", "best_elstm"),
+           ("raw-text-variants-10000steps", "best_elstm_text_variants"))
+ADOPTED_METRICS = ("UPOS", "LAS")
+
+
+def adopted_section(metrics: Path) -> Optional[str]:
+    """raw/best_elstm before and after (ADOPTED): per split and text, each
+    metric's mean over the seeds both have scored, and the mean change seed for
+    seed; the gold-token score (`official`) beside the raw ones. None before
+    both were scored."""
+    (before_study, before), (after_study, after) = ADOPTED
+    rows: List[List[str]] = []
+    for split in ("dev", "test"):
+        for variant in ("gold tokens",) + VARIANTS:
+            pairs = []
+            afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
+            for old in seeds_of(metrics, before_study):
+                new = afters.get(split_seed(old.name)[1])
+                if new is None:
+                    continue
+                if variant == "gold tokens":
+                    files = (old / f"{before}-{split}.official.json",
+                             new / f"{after}-{split}.official.json")
+                else:
+                    files = (old / score_file(before, split, variant),
+                             new / score_file(after, split, variant))
+                found = [read_json(f) for f in files]
+                if None not in found:
+                    pairs.append(found)
+            if not pairs:
+                continue
+            rows.append([split, VARIANT_NAMES.get(variant, variant), str(len(pairs))]
+                        + [f"{mean(a[m] for a, _ in pairs):.2f} -> {mean(b[m] for _, b in pairs):.2f}"
+                           f" ({mean(b[m] - a[m] for a, b in pairs):+.2f})"
+                           for m in ADOPTED_METRICS])
+    if not rows:
+        return None
+    return (table(["split", "text", "seeds"] + list(ADOPTED_METRICS), rows)
+            + f"\n\n`raw/best_elstm` before (`{before_study}/{before}`, "
+              "`configs/experiments/raw/best_elstm_as_written.cfg`) and after its tagger, "
+              "morphologizer, lemmatizer and parser learned a tenth of their sentences in "
+              f"lower case and a tenth without punctuation (`{after_study}/{after}`, "
+              "`configs/raw/best_elstm.cfg`), seed for seed (each seed's senter and "
+              "tokenizer the same, so the same sentences and tokens), at most 10,000 steps "
+              "(spaCy's patience stopped some sooner: each run's last step is in its study's "
+              "section), mean over the seeds both were "
+              "scored on; in brackets the mean change. `gold tokens`: the official script on "
+              "the gold words and sentences (`NAME-SPLIT.official.json`); the other rows the "
+              "raw text in UD's form as written and rewritten (`NAME-SPLIT.raw[-VARIANT].json`, "
+              "`bash scripts/score_raw.sh`). Chosen on dev; test read once per seed after.")
 
 
 def text_variants_section(metrics: Path) -> Optional[str]:
