@@ -42,11 +42,11 @@ def adopted_section(metrics: Path) -> Optional[str]:
     seed; the gold-token score (`official`) beside the raw ones. None before
     both were scored."""
     (before_study, before), (after_study, after) = ADOPTED
+    afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
     rows: List[List[str]] = []
     for split in ("dev", "test"):
         for variant in ("gold tokens",) + VARIANTS:
             pairs = []
-            afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
             for old in seeds_of(metrics, before_study):
                 new = afters.get(split_seed(old.name)[1])
                 if new is None:
@@ -63,8 +63,9 @@ def adopted_section(metrics: Path) -> Optional[str]:
             if not pairs:
                 continue
             rows.append([split, VARIANT_NAMES.get(variant, variant), str(len(pairs))]
-                        + [f"{mean(a[m] for a, _ in pairs):.2f} -> {mean(b[m] for _, b in pairs):.2f}"
-                           f" ({mean(b[m] - a[m] for a, b in pairs):+.2f})"
+                        + [f"{mean(a[m] for a, _ in pairs):.2f} -> "
+                           f"{mean(b[m] for _, b in pairs):.2f} "
+                           f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
                            for m in ADOPTED_METRICS])
     if not rows:
         return None
