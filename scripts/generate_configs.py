@@ -22,8 +22,9 @@ member's config is the base with its slots filled from the member's source.
 
 A variant (VARIANTS below) is one generated config with a few sections changed:
 its source, configs/src/variants/<output>.cfg or the one it names (a change made to
-several bases, whose header says {base} for the base's name), is a header comment, then
-sections as in any config. A section the base lacks is added after the last
+several bases, whose header says {base} for the base's name, and a line
+``# {base header}`` for the base's own header comment up to its "# Generated from"
+line), is a header comment, then sections as in any config. A section the base lacks is added after the last
 section of its parent (of the parent's parent for the sections under a "*",
 which has no header of its own); a section the base has is merged into it key by key,
 and a key the parent sets (``augmenter = null``) gives way to a section of
@@ -55,6 +56,10 @@ SLOT = re.compile(r"\{\{ (\w+) \}\}")
 ENCODE = "[components.tok2vec.model.encode"  # the section and its subsections
 # The slot whose blocks may set these sections only (and no base may set them)
 SECTION_OF_SLOT = {"encode": ENCODE}
+# A variant's header line that stands for its base's header comment, which ends
+# before its GENERATED line
+BASE_HEADER = "# {base header}"
+GENERATED = "# Generated from"
 
 # The recommended pipelines, at the top of configs/; the other encoders are study variants
 RECOMMENDED = ("best_elstm", "shared_elstm", "shared_dbrnn", "shared_lstm", "shared_gru",
@@ -120,22 +125,20 @@ VARIANTS = (
     Variant("experiments/upos/best_elstm_upos", "experiments/speed/best_elstm_wide_words"),
     # the biaffine pipeline's pretraining (issue 33, item 4)
     Variant("pretrain/biaffine_best_elstm_next_word", "biaffine/best_elstm"),
-    # raw text in (issue 41): documents, the treebank's tokens, lemmas
-    Variant("raw/cnn", "cnn", "raw/raw_text"),
+    # raw text in (issue 41): documents, the treebank's tokens, lemmas; raw/best_elstm and
+    # raw/cnn as they were before their tagger and parser learned lower case and text
+    # without punctuation (issue 55), and as they are
+    Variant("experiments/raw/best_elstm_as_written", "best_elstm", "raw/raw_text"),
+    Variant("experiments/raw/cnn_as_written", "cnn", "raw/raw_text"),
+    Variant("raw/best_elstm", "experiments/raw/best_elstm_as_written", "raw/text_variants"),
+    Variant("raw/cnn", "experiments/raw/cnn_as_written", "raw/text_variants"),
     # the quick start's pipeline for raw text (issue 55: the sample splits sentences)
     Variant("raw/elstm_brnn", "elstm_brnn", "raw/raw_text"),
-    # raw/best_elstm as it was before its tagger and parser learned lower case and text
-    # without punctuation (issue 55), and as it is
-    Variant("experiments/raw/best_elstm_as_written", "best_elstm", "raw/raw_text"),
-    Variant("raw/best_elstm", "experiments/raw/best_elstm_as_written"),
     # raw/best_elstm as it was before issue 43 (the word features of best_elstm_wide_words)
     Variant("experiments/raw/best_elstm_wide_words", "experiments/raw/best_elstm_as_written"),
     # the raw-text pipelines trained on documents (issue 41: documents against sentences)
     Variant("experiments/raw/best_elstm_documents", "experiments/raw/best_elstm_wide_words"),
-    Variant("experiments/raw/cnn_documents", "raw/cnn"),
-    # raw/cnn's tagger and parser also trained on lower-case text and text without
-    # punctuation, as raw/best_elstm's are (issue 55)
-    Variant("experiments/raw/cnn_text_variants", "raw/cnn"),
+    Variant("experiments/raw/cnn_documents", "experiments/raw/cnn_as_written"),
     # Su & Kuo's Table 8 convseq2seq (Gehring et al.'s model) in their parsing setting (issue 44)
     Variant("paper/dep_convseq2seq", "paper/dep_seq2seq_att"),
     # Table 8's TDP stand-in as first trained (one maxout piece, which spaCy's parser
@@ -349,6 +352,16 @@ def _function(lines: List[str]) -> Optional[Tuple[str, str]]:
     return None
 
 
+def _header_of(config_text: str) -> List[str]:
+    """A config's header comment up to its "# Generated from" line."""
+    header: List[str] = []
+    for line in config_text.splitlines(keepends=True):
+        if not line.startswith("#") or line.startswith(GENERATED):
+            break
+        header.append(line)
+    return header
+
+
 def apply_variant(base_text: str, source: Path, base: str = "") -> str:
     """The variant ``source`` (see the module) of the config ``base_text``;
     ``{base}`` in its header comment becomes ``base``, the base's name."""
@@ -357,6 +370,8 @@ def apply_variant(base_text: str, source: Path, base: str = "") -> str:
     lines = _lines(source)
     header, changes = _sections(lines)
     header = [ln.replace("{base}", base) for ln in header]
+    header = [own for ln in header
+              for own in (_header_of(base_text) if ln.rstrip() == BASE_HEADER else [ln])]
     if not any(ln.startswith("#") for ln in header) or any(
             ln.strip() and not ln.startswith("#") for ln in header):
         raise SourceError(f"{source}: needs a header comment, and only that, before its sections.")

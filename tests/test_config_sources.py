@@ -389,6 +389,18 @@ def test_a_variant_that_replaces_a_model_can_give_it_sections_under_a_star(tmp_p
     assert text.index("[components.a.model.tok2vec.*.two]") < text.index("[training]")
 
 
+def test_a_variant_of_several_bases_names_each_and_can_open_with_its_header(tmp_path):
+    """``{base}`` in a variant's header is the base's name, and a line
+    ``# {base header}`` the base's header up to its "# Generated from" line."""
+    source = tmp_path / "variant.cfg"
+    source.write_text("# {base header}\n# and more than configs/{base}.cfg\n"
+                      "# Generated from the variant\n[paths]\ndev = null\n")
+    base = BASE.replace("# the base\n", "# the base,\n# in two lines\n# Generated from it\n")
+    text = gen.apply_variant(base, source, "raw/x")
+    assert text.startswith("# the base,\n# in two lines\n# and more than configs/raw/x.cfg\n"
+                           "# Generated from the variant\n\n[paths]\n")
+
+
 @pytest.mark.parametrize("text,message", [
     ("[paths]\ndev = null\n", "needs a header comment"),
     ("# v\n[corpora.x]\npath = null\n", r"no parent section \[corpora\]"),

@@ -158,9 +158,9 @@ def test_variant_pipeline_config(path, tmp_path):
 
 
 @pytest.mark.parametrize("path,name", [("experiments/raw/best_elstm_as_written", "best_elstm"),
-                                       ("raw/cnn", "cnn")])
+                                       ("experiments/raw/cnn_as_written", "cnn")])
 def test_raw_text_config(path, name, tmp_path):
-    """configs/raw/ (raw/best_elstm before its text variants): its base (one
+    """configs/raw/ before its text variants (experiments/raw/*_as_written): its base (one
     gold sentence per Doc) with the treebank's tokenizer and the character-level
     sentence splitter, both learning from the training corpus file, a
     lemmatizer, and a tok2vec that reads sentence by sentence (its embed and
@@ -199,13 +199,14 @@ def test_raw_text_config(path, name, tmp_path):
 @pytest.mark.parametrize("name", ["best_elstm", "cnn"])
 def test_raw_text_on_documents_config(name, tmp_path):
     """configs/experiments/raw/*_documents.cfg: raw/* trained on documents, its
-    tokenizer and sentence splitter learning from the training documents
-    (best_elstm's as it was when they ran: experiments/raw/best_elstm_wide_words)."""
+    tokenizer and sentence splitter learning from the training documents (as
+    raw/* was when they ran: experiments/raw/best_elstm_wide_words, cnn_as_written)."""
     path = ROOT / "configs" / "experiments" / "raw" / f"{name}_documents.cfg"
     _, nlp = checked_pipeline(path, tmp_path)
     assert nlp.pipe_names[0] == "elstm_senter"
     config = spacy.util.load_config(path, interpolate=False)
-    base = ("experiments/raw/best_elstm_wide_words" if name == "best_elstm" else f"raw/{name}")
+    base = ("experiments/raw/best_elstm_wide_words" if name == "best_elstm"
+            else f"experiments/raw/{name}_as_written")
     raw = spacy.util.load_config(ROOT / "configs" / f"{base}.cfg", interpolate=False)
     assert config["corpora"]["train"]["gold_preproc"] is False
     for section, of_raw in ((config["initialize"]["tokenizer"], raw["initialize"]["tokenizer"]),
@@ -222,15 +223,18 @@ def test_raw_text_on_documents_config(name, tmp_path):
     assert config == raw
 
 
-@pytest.mark.parametrize("path,base", [("raw/best_elstm", "experiments/raw/best_elstm_as_written"),
-                                       ("experiments/raw/cnn_text_variants", "raw/cnn")])
-def test_raw_text_variants_config(path, base, tmp_path):
-    """configs/raw/best_elstm.cfg and configs/experiments/raw/cnn_text_variants.cfg:
-    the raw config trained on text as written with spacy-elstm's augmenter (a
+@pytest.mark.parametrize("name", ["best_elstm", "cnn"])
+def test_raw_text_variants_config(name, tmp_path):
+    """configs/raw/best_elstm.cfg and configs/raw/cnn.cfg: the raw config as it
+    was (experiments/raw/*_as_written) trained with spacy-elstm's augmenter (a
     tenth of the sentences in lower case, a tenth without punctuation, the
-    whitespace tokens as before), nothing else changed."""
-    path = ROOT / "configs" / f"{path}.cfg"
+    whitespace tokens as before), nothing else changed; its header says what the
+    base's does, then what the augmenter adds."""
+    path = ROOT / "configs" / "raw" / f"{name}.cfg"
+    base = f"experiments/raw/{name}_as_written"
     checked_pipeline(path, tmp_path)
+    header = (ROOT / "configs" / f"{base}.cfg").read_text().split("# Generated from")[0]
+    assert path.read_text().startswith(header + "# The tagger, morphologizer, lemmatizer")
     variant = spacy.util.load_config(path, interpolate=False)
     raw = spacy.util.load_config(ROOT / "configs" / f"{base}.cfg", interpolate=False)
     augmenter = dict(variant["corpora"]["train"]["augmenter"])

@@ -1193,7 +1193,7 @@ def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
     from lab.report.text_variants import ADOPTED, adopted_section
 
     assert adopted_section(tmp_path) is None
-    (before_study, before), (after_study, after) = ADOPTED
+    pipeline, (before_study, before), (after_study, after) = ADOPTED[0]
     for seed, (old, new) in enumerate(((80.0, 81.0), (82.0, 82.5))):
         suffix = f"-seed{seed}" if seed else ""
         for study, config, las in ((before_study, before, old), (after_study, after, new)):
@@ -1206,5 +1206,7 @@ def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
     (tmp_path / f"{before_study}-seed2" / f"{before}-dev.raw-lowercase.json").write_text(
         json.dumps({"UPOS": 10.0, "LAS": 10.0}))
     text = adopted_section(tmp_path)
-    assert "| dev | lower case | 2 | 90.00 -> 90.00 (+0.00) | 81.00 -> 81.75 (+0.75) |" in text
+    assert (f"| `{pipeline}` | dev | lower case | 2 | 90.00 -> 90.00 (+0.00) | "
+            "81.00 -> 81.75 (+0.75) |") in text
+    assert f"`{ADOPTED[1][0]}`" not in text.split("\n\n")[0]  # a pipeline not scored
     assert "gold tokens" not in text.split("\n\n")[0]

@@ -38,7 +38,8 @@ RAW_TEXT_SECTIONS = (
     ("One Doc per paragraph or per document", sentence_reading.text_units_section),
     ("Raw text as users have it: CRLF, lower case, no punctuation",
      text_variants.text_variants_section),
-    ("raw/best_elstm trained on lower case and on text without punctuation: before and after",
+    ("raw/best_elstm and raw/cnn trained on lower case and on text without punctuation: "
+     "before and after",
      text_variants.adopted_section),
     ("Text without punctuation: the senter's second pair of models",
      text_variants.senter_unpunctuated_section),

@@ -66,7 +66,7 @@ STUDIES = [
           "have it\" above."),
     Study(r"raw-text-variants-.+", "ud", "ud",
           "Raw text in, the tagger and parser also trained on lower case and on text without "
-          "punctuation (the README's headline for raw/best_elstm)",
+          "punctuation (the README's headline for raw/best_elstm and raw/cnn)",
           "`best_elstm_text_variants`: `configs/raw/best_elstm.cfg` as it is, whose "
           "tagger, morphologizer, lemmatizer and parser train on a tenth of their sentences "
           "lower-cased and a tenth without their punctuation "
@@ -78,12 +78,16 @@ STUDIES = [
           "PIPELINE METRICS best_elstm_text_variants`; seeds 0 and 1 trained from "
           "`configs/experiments/raw/best_elstm_text_variants.cfg` (the same config to its "
           "header comment) with `--splits dev` and were scored on test once the config was "
-          "chosen (`--no-train --splits test`). `cnn_text_variants`: `raw/cnn` trained the same "
-          "way (`configs/experiments/raw/cnn_text_variants.cfg`), dev only. Beside "
+          "chosen (`--no-train --splits test`). `cnn_text_variants`: `configs/raw/cnn.cfg` as it "
+          "is, trained the same way (before it, `configs/experiments/raw/cnn_as_written.cfg`); "
+          "its seeds trained from `configs/experiments/raw/cnn_text_variants.cfg` (the same "
+          "config to its header comment) with `--splits dev`, and seeds 0 and 1 were trained "
+          "again from it with `--splits dev test` once the config was chosen (their models "
+          "were gone), the dev scores checked to be the same. Beside "
           "`raw-ud-10000steps/NAME` in \"Raw text as users have it\" above."),
     Study(r"raw-ud-.+", "ud", "ud",
-          "Raw text in UD's text form: the pipelines of configs/raw/ (the README's headline "
-          "for raw/cnn)",
+          "Raw text in UD's text form: the pipelines of configs/raw/ before their text "
+          "variants",
           "The configs of `configs/raw/` trained as the study below (`python "
           "scripts/train_and_score.py configs/raw/NAME.cfg --metrics metrics/raw-ud-Nsteps "
           "--steps N --raw`) and scored on raw text in UD's text form (`raw`) and with each "
@@ -98,7 +102,8 @@ STUDIES = [
           "(`python scripts/learn_tokenizer.py`, `python scripts/train_senter.py "
           "corpus/ud/en_ewt-ud-train.spacy training/senter-seedN --seed N`, then `--into ... "
           "--replace`): both learn from EWT train apart from the other components, so only "
-          "they differ. `cnn`: `raw/cnn` as it was at seed 0 (its senter "
+          "they differ. `cnn`: `raw/cnn` before its text variants "
+          "(`configs/experiments/raw/cnn_as_written.cfg`), as it was at seed 0 (its senter "
           "trained within `spacy train`, the same as `best_elstm_words`' to the digit). "
           "`cnn_no_augmenter`: `raw/cnn` as it was "
           "before the whitespace augmentation, its `elstm_senter` the characters alone. "

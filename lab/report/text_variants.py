@@ -10,10 +10,10 @@ from spacy_elstm.treebanks.gold_variants import VARIANTS
 from .common import read_json, table
 from .studies import seeds_of, split_seed
 
-# (study, config): the raw pipelines as they were (raw/best_elstm: now
-# experiments/raw/best_elstm_as_written), best_elstm with a tenth of the tagger's and
-# parser's training sentences lower-cased (dev only), and with also a tenth without
-# punctuation (raw/best_elstm as it is; cnn_text_variants dev only)
+# (study, config): the raw pipelines as they were (now experiments/raw/*_as_written),
+# best_elstm with a tenth of the tagger's and parser's training sentences lower-cased
+# (dev only), and with also a tenth without punctuation (raw/best_elstm and raw/cnn
+# as they are)
 RUNS = (("raw-ud-10000steps", "best_elstm"), ("raw-ud-10000steps", "cnn"),
         ("raw-lower-10000steps", "best_elstm_lower"),
         ("raw-text-variants-10000steps", "best_elstm_text_variants"),
@@ -29,53 +29,57 @@ def score_file(config: str, split: str, variant: str) -> str:
     return f"{config}-{split}.raw{'' if variant == 'as-written' else '-' + variant}.json"
 
 
-# raw/best_elstm before its tagger and parser learned the text variants and after:
-# (study, config) of each, seed for seed
-ADOPTED = (("raw-ud-10000steps", "best_elstm"),
-           ("raw-text-variants-10000steps", "best_elstm_text_variants"))
+# raw/best_elstm and raw/cnn before their tagger and parser learned the text variants
+# and after: (pipeline, (study, config) before, (study, config) after), seed for seed
+ADOPTED = (("raw/best_elstm", ("raw-ud-10000steps", "best_elstm"),
+            ("raw-text-variants-10000steps", "best_elstm_text_variants")),
+           ("raw/cnn", ("raw-ud-10000steps", "cnn"),
+            ("raw-text-variants-10000steps", "cnn_text_variants")))
 ADOPTED_METRICS = ("UPOS", "LAS")
 
 
 def adopted_section(metrics: Path) -> Optional[str]:
-    """raw/best_elstm before and after (ADOPTED): per split and text, each
+    """Each pipeline before and after (ADOPTED): per split and text, each
     metric's mean over the seeds both have scored, and the mean change seed for
     seed; the gold-token score (`official`) beside the raw ones. None before
-    both were scored."""
-    (before_study, before), (after_study, after) = ADOPTED
-    afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
+    any pair was scored."""
     rows: List[List[str]] = []
-    for split in ("dev", "test"):
-        for variant in ("gold tokens",) + VARIANTS:
-            pairs = []
-            for old in seeds_of(metrics, before_study):
-                new = afters.get(split_seed(old.name)[1])
-                if new is None:
+    for pipeline, (before_study, before), (after_study, after) in ADOPTED:
+        afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
+        for split in ("dev", "test"):
+            for variant in ("gold tokens",) + VARIANTS:
+                pairs = []
+                for old in seeds_of(metrics, before_study):
+                    new = afters.get(split_seed(old.name)[1])
+                    if new is None:
+                        continue
+                    if variant == "gold tokens":
+                        files = (old / f"{before}-{split}.official.json",
+                                 new / f"{after}-{split}.official.json")
+                    else:
+                        files = (old / score_file(before, split, variant),
+                                 new / score_file(after, split, variant))
+                    found = [read_json(f) for f in files]
+                    if None not in found:
+                        pairs.append(found)
+                if not pairs:
                     continue
-                if variant == "gold tokens":
-                    files = (old / f"{before}-{split}.official.json",
-                             new / f"{after}-{split}.official.json")
-                else:
-                    files = (old / score_file(before, split, variant),
-                             new / score_file(after, split, variant))
-                found = [read_json(f) for f in files]
-                if None not in found:
-                    pairs.append(found)
-            if not pairs:
-                continue
-            rows.append([split, VARIANT_NAMES.get(variant, variant), str(len(pairs))]
-                        + [f"{mean(a[m] for a, _ in pairs):.2f} -> "
-                           f"{mean(b[m] for _, b in pairs):.2f} "
-                           f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
-                           for m in ADOPTED_METRICS])
+                rows.append([f"`{pipeline}`", split, VARIANT_NAMES.get(variant, variant),
+                             str(len(pairs))]
+                            + [f"{mean(a[m] for a, _ in pairs):.2f} -> "
+                               f"{mean(b[m] for _, b in pairs):.2f} "
+                               f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
+                               for m in ADOPTED_METRICS])
     if not rows:
         return None
-    return (table(["split", "text", "seeds"] + list(ADOPTED_METRICS), rows)
-            + f"\n\n`raw/best_elstm` before (`{before_study}/{before}`, "
-              "`configs/experiments/raw/best_elstm_as_written.cfg`) and after its tagger, "
-              "morphologizer, lemmatizer and parser learned a tenth of their sentences in "
-              f"lower case and a tenth without punctuation (`{after_study}/{after}`, "
-              "`configs/raw/best_elstm.cfg`), seed for seed (each seed's senter and "
-              "tokenizer the same, so the same sentences and tokens), at most 10,000 steps "
+    runs = "; ".join(f"`{pipeline}`: `{bs}/{b}` (`configs/experiments/{pipeline}_as_written.cfg`)"
+                     f" -> `{as_}/{a}` (`configs/{pipeline}.cfg`)"
+                     for pipeline, (bs, b), (as_, a) in ADOPTED)
+    return (table(["pipeline", "split", "text", "seeds"] + list(ADOPTED_METRICS), rows)
+            + "\n\nEach pipeline before and after its tagger, morphologizer, lemmatizer and "
+              "parser learned a tenth of their sentences in lower case and a tenth without "
+              f"punctuation ({runs}), seed for seed (each seed's senter and tokenizer the "
+              "same, so the same sentences and tokens), at most 10,000 steps "
               "(spaCy's patience stopped some sooner: each run's last step is in its study's "
               "section), mean over the seeds both were "
               "scored on; in brackets the mean change. `gold tokens`: the official script on "
@@ -113,9 +117,8 @@ def text_variants_section(metrics: Path) -> Optional[str]:
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
               "and parser's training sentences lower-cased, `--corpora.train.augmenter."
               "lower_level 0.1`, dev only; `*_text_variants`: a tenth lower-cased and a tenth "
-              "without punctuation, `best_elstm_text_variants` as `configs/raw/best_elstm.cfg` "
-              "is now, `cnn_text_variants` `configs/experiments/raw/cnn_text_variants.cfg`, "
-              "dev only) on EWT's raw text in UD's "
+              "without punctuation, as `configs/raw/best_elstm.cfg` and `configs/raw/cnn.cfg` "
+              "are now) on EWT's raw text in UD's "
               "form as users may have it, each scored by the CoNLL 2018 script against its "
               "gold rewritten the same way (`spacy-elstm score MODEL GOLD --raw --text-variant "
               "crlf|lowercase|unpunctuated|lowercase-unpunctuated`; `treebanks/gold_variants.py`): "
