@@ -34,6 +34,8 @@ Example (from the repository's root, about 30-50 minutes of training on one thre
       --gold assets/UD_English-EWT/en_ewt-ud-test.conllu \\
       --scorer assets/conll2018-eval/conll18_ud_eval.py \\
       --output training/udpipe1/udpipe1-test.conllu --json metrics/udpipe1/udpipe1-test.json
+  (on text as users may have it: --text-variant lowercase --json
+   metrics/udpipe1/udpipe1-test.raw-lowercase.json, as `score --raw` names its files)
 """
 
 import argparse
@@ -44,6 +46,8 @@ import sys
 import time
 
 import ufal.udpipe as udpipe
+
+from spacy_elstm.treebanks.gold_variants import VARIANTS, variant_documents, variant_gold
 
 # Short training schedules (UDPipe 1 defaults: tokenizer epochs=100, tagger
 # iterations=20, parser iterations=10).  Everything else stays at UDPipe's defaults.
@@ -167,12 +171,18 @@ def cmd_run(args):
     model = udpipe.Model.load(args.model)
     if model is None:
         sys.exit("cannot load model %s" % args.model)
+    gold_path = args.gold
+    if args.text and args.text_variant != "as-written":
+        sys.exit("--text-variant rewrites the gold's own text: give --text or --text-variant, "
+                 "not both")
     if args.text:
         with open(args.text, encoding="utf-8") as f:
             text = f.read()
-    else:  # UD's text form of the gold file, byte for byte conllu_to_text.pl's
-        from spacy_elstm.treebanks.gold_text import ud_text
-        text = ud_text(args.gold)
+    else:  # UD's text form of the gold file, byte for byte conllu_to_text.pl's, or a variant
+        gold_path = str(variant_gold(args.gold, args.text_variant,
+                                     os.path.dirname(os.path.abspath(args.output))
+                                     + "/gold-" + args.text_variant))
+        text = "".join(d.text for d in variant_documents(gold_path, "ud", args.text_variant))
 
     conllu, n_sentences, n_words, seconds = annotate(model, text, args.tokenizer_mode)
     with open(args.output, "w", encoding="utf-8") as f:
@@ -181,7 +191,7 @@ def cmd_run(args):
           % (args.text or args.gold, n_sentences, n_words, seconds, n_words / seconds), flush=True)
 
     scorer = load_scorer(args.scorer)
-    gold = scorer.load_conllu_file(args.gold)
+    gold = scorer.load_conllu_file(gold_path)
     system = scorer.load_conllu_file(args.output)
     evaluation = scorer.evaluate(gold, system)
     scores = {m: round(100 * evaluation[m].f1, 2) for m in METRICS}
@@ -196,6 +206,7 @@ def cmd_run(args):
         "system": "UDPipe 1 (ufal.udpipe), trained on EWT train, dev as heldout",
         "input_text": os.path.basename(args.text) if args.text else "ud_text(gold)",
         "text_form": "ud",
+        "text_variant": args.text_variant,
         "gold": os.path.basename(args.gold),
         "scorer": os.path.basename(args.scorer),
         "scores_f1": scores,
@@ -240,6 +251,10 @@ def main():
     p.add_argument("--model-info", help="training-info JSON (default: MODEL.json)")
     p.add_argument("--text", help="raw text (default: UD's text form of --gold)")
     p.add_argument("--gold", required=True, help="gold CoNLL-U of the same split")
+    p.add_argument("--text-variant", default="as-written",
+                   choices=VARIANTS,
+                   help="the gold and its text rewritten as `spacy-elstm score --raw "
+                        "--text-variant` rewrites them [%(default)s]")
     p.add_argument("--scorer", required=True, help="path to conll18_ud_eval.py")
     p.add_argument("--output", required=True, help="output CoNLL-U")
     p.add_argument("--json", required=True, help="output JSON with scores")

@@ -1133,6 +1133,26 @@ def test_the_text_variants_section_sets_each_variant_beside_the_same_seeds_as_wr
     assert ("| `raw-ud-10000steps/best_elstm` | dev | no punctuation | 2 | 99.00 (+0.00) | "
             "32.00 (-57.00) | 98.80 (+0.00) | 94.50 (+0.00) | 72.00 (-11.00) |") in text
     assert "lower case" not in text.split("\n\n")[0] and "/cnn`" not in text
+    assert "UDPipe 1" not in text  # the peer not run on any variant
+
+    # the peer's runs: as written (in its own section too) and a variant (here only)
+    from lab.report.ud import peer_section
+
+    (metrics / "udpipe1").mkdir()
+    peer = {"gold": "g-dev.conllu", "words_per_second": 1.0, "udpipe_version": "1",
+            "ufal.udpipe_package_version": "1", "train_seconds": 60.0,
+            "options": {k: "x" for k in ("train_file", "heldout_file", "tokenizer_options",
+                                         "tagger_options", "parser_options")}}
+    (metrics / "udpipe1" / "udpipe1-dev.json").write_text(json.dumps(
+        {**peer, "text_variant": "as-written",
+         "scores_f1": {**written, "XPOS": 1.0, "UFeats": 1.0, "Lemmas": 1.0, "UAS": 1.0}}))
+    (metrics / "udpipe1" / "udpipe1-dev.raw-unpunctuated.json").write_text(json.dumps(
+        {**peer, "text_variant": "unpunctuated", "scores_f1": {**written, "LAS": 70.0}}))
+    text = text_variants_section(metrics)
+    assert "| UDPipe 1 | dev | as written | 1 | 99.00 | 89.00 | 98.80 | 94.50 | 83.00 |" in text
+    assert "| UDPipe 1 | dev | no punctuation | 1 | 99.00 (+0.00) |" in text
+    assert "70.00 (-13.00) |" in text and "udpipe1-SPLIT[.raw-VARIANT].json" in text
+    assert peer_section(metrics).count("| `g-dev.conllu` |") == 1
 
 
 def test_the_unpunctuated_senter_section_lists_each_senter_on_both_texts(tmp_path):

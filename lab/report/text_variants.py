@@ -88,9 +88,33 @@ def adopted_section(metrics: Path) -> Optional[str]:
               "`bash scripts/score_raw.sh`). Chosen on dev; test read once per seed after.")
 
 
+# the peer (python -m lab.udpipe_peer run [--text-variant V]): one run per split and text
+PEER_FILE = "udpipe1/udpipe1-{split}{suffix}.json"
+
+
+def peer_rows(metrics: Path) -> List[List[str]]:
+    """UDPipe 1's rows of the text-variants table: each split as written, then
+    each variant it was run on, the change from as written in brackets."""
+    rows: List[List[str]] = []
+    for split in ("dev", "test"):
+        written = read_json(metrics / PEER_FILE.format(split=split, suffix=""))
+        for variant in VARIANTS[1:]:
+            found = read_json(metrics / PEER_FILE.format(split=split, suffix=f".raw-{variant}"))
+            if written is None or found is None:
+                continue
+            a, b = written["scores_f1"], found["scores_f1"]
+            if not rows or rows[-1][1] != split:
+                rows.append(["UDPipe 1", split, VARIANT_NAMES["as-written"], "1"]
+                            + [f"{a[m]:.2f}" for m in METRICS])
+            rows.append(["UDPipe 1", split, VARIANT_NAMES[variant], "1"]
+                        + [f"{b[m]:.2f} ({b[m] - a[m]:+.2f})" for m in METRICS])
+    return rows
+
+
 def text_variants_section(metrics: Path) -> Optional[str]:
     """Per config and split, each variant's mean over the seeds scored on it
-    beside the same seeds as written; None before any variant was scored."""
+    beside the same seeds as written, and the peer's runs on them; None before
+    any variant was scored."""
     rows: List[List[str]] = []
     for study, config in RUNS:
         for split in ("dev", "test"):
@@ -110,9 +134,10 @@ def text_variants_section(metrics: Path) -> Optional[str]:
                             + [f"{mean(b[m] for _, b in pairs):.2f} "
                                f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
                                for m in METRICS])
+    peer = peer_rows(metrics)
     if not rows:
         return None
-    return (table(["config", "split", "text", "seeds"] + list(METRICS), rows)
+    return (table(["config", "split", "text", "seeds"] + list(METRICS), rows + peer)
             + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
               "and parser's training sentences lower-cased, `--corpora.train.augmenter."
@@ -128,7 +153,11 @@ def text_variants_section(metrics: Path) -> Optional[str]:
               "as speech recognisers without a punctuation model write. In brackets: the "
               "change from the same seeds' text as written, the mean over them. From "
               "`metrics/STUDY[-seedN]/CONFIG-SPLIT.raw-VARIANT.json` (`bash scripts/score_raw.sh "
-              "PIPELINE METRICS CONFIG`).")
+              "PIPELINE METRICS CONFIG`)."
+            + (" UDPipe 1: the peer (\"A peer on the same raw text\" above, trained on the text "
+               "as written only) on the same texts and golds, from "
+               f"`metrics/{PEER_FILE.format(split='SPLIT', suffix='[.raw-VARIANT]')}` (`python "
+               "-m lab.udpipe_peer run ... --text-variant VARIANT`)." if peer else ""))
 
 
 UNPUNCTUATED_FILE = "tokenizers/senter-unpunctuated.json"  # python -m lab.senter_unpunctuated

@@ -561,6 +561,8 @@ def peer_section(metrics: Path) -> Optional[str]:
     rows, first = [], None
     for path in files:
         data = read_json(path)
+        if data.get("text_variant", "as-written") != "as-written":
+            continue  # in the text-variants section
         first = first or data
         rows.append([f"`{data['gold']}`"] + [f"{data['scores_f1'][k]:.2f}" for k in PEER_KEYS]
                     + [f"{data['words_per_second']:,.0f}"])
