@@ -1226,6 +1226,15 @@ def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
     (tmp_path / f"{before_study}-seed2" / f"{before}-dev.raw-lowercase.json").write_text(
         json.dumps({"UPOS": 10.0, "LAS": 10.0}))
     text = adopted_section(tmp_path)
+    assert "but for" not in text  # no pair scored as written
+    for seed, sentences in enumerate((88.0, 87.0)):  # seed 1's sentences differ
+        suffix = f"-seed{seed}" if seed else ""
+        (tmp_path / f"{before_study}{suffix}" / f"{before}-dev.raw.json").write_text(
+            json.dumps({"Tokens": 99.0, "Sentences": 88.0, "UPOS": 90.0, "LAS": 80.0}))
+        (tmp_path / f"{after_study}{suffix}" / f"{after}-dev.raw.json").write_text(
+            json.dumps({"Tokens": 99.0, "Sentences": sentences, "UPOS": 90.0, "LAS": 80.0}))
+    text = adopted_section(tmp_path)
+    assert f"but for `{pipeline}` seed 1 on dev, whose run before" in text
     assert (f"| `{pipeline}` | dev | lower case | 2 | 90.00 -> 90.00 (+0.00) | "
             "81.00 -> 81.75 (+0.75) |") in text
     assert f"`{ADOPTED[1][0]}`" not in text.split("\n\n")[0]  # a pipeline not scored
