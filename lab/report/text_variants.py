@@ -3,7 +3,7 @@ text with CRLF line ends, in lower case, without punctuation and both, each scor
 against its rewritten gold (`spacy-elstm score --raw --text-variant`)."""
 from pathlib import Path
 from statistics import mean
-from typing import List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from spacy_elstm.treebanks.gold_variants import VARIANTS
 
@@ -38,6 +38,23 @@ ADOPTED = (("raw/best_elstm", ("raw-ud-10000steps", "best_elstm"),
 ADOPTED_METRICS = ("UPOS", "LAS")
 
 
+def _pairs(metrics: Path, before: Tuple[str, str], after: Tuple[str, str],
+           file: Callable[[str], str]) -> List[Tuple[int, Dict, Dict]]:
+    """(seed, scores before, scores after) of each seed both runs have the
+    file of: ``file(config)`` names it."""
+    (before_study, before_config), (after_study, after_config) = before, after
+    afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
+    out = []
+    for old in seeds_of(metrics, before_study):
+        seed = split_seed(old.name)[1]
+        if seed in afters:
+            found = (read_json(old / file(before_config)),
+                     read_json(afters[seed] / file(after_config)))
+            if None not in found:
+                out.append((seed, *found))
+    return out
+
+
 def adopted_section(metrics: Path) -> Optional[str]:
     """Each pipeline before and after (ADOPTED): per split and text, each
     metric's mean over the seeds both have scored, and the mean change seed for
@@ -45,33 +62,16 @@ def adopted_section(metrics: Path) -> Optional[str]:
     any pair was scored."""
     rows: List[List[str]] = []
     differing: List[str] = []  # pairs whose raw Tokens or Sentences differ
-    for pipeline, (before_study, before), (after_study, after) in ADOPTED:
-        afters = {split_seed(f.name)[1]: f for f in seeds_of(metrics, after_study)}
+    for pipeline, before, after in ADOPTED:
         for split in ("dev", "test"):
-            for old in seeds_of(metrics, before_study):
-                seed = split_seed(old.name)[1]
-                if seed not in afters:
-                    continue
-                found = [read_json(old / score_file(before, split, "as-written")),
-                         read_json(afters[seed] / score_file(after, split, "as-written"))]
-                if None not in found and any(found[0][m] != found[1][m]
-                                             for m in ("Tokens", "Sentences")):
-                    differing.append(f"`{pipeline}` seed {seed} on {split}")
+            differing += [f"`{pipeline}` seed {seed} on {split}" for seed, a, b in _pairs(
+                metrics, before, after, lambda c: score_file(c, split, "as-written"))
+                if any(a[m] != b[m] for m in ("Tokens", "Sentences"))]
             for variant in ("gold tokens",) + VARIANTS:
-                pairs = []
-                for old in seeds_of(metrics, before_study):
-                    new = afters.get(split_seed(old.name)[1])
-                    if new is None:
-                        continue
-                    if variant == "gold tokens":
-                        files = (old / f"{before}-{split}.official.json",
-                                 new / f"{after}-{split}.official.json")
-                    else:
-                        files = (old / score_file(before, split, variant),
-                                 new / score_file(after, split, variant))
-                    found = [read_json(f) for f in files]
-                    if None not in found:
-                        pairs.append(found)
+                pairs = [(a, b) for _, a, b in _pairs(
+                    metrics, before, after,
+                    lambda c: (f"{c}-{split}.official.json" if variant == "gold tokens"
+                               else score_file(c, split, variant)))]
                 if not pairs:
                     continue
                 rows.append([f"`{pipeline}`", split, VARIANT_NAMES.get(variant, variant),
