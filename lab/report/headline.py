@@ -44,9 +44,8 @@ RAW_ROWS = [
          "`best_elstm` for raw text: sentences from the characters and the words, the "
          "treebank's tokens, lemmas; its tagger and parser also trained on lower case and "
          "on text without punctuation"), "best_elstm"),
-    (Row("cnn", "raw-ud-10000steps", 10_000,
-         "spaCy's CNN tok2vec, the same treatment, its tagger and parser trained on the text as "
-         "written"), "cnn"),
+    (Row("cnn_text_variants", "raw-text-variants-10000steps", 10_000,
+         "spaCy's CNN tok2vec, the same treatment"), "cnn"),
 ]
 RAW_KEYS = ["Tokens", "Sentences", "Words", "UPOS", "Lemmas", "UAS", "LAS"]
 SPEED_FILE = "bench-configs.json"  # `spacy-elstm benchmark configs`, the `speed` command
