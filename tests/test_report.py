@@ -1234,7 +1234,7 @@ def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
         (tmp_path / f"{after_study}{suffix}" / f"{after}-dev.raw.json").write_text(
             json.dumps({"Tokens": 99.0, "Sentences": sentences, "UPOS": 90.0, "LAS": 80.0}))
     text = adopted_section(tmp_path)
-    assert f"but for `{pipeline}` seed 1 on dev, whose run before" in text
+    assert f"but for `{pipeline}` seed 1 (dev), whose run before" in text
     assert (f"| `{pipeline}` | dev | lower case | 2 | 90.00 -> 90.00 (+0.00) | "
             "81.00 -> 81.75 (+0.75) |") in text
     assert f"`{ADOPTED[1][0]}`" not in text.split("\n\n")[0]  # a pipeline not scored

@@ -61,12 +61,14 @@ def adopted_section(metrics: Path) -> Optional[str]:
     seed; the gold-token score (`official`) beside the raw ones. None before
     any pair was scored."""
     rows: List[List[str]] = []
-    differing: List[str] = []  # pairs whose raw Tokens or Sentences differ
+    # the pairs whose raw Tokens or Sentences differ: {(pipeline, seed): [split...]}
+    differing: Dict[Tuple[str, int], List[str]] = {}
     for pipeline, before, after in ADOPTED:
         for split in ("dev", "test"):
-            differing += [f"`{pipeline}` seed {seed} on {split}" for seed, a, b in _pairs(
-                metrics, before, after, lambda c: score_file(c, split, "as-written"))
-                if any(a[m] != b[m] for m in ("Tokens", "Sentences"))]
+            for seed, a, b in _pairs(metrics, before, after,
+                                     lambda c: score_file(c, split, "as-written")):
+                if any(a[m] != b[m] for m in ("Tokens", "Sentences")):
+                    differing.setdefault((pipeline, seed), []).append(split)
             for variant in ("gold tokens",) + VARIANTS:
                 pairs = [(a, b) for _, a, b in _pairs(
                     metrics, before, after,
@@ -90,7 +92,9 @@ def adopted_section(metrics: Path) -> Optional[str]:
               "parser learned a tenth of their sentences in lower case and a tenth without "
               f"punctuation ({runs}), seed for seed (each seed's senter and tokenizer the "
               "same, so the same sentences and tokens"
-            + (", but for " + ", ".join(differing) + ", whose run before had a tokenizer or "
+            + (", but for " + ", ".join(f"`{pipeline}` seed {seed} ({' and '.join(splits)})"
+                                        for (pipeline, seed), splits in differing.items())
+               + ", whose run before had a tokenizer or "
                "senter of its time: their Tokens or Sentences differ as written"
                if differing else "")
             + "), at most 10,000 steps "
