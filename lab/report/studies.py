@@ -85,9 +85,12 @@ STUDIES = [
           "test was to be read, so each seed was trained again (`python "
           "scripts/train_and_score.py cnn_text_variants=configs/raw/cnn.cfg --raw --steps 10000 "
           "--seed N ... --splits dev test`, then `score_raw.sh`) and its dev and test scores "
-          "here are the new run's. A rerun is not the first run to the digit: its senter "
-          "is, but its tagger and parser came out up to a few tenths of dev LAS apart, as far "
-          "as the seeds are from each other. Beside "
+          "here are the new run's. A rerun was not the first run to the digit (two of the "
+          "three senters were; the taggers and parsers came out up to a few tenths of dev LAS "
+          "apart, as far as the seeds are from each other), while the same config and seed "
+          "train the same pipeline bit for bit on one machine "
+          "(`tests/test_training_repeats.py`): the machine or its libraries made the "
+          "difference. Beside "
           "`raw-ud-10000steps/NAME` in \"Raw text as users have it\" above."),
     Study(r"raw-ud-.+", "ud", "ud",
           "Raw text in UD's text form: the pipelines of configs/raw/ before their text "
