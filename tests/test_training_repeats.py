@@ -1,6 +1,6 @@
 """Training repeats: the same config and seed on the same machine give the same
-pipeline, bit for bit (so a study's seeds differ by their seed alone, and a run
-trained again elsewhere is the one place its scores may move)."""
+pipeline, bit for bit, so a study's seeds differ by their seed alone (a run trained
+again on another machine or other libraries may still come out otherwise)."""
 import os
 import subprocess
 import sys
