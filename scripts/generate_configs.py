@@ -24,8 +24,8 @@ A variant (VARIANTS below) is one generated config with a few sections changed:
 its source, configs/src/variants/<output>.cfg or the one it names (a change made to
 several bases, whose header says {base} for the base's name, and a line
 ``# {base header}`` for the base's own header comment up to its "# Generated from"
-line), is a header comment, then sections as in any config. A section the base lacks is added after the last
-section of its parent (of the parent's parent for the sections under a "*",
+line), is a header comment, then sections as in any config. A section the base
+lacks is added after the last section of its parent (of the parent's parent for the sections under a "*",
 which has no header of its own); a section the base has is merged into it key by key,
 and a key the parent sets (``augmenter = null``) gives way to a section of
 that name (``[corpora.train.augmenter]``); unless the two name different

@@ -65,17 +65,17 @@ def adopted_section(metrics: Path) -> Optional[str]:
     differing: Dict[Tuple[str, int], List[str]] = {}
     for pipeline, before, after in ADOPTED:
         for split in ("dev", "test"):
-            for seed, a, b in _pairs(metrics, before, after,
-                                     lambda c: score_file(c, split, "as-written")):
-                if any(a[m] != b[m] for m in ("Tokens", "Sentences")):
-                    differing.setdefault((pipeline, seed), []).append(split)
             for variant in ("gold tokens",) + VARIANTS:
-                pairs = [(a, b) for _, a, b in _pairs(
-                    metrics, before, after,
-                    lambda c: (f"{c}-{split}.official.json" if variant == "gold tokens"
-                               else score_file(c, split, variant)))]
-                if not pairs:
+                seeds = _pairs(metrics, before, after,
+                               lambda c: (f"{c}-{split}.official.json" if variant == "gold tokens"
+                                          else score_file(c, split, variant)))
+                if not seeds:
                     continue
+                if variant == "as-written":
+                    for seed, a, b in seeds:
+                        if any(a[m] != b[m] for m in ("Tokens", "Sentences")):
+                            differing.setdefault((pipeline, seed), []).append(split)
+                pairs = [(a, b) for _, a, b in seeds]
                 rows.append([f"`{pipeline}`", split, VARIANT_NAMES.get(variant, variant),
                              str(len(pairs))]
                             + [f"{mean(a[m] for a, _ in pairs):.2f} -> "
@@ -120,13 +120,22 @@ def peer_rows(metrics: Path) -> List[List[str]]:
             found = read_json(metrics / PEER_FILE.format(split=split, suffix=f".raw-{variant}"))
             if written is None or found is None:
                 continue
-            a, b = written["scores_f1"], found["scores_f1"]
-            if not rows or rows[-1][1] != split:
-                rows.append(["UDPipe 1", split, VARIANT_NAMES["as-written"], "1"]
-                            + [f"{a[m]:.2f}" for m in METRICS])
-            rows.append(["UDPipe 1", split, VARIANT_NAMES[variant], "1"]
-                        + [f"{b[m]:.2f} ({b[m] - a[m]:+.2f})" for m in METRICS])
+            add_variant_rows(rows, "UDPipe 1", split, variant,
+                             [(written["scores_f1"], found["scores_f1"])])
     return rows
+
+
+def add_variant_rows(rows: List[List[str]], name: str, split: str, variant: str,
+                     pairs: List[Tuple[Dict, Dict]]) -> None:
+    """Append the row of `variant`, each metric's mean over `pairs` (scores as
+    written, in the variant) and the mean change in brackets; first the
+    as-written row where `rows` does not end with one of `name` and `split`."""
+    if not rows or rows[-1][:2] != [name, split]:
+        rows.append([name, split, VARIANT_NAMES["as-written"], str(len(pairs))]
+                    + [f"{mean(a[m] for a, _ in pairs):.2f}" for m in METRICS])
+    rows.append([name, split, VARIANT_NAMES[variant], str(len(pairs))]
+                + [f"{mean(b[m] for _, b in pairs):.2f} "
+                   f"({mean(b[m] - a[m] for a, b in pairs):+.2f})" for m in METRICS])
 
 
 def text_variants_section(metrics: Path) -> Optional[str]:
@@ -141,17 +150,8 @@ def text_variants_section(metrics: Path) -> Optional[str]:
                           read_json(f / score_file(config, split, variant)))
                          for f in seeds_of(metrics, study)]
                 pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
-                if not pairs:
-                    continue
-                name = f"`{study}/{config}`"
-                if not rows or rows[-1][:2] != [name, split]:
-                    rows.append([name, split, VARIANT_NAMES["as-written"],
-                                 str(len(pairs))]
-                                + [f"{mean(a[m] for a, _ in pairs):.2f}" for m in METRICS])
-                rows.append([name, split, VARIANT_NAMES[variant], str(len(pairs))]
-                            + [f"{mean(b[m] for _, b in pairs):.2f} "
-                               f"({mean(b[m] - a[m] for a, b in pairs):+.2f})"
-                               for m in METRICS])
+                if pairs:
+                    add_variant_rows(rows, f"`{study}/{config}`", split, variant, pairs)
     peer = peer_rows(metrics)
     if not rows:
         return None
