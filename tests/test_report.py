@@ -1239,3 +1239,21 @@ def test_the_adopted_section_pairs_the_runs_seed_for_seed(tmp_path):
             "81.00 -> 81.75 (+0.75) |") in text
     assert f"`{ADOPTED[1][0]}`" not in text.split("\n\n")[0]  # a pipeline not scored
     assert "gold tokens" not in text.split("\n\n")[0]
+
+
+def test_the_token_choice_section_gives_each_choice_against_the_rules(tmp_path):
+    from lab.report.senter_levers import TOKEN_CHOICE_FILE, token_choice_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert token_choice_section(metrics) is None
+    rows = [{"pipeline": p, "split": "dev", "choice": c, "Tokens": t, "Words": w}
+            for p in ("a", "b")
+            for c, t, w in [("rules (shipped)", 99.0, 98.0), ("characters", 99.2, 97.8),
+                            ("characters where unseen", 99.1 if p == "a" else 99.3, 98.2),
+                            ("oracle: the one matching gold", 99.5, 98.5)]]
+    (metrics / TOKEN_CHOICE_FILE).write_text(json.dumps({"rows": rows}))
+    text = token_choice_section(metrics)
+    assert "| characters where unseen | 99.20 | 99.10 / 99.30 | +0.20 | 98.20 | 98.20 / 98.20 | +0.20 |" in text
+    assert "The best rule (characters where unseen) gains Tokens +0.20, Words +0.20" in text
+    assert "the mean over 2 pipelines (`a`, `b`)" in text

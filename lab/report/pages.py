@@ -60,6 +60,8 @@ RAW_TEXT_SECTIONS = (
     ("Where the senter still goes wrong", senter_levers.errors_section),
     ("Sentence ends from the pipeline's own tok2vec", senter_levers.tok2vec_probe_section),
     ("Where the tokenizer still goes wrong", senter_levers.token_errors_section),
+    ("Tokens from the rules or from the characters, chunk by chunk",
+     senter_levers.token_choice_section),
     ("The character model's windows", senter_levers.windows_section),
 )
 

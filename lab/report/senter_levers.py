@@ -351,6 +351,53 @@ def token_errors_section(metrics: Path) -> Optional[str]:
               f"`metrics/{TOKEN_ERRORS_FILE}` (`python -m lab.token_errors PIPELINE...`).")
 
 
+TOKEN_CHOICE_FILE = "tokenizers/token-choice.json"  # python -m lab.token_choice PIPELINE...
+
+
+def token_choice_section(metrics: Path) -> Optional[str]:
+    """Tokens from the rules or from the senter's character model, chosen per
+    chunk, against the rules alone; None before `python -m lab.token_choice` ran."""
+    data = read_json(metrics / TOKEN_CHOICE_FILE)
+    if data is None or not data["rows"]:
+        return None
+    choices: Dict[str, List[Dict]] = {}
+    for r in data["rows"]:
+        choices.setdefault(r["choice"], []).append(r)
+    shipped = next(iter(choices.values()))
+
+    def mean(rows: List[Dict], metric: str) -> float:
+        return sum(r[metric] for r in rows) / len(rows)
+
+    def each(rows: List[Dict], metric: str) -> str:
+        return " / ".join(f"{r[metric]:.2f}" for r in rows)
+
+    table_rows = [[choice] + [cell for metric in ("Tokens", "Words")
+                              for cell in (f"{mean(rows, metric):.2f}", each(rows, metric),
+                                           f"{mean(rows, metric) - mean(shipped, metric):+.2f}")]
+                  for choice, rows in choices.items()]
+    pipelines = ", ".join(f"`{r['pipeline']}`" for r in shipped)
+    rules = [c for c in choices if not c.startswith("oracle")][1:]
+    best = max(rules, key=lambda c: mean(choices[c], "Tokens") + mean(choices[c], "Words"))
+    gains = ", ".join(f"{metric} {mean(choices[best], metric) - mean(shipped, metric):+.2f}"
+                      for metric in ("Tokens", "Words"))
+    return (table(["tokens of each chunk from"] + [f"{metric}{part}" for metric in ("Tokens", "Words")
+                                                    for part in ("", ", each pipeline",
+                                                                 " vs rules")], table_rows)
+            + f"\n\nEWT {shipped[0]['split']} in UD's text form: each raw pipeline has two "
+              "tokenizers, its rules (`spacy-elstm.TreebankTokenizer.v1`, which it ships) and "
+              "the character model of its `elstm_senter`, which labels token ends as well as "
+              "sentence ends; here each whitespace-free chunk of the text takes the tokens of "
+              "one of them by the rule named (*unseen*: EWT train's text has no such chunk; "
+              "*not letters and digits alone*: the chunk holds a punctuation mark or another "
+              "symbol), and the oracle takes the characters' tokens where they match the gold "
+              "ones and the rules' do not, a bound no rule reaches. Tokens and Words F1 by the "
+              f"CoNLL 2018 script, the mean over {len(shipped)} pipelines ({pipelines}), which "
+              "share the rules and differ in the senter's seed. From "
+              f"`metrics/{TOKEN_CHOICE_FILE}` (`python -m lab.token_choice PIPELINE...`). "
+              f"The best rule ({best}) gains {gains} on dev, tenths where the rules and the "
+              "characters each get about as many of the chunks they disagree on: the pipelines "
+              "keep the rules' tokens.")
+
 PROBE_FILE = "tokenizers/senter-tok2vec-probe.json"  # python -m lab.senter_tok2vec_probe
 
 

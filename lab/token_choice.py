@@ -1,0 +1,132 @@
+"""Tokens from the rules or from the characters, chosen per chunk: a raw
+pipeline's two tokenizers, its rules (spacy-elstm.TreebankTokenizer.v1) and
+the character model of its `elstm_senter` (which labels token ends as well as
+sentence ends, as spacy-elstm.CharTokenizer.v1 does), each tokenise a split's
+raw text; then each whitespace-free chunk of the text takes the tokens of one
+of them, by a rule: never the characters (the pipeline as shipped), always,
+where the chunk is not letters and digits alone, where EWT train's text has no
+such chunk (the rules learned a special case for most chunks they saw), or
+both; and, as a bound no rule reaches, the oracle: the one that matches the
+gold tokens. Tokens and Words F1 by the CoNLL 2018 script.
+
+    python -m lab.token_choice training/raw-text-variants-10000steps/cnn_text_variants/model-best [...] [--split dev] [--output metrics/tokenizers/token-choice.json]
+"""
+import json
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Sequence, Set, Tuple
+
+import torch
+
+from spacy_elstm.files import write_json
+from spacy_elstm.text.char_tokenizer import build_doc
+from spacy_elstm.text.segmenter import gold_labels
+from spacy_elstm.text.wrapping import unwrapped
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.scoring import load_scorer, official_scores, write_raw_conllu
+
+from .arguments import pipelines_parser
+from .token_errors import gold_tokens, spans_of, system_tokens
+from .tokenizers import CONLLU, SCRIPT, senter_pipeline
+
+CHUNK = re.compile(r"\S+")
+Chooser = Callable[[str, bool], bool]  # (chunk, whether its tokens match gold) -> characters?
+CHOOSERS: Dict[str, Chooser] = {
+    "rules (shipped)": lambda chunk, seen: False,
+    "characters": lambda chunk, seen: True,
+    "characters where not letters and digits alone": lambda chunk, seen: not chunk.isalnum(),
+    "characters where unseen in training": lambda chunk, seen: not seen,
+    "characters where unseen and not letters and digits alone":
+        lambda chunk, seen: not seen and not chunk.isalnum(),
+}
+ORACLE = "oracle: the one matching gold"
+
+
+def non_space_spans(doc) -> Set[Tuple[int, int]]:
+    return set(spans_of(system_tokens(doc)))
+
+
+def chosen_labels(text: str, rules: List[int], chars: List[int],
+                  use_chars: Callable[[re.Match], bool]) -> List[int]:
+    labels = list(rules)
+    for match in CHUNK.finditer(text):
+        if use_chars(match):
+            a, b = match.span()
+            labels[a:b] = chars[a:b]
+    return labels
+
+
+def measure(path: Path, split: str, train_chunks: Set[str], scorer) -> List[Dict[str, Any]]:
+    nlp = senter_pipeline(path)
+    segmenter = nlp.get_pipe("elstm_senter").segmenter
+    conllu = Path(CONLLU.format(split=split))
+    documents = raw_documents(conllu, "ud")
+    sentences = gold_tokens(conllu)
+    docs: Dict[str, List] = {name: [] for name in [*CHOOSERS, ORACLE]}
+    start = 0
+    for document in documents:
+        text = document.text
+        gold = set(spans_of([t for s in sentences[start:start + document.sentences]
+                             for t in s]))
+        start += document.sentences
+        rules_doc = nlp.make_doc(text)
+        rules = gold_labels(rules_doc)
+        chars = segmenter.labels(unwrapped(text))
+        found = {"rules": non_space_spans(rules_doc),
+                 "chars": non_space_spans(build_doc(nlp.vocab, text, chars))}
+        offsets = non_space_offsets(text)
+
+        def matches(source: str, match: re.Match) -> bool:
+            a, b = offsets[match.start()], offsets[match.end() - 1] + 1
+            return ({s for s in found[source] if a <= s[0] < b}
+                    == {s for s in gold if a <= s[0] < b})
+
+        for name, chooser in CHOOSERS.items():
+            labels = chosen_labels(text, rules, chars,
+                                   lambda m: chooser(m.group(), m.group() in train_chunks))
+            docs[name].append(build_doc(nlp.vocab, text, labels))
+        labels = chosen_labels(text, rules, chars,
+                               lambda m: matches("chars", m) and not matches("rules", m))
+        docs[ORACLE].append(build_doc(nlp.vocab, text, labels))
+    rows = []
+    for name, found_docs in docs.items():
+        with_script = score(scorer, conllu, found_docs, documents)
+        rows.append({"pipeline": path.as_posix(), "split": split, "choice": name, **with_script})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def non_space_offsets(text: str) -> List[int]:
+    """Per character, how many non-space characters come before it."""
+    out, at = [], 0
+    for char in text:
+        out.append(at)
+        at += not char.isspace()
+    return out
+
+
+def score(scorer, conllu: Path, docs: Sequence, documents) -> Dict[str, float]:
+    with tempfile.TemporaryDirectory() as temp:
+        system = Path(temp) / "tokens.conllu"
+        write_raw_conllu(system, docs, documents)
+        evaluation = official_scores(scorer, conllu, system)
+    return {m: round(100 * evaluation[m].f1, 2) for m in ("Tokens", "Words")}
+
+
+def main(argv=None) -> int:
+    parser = pipelines_parser(__doc__, "metrics/tokenizers/token-choice.json")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    train = raw_documents(Path(CONLLU.format(split="train")), "ud")
+    train_chunks = set(CHUNK.findall("".join(d.text for d in train)))
+    scorer = load_scorer(SCRIPT)
+    rows = [row for path in args.pipelines
+            for row in measure(path, args.split, train_chunks, scorer)]
+    write_json(args.output, {"train": Path(CONLLU.format(split="train")).name, "rows": rows})
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
