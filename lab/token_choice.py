@@ -5,8 +5,10 @@ sentence ends, as spacy-elstm.CharTokenizer.v1 does), each tokenise a split's
 raw text; then each whitespace-free chunk of the text takes the tokens of one
 of them, by a rule: never the characters (the pipeline as shipped), always,
 where the chunk is not letters and digits alone, where EWT train's text has no
-such chunk (the rules learned a special case for most chunks they saw), or
-both; and, as a bound no rule reaches, the oracle: the one that matches the
+such chunk (the rules learned a special case for most chunks they saw), both,
+or unseen chunks where the character model is sure (a probability of at least
+SURE, one way or the other, that each character where the two differ ends no
+token); and, as a bound no rule reaches, the oracle: the one that matches the
 gold tokens. Tokens and Words F1 by the CoNLL 2018 script.
 
     python -m lab.token_choice training/raw-text-variants-10000steps/cnn_text_variants/model-best [...] [--split dev] [--output metrics/tokenizers/token-choice.json]
@@ -21,7 +23,7 @@ import torch
 
 from spacy_elstm.files import write_json
 from spacy_elstm.text.char_tokenizer import build_doc
-from spacy_elstm.text.segmenter import gold_labels
+from spacy_elstm.text.segmenter import INSIDE, gold_labels
 from spacy_elstm.text.wrapping import unwrapped
 from spacy_elstm.treebanks.gold_text import raw_documents
 from spacy_elstm.treebanks.scoring import load_scorer, official_scores, write_raw_conllu
@@ -31,14 +33,19 @@ from .token_errors import gold_tokens, spans_of, system_tokens
 from .tokenizers import CONLLU, SCRIPT, senter_pipeline
 
 CHUNK = re.compile(r"\S+")
-Chooser = Callable[[str, bool], bool]  # (chunk, whether its tokens match gold) -> characters?
+SURE = 0.9
+# (chunk, whether EWT train has it, whether the character model is sure) -> characters?
+Chooser = Callable[[str, bool, bool], bool]
 CHOOSERS: Dict[str, Chooser] = {
-    "rules (shipped)": lambda chunk, seen: False,
-    "characters": lambda chunk, seen: True,
-    "characters where not letters and digits alone": lambda chunk, seen: not chunk.isalnum(),
-    "characters where unseen in training": lambda chunk, seen: not seen,
+    "rules (shipped)": lambda chunk, seen, sure: False,
+    "characters": lambda chunk, seen, sure: True,
+    "characters where not letters and digits alone":
+        lambda chunk, seen, sure: not chunk.isalnum(),
+    "characters where unseen in training": lambda chunk, seen, sure: not seen,
     "characters where unseen and not letters and digits alone":
-        lambda chunk, seen: not seen and not chunk.isalnum(),
+        lambda chunk, seen, sure: not seen and not chunk.isalnum(),
+    f"characters where unseen and they are sure, {SURE} at least":
+        lambda chunk, seen, sure: not seen and sure,
 }
 ORACLE = "oracle: the one matching gold"
 
@@ -72,7 +79,9 @@ def measure(path: Path, split: str, train_chunks: Set[str], scorer) -> List[Dict
         start += document.sentences
         rules_doc = nlp.make_doc(text)
         rules = gold_labels(rules_doc)
-        chars = segmenter.labels(unwrapped(text))
+        probabilities = segmenter.probabilities([unwrapped(text)])[0]
+        chars = probabilities.argmax(-1).tolist()
+        inside = probabilities[:, INSIDE]
         found = {"rules": non_space_spans(rules_doc),
                  "chars": non_space_spans(build_doc(nlp.vocab, text, chars))}
         offsets = non_space_offsets(text)
@@ -82,9 +91,15 @@ def measure(path: Path, split: str, train_chunks: Set[str], scorer) -> List[Dict
             return ({s for s in found[source] if a <= s[0] < b}
                     == {s for s in gold if a <= s[0] < b})
 
+        def sure(match: re.Match) -> bool:
+            a, b = match.span()  # (whitespace ends the last character's token anyway)
+            differ = [k for k in range(a, b - 1)
+                      if (rules[k] == INSIDE) != (chars[k] == INSIDE)]
+            return all(max(inside[k], 1 - inside[k]) >= SURE for k in differ)
+
         for name, chooser in CHOOSERS.items():
-            labels = chosen_labels(text, rules, chars,
-                                   lambda m: chooser(m.group(), m.group() in train_chunks))
+            labels = chosen_labels(text, rules, chars, lambda m: chooser(
+                m.group(), m.group() in train_chunks, sure(m)))
             docs[name].append(build_doc(nlp.vocab, text, labels))
         labels = chosen_labels(text, rules, chars,
                                lambda m: matches("chars", m) and not matches("rules", m))

@@ -1255,5 +1255,6 @@ def test_the_token_choice_section_gives_each_choice_against_the_rules(tmp_path):
     (metrics / TOKEN_CHOICE_FILE).write_text(json.dumps({"rows": rows}))
     text = token_choice_section(metrics)
     assert "| characters where unseen | 99.20 | 99.10 / 99.30 | +0.20 | 98.20 | 98.20 / 98.20 | +0.20 |" in text
-    assert "The best rule (characters where unseen) gains Tokens +0.20, Words +0.20" in text
+    assert ("The best rule, characters where unseen, gains Tokens +0.20, Words +0.20 on dev, "
+            "against the oracle's Tokens +0.50, Words +0.50") in text
     assert "the mean over 2 pipelines (`a`, `b`)" in text
