@@ -383,23 +383,26 @@ def token_choice_section(metrics: Path) -> Optional[str]:
                        for choice, rows in choices.items() if choice.startswith("oracle"))
     gains = ", ".join(f"{metric} {mean(choices[best], metric) - mean(shipped, metric):+.2f}"
                       for metric in ("Tokens", "Words"))
-    return (table(["tokens of each chunk from"] + [f"{metric}{part}" for metric in ("Tokens", "Words")
-                                                    for part in ("", ", each pipeline",
-                                                                 " vs rules")], table_rows)
+    header = [f"{metric}{part}" for metric in ("Tokens", "Words")
+              for part in ("", ", each pipeline", " vs rules")]
+    return (table(["tokens of each chunk from"] + header, table_rows)
             + f"\n\nEWT {shipped[0]['split']} in UD's text form: each raw pipeline has two "
               "tokenizers, its rules (`spacy-elstm.TreebankTokenizer.v1`, which it ships) and "
               "the character model of its `elstm_senter`, which labels token ends as well as "
               "sentence ends; here each whitespace-free chunk of the text takes the tokens of "
               "one of them by the rule named (*unseen*: EWT train's text has no such chunk; "
               "*not letters and digits alone*: the chunk holds a punctuation mark or another "
-              "symbol; *sure*: the character model's probability that a character ends no token "
-              "is at least 0.9 or at most 0.1 at each character where the two differ), and the oracle takes the characters' tokens where they match the gold "
-              "ones and the rules' do not, a bound no rule reaches. Tokens and Words F1 by the "
+              "symbol; *sure*: at each character where the two differ, the character model's "
+              "probability that it ends no token is at least the rule's figure or at most one "
+              "minus it), and the oracle takes the characters' tokens where they match the "
+              "gold ones and the rules' do not, a bound no rule reaches. Tokens and Words F1 by "
+              "the "
               f"CoNLL 2018 script, the mean over {len(shipped)} pipelines ({pipelines}), which "
               "share the rules and differ in the senter's seed. From "
               f"`metrics/{TOKEN_CHOICE_FILE}` (`python -m lab.token_choice PIPELINE...`). "
               f"The best rule, {best}, gains {gains} on dev, against the oracle's "
               f"{oracle}: tenths, so the pipelines keep the rules' tokens.")
+
 
 PROBE_FILE = "tokenizers/senter-tok2vec-probe.json"  # python -m lab.senter_tok2vec_probe
 
