@@ -15,9 +15,8 @@ gold tokens. Tokens and Words F1 by the CoNLL 2018 script.
 """
 import json
 import re
-import tempfile
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Set, Tuple
 
 import torch
 
@@ -26,11 +25,11 @@ from spacy_elstm.text.char_tokenizer import build_doc
 from spacy_elstm.text.segmenter import INSIDE, gold_labels
 from spacy_elstm.text.wrapping import unwrapped
 from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import load_scorer, official_scores, write_raw_conllu
+from spacy_elstm.treebanks.scoring import load_scorer
 
 from .arguments import pipelines_parser
-from .token_errors import gold_tokens, spans_of, system_tokens
-from .tokenizers import CONLLU, SCRIPT, senter_pipeline
+from .token_errors import Span, document_spans, spans_of, system_tokens
+from .tokenizers import CONLLU, SCRIPT, official_f1, senter_pipeline
 
 CHUNK = re.compile(r"\S+")
 SURE = 0.9
@@ -50,17 +49,43 @@ CHOOSERS: Dict[str, Chooser] = {
 ORACLE = "oracle: the one matching gold"
 
 
-def non_space_spans(doc) -> Set[Tuple[int, int]]:
-    return set(spans_of(system_tokens(doc)))
+class Chunk(NamedTuple):
+    """A whitespace-free chunk of the text: where it is, whether EWT train's text
+    has it, whether the character model is sure of it, and whether the
+    characters' tokens match the gold ones there and the rules' do not."""
+    span: Tuple[int, int]
+    seen: bool
+    sure: bool
+    only_chars_right: bool
 
 
-def chosen_labels(text: str, rules: List[int], chars: List[int],
-                  use_chars: Callable[[re.Match], bool]) -> List[int]:
-    labels = list(rules)
+def chunks(text: str, rules: List[int], chars: List[int], inside, gold: Set[Span],
+           found: Dict[str, Set[Span]], train_chunks: Set[str]) -> List[Chunk]:
+    """Each chunk of the text, with what the choosers read of it (`Chunk`)."""
+    offsets = non_space_offsets(text)
+    out = []
     for match in CHUNK.finditer(text):
-        if use_chars(match):
-            a, b = match.span()
-            labels[a:b] = chars[a:b]
+        a, b = match.span()
+        first, end = offsets[a], offsets[b - 1] + 1  # the chunk's non-space span
+
+        def there(spans: Set[Span]) -> Set[Span]:
+            return {s for s in spans if first <= s[0] < end}
+
+        # (whitespace ends the last character's token anyway)
+        differ = [k for k in range(a, b - 1) if (rules[k] == INSIDE) != (chars[k] == INSIDE)]
+        sure = all(max(inside[k], 1 - inside[k]) >= SURE for k in differ)
+        wanted = there(gold)
+        out.append(Chunk((a, b), match.group() in train_chunks, sure,
+                         there(found["chars"]) == wanted != there(found["rules"])))
+    return out
+
+
+def chosen_labels(rules: List[int], chars: List[int], spans: Iterable[Tuple[int, int]]
+                  ) -> List[int]:
+    """The rules' labels, the characters' in each of `spans`."""
+    labels = list(rules)
+    for a, b in spans:
+        labels[a:b] = chars[a:b]
     return labels
 
 
@@ -69,45 +94,28 @@ def measure(path: Path, split: str, train_chunks: Set[str], scorer) -> List[Dict
     segmenter = nlp.get_pipe("elstm_senter").segmenter
     conllu = Path(CONLLU.format(split=split))
     documents = raw_documents(conllu, "ud")
-    sentences = gold_tokens(conllu)
     docs: Dict[str, List] = {name: [] for name in [*CHOOSERS, ORACLE]}
-    start = 0
-    for document in documents:
+    for document, gold in zip(documents, document_spans(conllu, documents)):
         text = document.text
-        gold = set(spans_of([t for s in sentences[start:start + document.sentences]
-                             for t in s]))
-        start += document.sentences
         rules_doc = nlp.make_doc(text)
         rules = gold_labels(rules_doc)
         probabilities = segmenter.probabilities([unwrapped(text)])[0]
         chars = probabilities.argmax(-1).tolist()
-        inside = probabilities[:, INSIDE]
-        found = {"rules": non_space_spans(rules_doc),
-                 "chars": non_space_spans(build_doc(nlp.vocab, text, chars))}
-        offsets = non_space_offsets(text)
-
-        def matches(source: str, match: re.Match) -> bool:
-            a, b = offsets[match.start()], offsets[match.end() - 1] + 1
-            return ({s for s in found[source] if a <= s[0] < b}
-                    == {s for s in gold if a <= s[0] < b})
-
-        def sure(match: re.Match) -> bool:
-            a, b = match.span()  # (whitespace ends the last character's token anyway)
-            differ = [k for k in range(a, b - 1)
-                      if (rules[k] == INSIDE) != (chars[k] == INSIDE)]
-            return all(max(inside[k], 1 - inside[k]) >= SURE for k in differ)
-
+        found = {"rules": set(spans_of(system_tokens(rules_doc))),
+                 "chars": set(spans_of(system_tokens(build_doc(nlp.vocab, text, chars))))}
+        read = chunks(text, rules, chars, probabilities[:, INSIDE], set(gold), found,
+                      train_chunks)
         for name, chooser in CHOOSERS.items():
-            labels = chosen_labels(text, rules, chars, lambda m: chooser(
-                m.group(), m.group() in train_chunks, sure(m)))
+            labels = chosen_labels(rules, chars, (c.span for c in read
+                                                  if chooser(text[slice(*c.span)], c.seen,
+                                                             c.sure)))
             docs[name].append(build_doc(nlp.vocab, text, labels))
-        labels = chosen_labels(text, rules, chars,
-                               lambda m: matches("chars", m) and not matches("rules", m))
+        labels = chosen_labels(rules, chars, (c.span for c in read if c.only_chars_right))
         docs[ORACLE].append(build_doc(nlp.vocab, text, labels))
     rows = []
     for name, found_docs in docs.items():
-        with_script = score(scorer, conllu, found_docs, documents)
-        rows.append({"pipeline": path.as_posix(), "split": split, "choice": name, **with_script})
+        scores = official_f1(scorer, conllu, found_docs, documents, ("Tokens", "Words"))
+        rows.append({"pipeline": path.as_posix(), "split": split, "choice": name, **scores})
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -119,14 +127,6 @@ def non_space_offsets(text: str) -> List[int]:
         out.append(at)
         at += not char.isspace()
     return out
-
-
-def score(scorer, conllu: Path, docs: Sequence, documents) -> Dict[str, float]:
-    with tempfile.TemporaryDirectory() as temp:
-        system = Path(temp) / "tokens.conllu"
-        write_raw_conllu(system, docs, documents)
-        evaluation = official_scores(scorer, conllu, system)
-    return {m: round(100 * evaluation[m].f1, 2) for m in ("Tokens", "Words")}
 
 
 def main(argv=None) -> int:

@@ -11,14 +11,14 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import torch
 
 from spacy_elstm.files import write_json
 from spacy_elstm.text.multiword import multiword_spans
 from spacy_elstm.treebanks.conllu_reader import _blocks
-from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.gold_text import RawDocument, raw_documents
 
 from .arguments import pipelines_parser
 from .tokenizers import CONLLU, pipeline_with
@@ -69,16 +69,25 @@ def system_tokens(doc) -> List[str]:
     return out
 
 
+def document_spans(conllu: Path, documents: Sequence[RawDocument]) -> List[Dict[Span, str]]:
+    """Per raw document of the gold file, its gold tokens' spans (`spans_of`)."""
+    sentences = gold_tokens(conllu)
+    out, start = [], 0
+    for document in documents:
+        out.append(spans_of([t for s in sentences[start:start + document.sentences]
+                             for t in s]))
+        start += document.sentences
+    return out
+
+
 def measure(path: Path, split: str, text_form: str, top: int) -> Dict[str, Any]:
     nlp = pipeline_with(path)  # the tokenizer alone
     conllu = Path(CONLLU.format(split=split))
-    sentences = gold_tokens(conllu)
     missed: Counter = Counter()
     made_up: Counter = Counter()
-    matched, start = 0, 0
-    for document in raw_documents(conllu, text_form):
-        gold = spans_of([t for s in sentences[start:start + document.sentences] for t in s])
-        start += document.sentences
+    matched = 0
+    documents = raw_documents(conllu, text_form)
+    for document, gold in zip(documents, document_spans(conllu, documents)):
         found = spans_of(system_tokens(nlp.make_doc(document.text)))
         matched += len(gold.keys() & found.keys())
         missed.update(gold[s] for s in gold.keys() - found.keys())
