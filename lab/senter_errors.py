@@ -16,7 +16,7 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Set, Tuple
 
 import torch
 
@@ -50,28 +50,32 @@ def kind(before: str) -> str:
     return KINDS[3]
 
 
-def compare(text: str, gold: Set[int], found: Set[int]) -> List[Tuple[str, str, str]]:
-    """(error, kind, context) of each end in one set and not the other; ends
-    are counts of non-space characters from the text's start."""
+def compare(text: str, gold: Set[int], found: Set[int]) -> List[Tuple[int, str, str, str]]:
+    """(end, error, kind, context) of each end in one set and not the other;
+    ends are counts of non-space characters from the text's start."""
     at = [k for k, char in enumerate(text) if not char.isspace()]  # the n-th non-space char
     out = []
     for error, ends in (("missed", gold - found), ("made up", found - gold)):
         for end in sorted(ends):
             cut = at[end - 1] + 1
-            out.append((error, kind(text[cut - 1]),  # the end's own character
+            out.append((end, error, kind(text[cut - 1]),  # the end's own character
                         f"{text[max(0, cut - CONTEXT):cut]} | {text[cut:cut + CONTEXT // 2]}"
                         .replace("\n", "⏎")))
     return out
 
 
-def measure(path: Path, split: str, text_form: str) -> Dict[str, Any]:
+Error = Tuple[int, int, str, str, str]  # (document, end, error, kind, context)
+
+
+def measure(path: Path, split: str, text_form: str) -> Tuple[Dict[str, Any], FrozenSet[Error]]:
+    """The pipeline's row (ends found, counts by error and kind, examples) and
+    every error it makes."""
     nlp = senter_pipeline(path)
     conllu = Path(CONLLU.format(split=split))
     lengths = gold_ends(conllu)
-    counts: Counter = Counter()
-    examples: Dict[str, List[str]] = {}
     matched, start = 0, 0
-    for document in raw_documents(conllu, text_form):
+    errors: Set[Error] = set()
+    for number, document in enumerate(raw_documents(conllu, text_form)):
         gold, total = set(), 0
         for length in lengths[start:start + document.sentences]:
             total += length
@@ -84,26 +88,39 @@ def measure(path: Path, split: str, text_form: str) -> Dict[str, Any]:
             before[k + 1] = before[k] + (not char.isspace())
         found = {before[s.end_char] for s in doc.sents if s.text.strip()}
         matched += len(gold & found)
-        for error, what, context in compare(text, gold, found):
-            counts[f"{error}: {what}"] += 1
-            shown = examples.setdefault(f"{error}: {what}", [])
-            if len(shown) < EXAMPLES:
-                shown.append(context)
+        errors.update((number, *error) for error in compare(text, gold, found))
     return {"pipeline": path.as_posix(), "split": split, "text_form": text_form,
-            "matched": matched, "counts": {k: counts[k] for k in sorted(counts)},
-            "examples": examples}
+            "matched": matched, **counted(errors)}, frozenset(errors)
+
+
+def counted(errors: Set[Error]) -> Dict[str, Any]:
+    """The errors' counts by error and kind, and the first few of each kind
+    (in the text's order) as examples."""
+    counts: Counter = Counter()
+    examples: Dict[str, List[str]] = {}
+    for _, _, error, what, context in sorted(errors):
+        counts[f"{error}: {what}"] += 1
+        shown = examples.setdefault(f"{error}: {what}", [])
+        if len(shown) < EXAMPLES:
+            shown.append(context)
+    return {"counts": {k: counts[k] for k in sorted(counts)}, "examples": examples}
 
 
 def main(argv=None) -> int:
     parser = pipelines_parser(__doc__, "metrics/tokenizers/senter-errors.json", text_form=True)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    rows = []
+    rows, errors = [], []
     for path in args.pipelines:
-        row = measure(path, args.split, args.text_form)
+        row, made = measure(path, args.split, args.text_form)
         print(json.dumps({k: row[k] for k in ("pipeline", "matched", "counts")}), flush=True)
         rows.append(row)
-    write_json(args.output, {"kinds": list(KINDS), "rows": rows})
+        errors.append(made)
+    found = {"kinds": list(KINDS), "rows": rows}
+    if len(errors) > 1:
+        found["every_pipeline"] = counted(frozenset.intersection(*errors))
+        print(json.dumps({"every_pipeline": found["every_pipeline"]["counts"]}), flush=True)
+    write_json(args.output, found)
     print(f"wrote {args.output}")
     return 0
 

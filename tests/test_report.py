@@ -1043,6 +1043,16 @@ def test_the_errors_section_counts_each_kind_and_shows_the_commonest(tmp_path):
     assert "| `p` | 90 | 0 | 7 | 2 | 0 |" in text
     assert "\"missed: no punctuation\"" in text
     assert "- `Thanks 'John' | Next`" in text
+    # with several pipelines: the errors every one makes, and their examples shown
+    data = json.loads((metrics / ERRORS_FILE).read_text())
+    data["rows"].append({**data["rows"][0], "pipeline": "q", "matched": 91})
+    data["every_pipeline"] = {"counts": {"missed: no punctuation": 5},
+                              "examples": {"missed: no punctuation": ["Bye Ann | Hi"]}}
+    (metrics / ERRORS_FILE).write_text(json.dumps(data))
+    text = errors_section(metrics)
+    assert "| every one of them | - | 0 | 5 | 0 | 0 |" in text
+    assert "all 2 pipelines make, 5 of the first's 9" in text
+    assert "- `Bye Ann | Hi`" in text and "Thanks" not in text
 
 
 def test_the_token_errors_section_lists_the_commonest(tmp_path):

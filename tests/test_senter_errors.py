@@ -23,10 +23,10 @@ def test_errors_are_told_apart_and_sorted_by_what_comes_before():
     text = "Thanks John\nSee you. Bye: later (ok)"
     # non-space characters: "ThanksJohn" 10, "See" 13, "you." 17, "Bye:" 21, "later" 26, "(ok)" 30
     found = compare(text, gold={10, 17, 21, 30}, found={13, 17, 30})
-    assert [(error, what) for error, what, _ in found] == [
-        ("missed", "no punctuation"), ("missed", "colon or semicolon"),
-        ("made up", "no punctuation")]
-    assert found[0][2] == "Thanks John | ⏎See you. Bye: later"
+    assert [(end, error, what) for end, error, what, _ in found] == [
+        (10, "missed", "no punctuation"), (21, "missed", "colon or semicolon"),
+        (13, "made up", "no punctuation")]
+    assert found[0][3] == "Thanks John | ⏎See you. Bye: later"
     assert kind("a.") == "final punctuation" and kind("(ok)") == "other punctuation"
 
 

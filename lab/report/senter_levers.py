@@ -303,22 +303,37 @@ def errors_section(metrics: Path) -> Optional[str]:
     if data is None or not data["rows"]:
         return None
     kinds = data["kinds"]
+    errors = [f"{error}: {k}" for error in ("missed", "made up") for k in kinds]
     rows = [[f"`{r['pipeline']}`", str(r["matched"])]
-            + [str(r["counts"].get(f"{error}: {k}", 0)) for error in ("missed", "made up")
-               for k in kinds] for r in data["rows"]]
+            + [str(r["counts"].get(e, 0)) for e in errors] for r in data["rows"]]
+    every = data.get("every_pipeline")
+    if every:
+        rows.append(["every one of them", "-"] + [str(every["counts"].get(e, 0)) for e in errors])
     first = data["rows"][0]
     worst = max(first["counts"], key=first["counts"].get)
-    shown = [e.replace("`", "'") for e in first["examples"][worst]]  # inside code spans
-    examples = "\n".join(f"- `{e}`" for e in shown)
-    return (table(["pipeline", "ends found"] + [f"{error}, {k}" for error in ("missed", "made up")
-                                                for k in kinds], rows)
+    shown = every or first  # the examples: of the errors all make, where counted
+    examples = "\n".join(f"- `{e}`" for e in quoted(shown["examples"].get(worst, [])))
+    text = (table(["pipeline", "ends found"] + [e.replace(":", ",") for e in errors], rows)
             + f"\n\nEWT {first['split']} in {FORM_NAMES.get(first['text_form'], first['text_form'])}"
               ": each gold sentence end the senter missed and each it made up, by what comes "
               "before it (compared as places in the text, so tokenisation errors do not count "
-              "here). The most common kind for the first pipeline, "
-              f"\"{worst}\" (examples; `|` is the gold or predicted end, ⏎ a line break):\n\n"
+              "here).")
+    if every:
+        total = sum(every["counts"].values())
+        text += (f" *Every one of them*: the errors all {len(data['rows'])} pipelines make, "
+                 f"{total} of the first's {sum(first['counts'].values())}: averaging their "
+                 "senters, or a vote among them, keeps these (each member votes for the "
+                 "error), and can remove only the rest.")
+    return (text + f" The most common kind for the first pipeline, \"{worst}\" (examples"
+            f"{', of those all make' if every else ''}; `|` is the gold or predicted end, "
+            "⏎ a line break):\n\n"
             + examples + f"\n\nFrom `metrics/{ERRORS_FILE}` "
               "(`python -m lab.senter_errors PIPELINE...`).")
+
+
+def quoted(examples: List[str]) -> List[str]:
+    """Examples to show inside code spans (their backticks made quotes)."""
+    return [e.replace("`", "'") for e in examples]
 
 
 TOKEN_ERRORS_FILE = "tokenizers/token-errors.json"  # python -m lab.token_errors
