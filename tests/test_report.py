@@ -1268,3 +1268,25 @@ def test_the_token_choice_section_gives_each_choice_against_the_rules(tmp_path):
     assert ("The best rule, characters where unseen, gains Tokens +0.20, Words +0.20 on dev, "
             "against the oracle's Tokens +0.50, Words +0.50") in text
     assert "the mean over 2 pipelines (`a`, `b`)" in text
+
+
+def test_the_wsj_section_shows_each_splitter_in_each_form(tmp_path):
+    from lab.report.senter_levers import WSJ_FILE, wsj_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert wsj_section(metrics) is None
+    (metrics / WSJ_FILE).write_text(json.dumps({
+        "trees": "t", "documents": 199, "sentences": 3914, "rows": [
+            {"splitter": "p", "Sentences_ud": 90.0, "Sentences_joined": 91.5},
+            {"splitter": "UDPipe 1 (m)", "Sentences_ud": 88.25, "Sentences_joined": 89.0}]}))
+    text = wsj_section(metrics)
+    assert "| splitter | Sentences (UD's form) | Sentences (joined) |" in text
+    assert "| `p` | 90.00 | 91.50 |" in text and "| `UDPipe 1 (m)` | 88.25 | 89.00 |" in text
+    assert "199 news articles, 3,914 sentences" in text
+    assert "reads to each as a space" not in text  # the forms differ here
+    data = json.loads((metrics / WSJ_FILE).read_text())
+    for row in data["rows"]:
+        row["Sentences_joined"] = row["Sentences_ud"]
+    (metrics / WSJ_FILE).write_text(json.dumps(data))
+    assert "reads to each as a space" in wsj_section(metrics)

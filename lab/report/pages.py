@@ -33,6 +33,8 @@ TARGETS_NOTE = (
 RAW_TEXT_SECTIONS = (
     ("Tokenizers on raw text", ud.tokenizers_section),
     ("A peer on the same raw text: UDPipe 1", ud.peer_section),
+    ("Sentences in text none of them was tuned for: the WSJ sample",
+     senter_levers.wsj_section),
     ("A paragraph read whole or sentence by sentence",
      sentence_reading.sentence_tok2vec_section),
     ("One Doc per paragraph or per document", sentence_reading.text_units_section),

@@ -442,3 +442,31 @@ def tok2vec_probe_section(metrics: Path) -> Optional[str]:
               f"{max(senter[t] for t in thresholds):.2f}, the best of each over the thresholds "
               "on dev itself. From "
               f"`metrics/{PROBE_FILE}` (`python -m lab.senter_tok2vec_probe PIPELINE`).")
+
+
+WSJ_FILE = "tokenizers/wsj-sentences.json"  # python -m lab.wsj_sentences
+
+
+def wsj_section(metrics: Path) -> Optional[str]:
+    """Sentences F1 of the senters and UDPipe 1 on the WSJ sample's raw text;
+    None before `python -m lab.wsj_sentences` ran."""
+    data = read_json(metrics / WSJ_FILE)
+    if data is None or not data["rows"]:
+        return None
+    forms = [key[len("Sentences_"):] for key in data["rows"][0] if key.startswith("Sentences_")]
+    rows = [[f"`{r['splitter']}`"] + [f"{r[f'Sentences_{form}']:.2f}" for form in forms]
+            for r in data["rows"]]
+    return (table(["splitter"] + [f"Sentences ({FORM_NAMES.get(f, f)})" for f in forms], rows)
+            + f"\n\nText none of them was tuned for: NLTK's sample of the Penn Treebank's WSJ "
+              f"({data['documents']} news articles, {data['sentences']:,} sentences), its words "
+              "written back as text (PTB's escapes undone, the period PTB repeats after a "
+              "final abbreviation left out), each article one paragraph, in UD's text form "
+              "(lines wrapped at 80 characters) and joined on one line. Each pipeline's "
+              "tokenizer and `elstm_senter`, and UDPipe 1's tokenizer trained on EWT train "
+              "(the peer above), split it in the same run; the CoNLL 2018 script matches "
+              "sentences by their characters, so the treebanks' tokenisations do not count."
+              + (" Each splitter finds the same sentences in every form: a wrapped line "
+                 "reads to each as a space. " if all(len({r[f"Sentences_{f}"] for f in forms}) == 1
+                                                    for r in data["rows"]) else " ")
+            + f"From `metrics/{WSJ_FILE}` (`python -m lab.wsj_sentences PIPELINE... --udpipe "
+              "MODEL`).")
