@@ -4,7 +4,7 @@ sorted by what comes before them; and the threshold study's mean change
 (`lab.senter_thresholds`)."""
 from pathlib import Path
 
-from lab.senter_errors import compare, gold_ends, kind
+from lab.senter_errors import compare, counted, gold_ends, kind
 from lab.senter_thresholds import mean_changes
 from spacy_elstm.treebanks.gold_text import raw_documents
 
@@ -28,6 +28,19 @@ def test_errors_are_told_apart_and_sorted_by_what_comes_before():
         (13, "made up", "no punctuation")]
     assert found[0][3] == "Thanks John | ⏎See you. Bye: later"
     assert kind("a.") == "final punctuation" and kind("(ok)") == "other punctuation"
+
+
+def test_errors_every_pipeline_makes_are_counted_in_the_text_s_order():
+    text = "Thanks John\nSee you. Bye: later (ok)"
+    first = {(0, *e) for e in compare(text, gold={10, 17, 21, 30}, found={13, 17, 30})}
+    second = {(0, *e) for e in compare(text, gold={10, 17, 21, 30}, found={10, 17, 30})}
+    second |= {(1, *e) for e in compare(text, gold={10}, found={21})}  # another document
+    shared = counted(first & second)
+    assert shared["counts"] == {"missed: colon or semicolon": 1}
+    both = counted(first | second)
+    assert both["counts"] == {"made up: colon or semicolon": 1, "made up: no punctuation": 1,
+                              "missed: colon or semicolon": 1, "missed: no punctuation": 2}
+    assert both["examples"]["missed: no punctuation"][0] == "Thanks John | ⏎See you. Bye: later"
 
 
 def test_the_mean_change_is_from_the_first_threshold_per_form():
