@@ -10,7 +10,9 @@ The trees' words become text as a writer wrote them: PTB's escapes undone
 spaces where `ptb.spaces_after` puts them, and the period PTB adds after a
 sentence-final abbreviation ("U.S. .") left out. Each article is one document
 of one paragraph (the sample marks no paragraphs), laid out in UD's text form
-(lines wrapped at 80 characters) and joined on one line.
+(lines wrapped at 80 characters) and joined on one line, and in UD's form in
+lower case and without punctuation (`score --raw --text-variant`'s rewritings;
+PTB's punctuation tags are UD's PUNCT).
 
     python -m lab.wsj_sentences PIPELINE... [--udpipe training/udpipe1/en_ewt.udpipe] [--trees assets/ptb-sample/treebank/combined] [--output metrics/tokenizers/wsj-sentences.json]
 """
@@ -23,15 +25,20 @@ import torch
 
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.gold_variants import variant_gold
 from spacy_elstm.treebanks.ptb import Sentence, parse_split, read_split, spaces_after
 from spacy_elstm.treebanks.scoring import load_scorer, official_scores
 
 from .arguments import pipelines_parser
-from .senter_words import FORMS
 from .tokenizers import SCRIPT, measure, senter_pipeline
 
 TREES = "assets/ptb-sample/treebank/combined"
 ALL_FILES = "wsj=1-199"
+# PTB's tags of punctuation (UD's PUNCT; `$` and `#` are symbols)
+PUNCTUATION_TAGS = {",", ".", ":", "``", "''", "-LRB-", "-RRB-"}
+# what each splitter reads: (the rewriting of the gold, the text's form)
+READINGS = {"ud": ("as-written", "ud"), "joined": ("as-written", "joined"),
+            "lowercase": ("lowercase", "ud"), "unpunctuated": ("unpunctuated", "ud")}
 UNESCAPED = {"-LRB-": "(", "-RRB-": ")", "-LCB-": "{", "-RCB-": "}", "-LSB-": "[",
              "-RSB-": "]", "``": '"', "''": '"', "`": "'"}
 
@@ -42,30 +49,34 @@ def written(word: str) -> str:
 
 
 def words_and_spaces(sentence: Sentence):
-    """The sentence's words as written and whether a space follows each, the
-    period PTB repeats after a final abbreviation left out."""
+    """The sentence's words as written, whether a space follows each and
+    whether each is punctuation, the period PTB repeats after a final
+    abbreviation left out."""
     words, tags = list(sentence.words), list(sentence.tags)
     if len(words) > 1 and words[-1] == "." and words[-2].endswith("."):
         words, tags = words[:-1], tags[:-1]
-    return [written(w) for w in words], spaces_after(words, tags)
+    return ([written(w) for w in words], spaces_after(words, tags),
+            [tag in PUNCTUATION_TAGS for tag in tags])
 
 
 def gold_conllu(sentences: Sequence[Sentence]) -> str:
     """CoNLL-U of the sentences as written, each file a document of one
-    paragraph (`# newdoc id`, `# newpar`), every word attached to the first:
-    the CoNLL 2018 script needs a tree, and only sentences are scored."""
+    paragraph (`# newdoc id`, `# newpar`), UPOS PUNCT or X, every word attached
+    to the first: the CoNLL 2018 script needs a tree, and only sentences are
+    scored."""
     blocks, document = [], None
     for sentence in sentences:
-        words, spaces = words_and_spaces(sentence)
+        words, spaces, punctuation = words_and_spaces(sentence)
         lines = [f"# sent_id = {sentence.sent_id}",
                  "# text = " + "".join(w + (" " if s else "") for w, s in zip(words, spaces)).rstrip()]
         if sentence.path.stem != document:
             document = sentence.path.stem
             lines[:0] = [f"# newdoc id = {document}", "# newpar"]
-        for i, (word, space) in enumerate(zip(words, spaces), start=1):
+        for i, (word, space, punct) in enumerate(zip(words, spaces, punctuation), start=1):
             head, relation = (0, "root") if i == 1 else (1, "dep")
+            upos = "PUNCT" if punct else "X"
             misc = "_" if space else "SpaceAfter=No"
-            lines.append(f"{i}\t{word}\t_\t_\t_\t_\t{head}\t{relation}\t_\t{misc}")
+            lines.append(f"{i}\t{word}\t_\t{upos}\t_\t_\t{head}\t{relation}\t_\t{misc}")
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
 
@@ -97,23 +108,22 @@ def main(argv=None) -> int:
     sentences = read_split(args.trees, parse_split(ALL_FILES), "mrg")
     rows: List[Dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as temp:
-        gold = Path(temp) / "wsj.conllu"
-        gold.write_text(gold_conllu(sentences), encoding="utf8")
-        documents = raw_documents(gold, "ud")
-        for path in args.pipelines:
-            nlp = senter_pipeline(path)
-            row = {"splitter": path.as_posix(), **{
-                f"Sentences_{form}": measure(nlp, gold, scorer, form)["Sentences"]
-                for form in FORMS}}
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+        written_gold = Path(temp) / "wsj.conllu"
+        written_gold.write_text(gold_conllu(sentences), encoding="utf8")
+        golds = {variant: variant_gold(written_gold, variant, Path(temp) / variant)
+                 for variant, _ in READINGS.values()}
+        splitters = [(path.as_posix(), lambda gold, form, nlp=senter_pipeline(path):
+                      measure(nlp, gold, scorer, form)["Sentences"]) for path in args.pipelines]
         if args.udpipe:
-            row = {"splitter": f"UDPipe 1 ({args.udpipe.as_posix()})", **{
-                f"Sentences_{form}": udpipe_sentences(args.udpipe, gold, scorer, form)
-                for form in FORMS}}
+            splitters.append((f"UDPipe 1 ({args.udpipe.as_posix()})", lambda gold, form:
+                              udpipe_sentences(args.udpipe, gold, scorer, form)))
+        for name, split in splitters:
+            row = {"splitter": name, "Sentences": {
+                reading: split(golds[variant], form) for reading, (variant, form) in READINGS.items()}}
             print(json.dumps(row), flush=True)
             rows.append(row)
-    write_json(args.output, {"trees": args.trees.as_posix(), "documents": len(documents),
+        documents = len(raw_documents(written_gold, "ud"))
+    write_json(args.output, {"trees": args.trees.as_posix(), "documents": documents,
                              "sentences": len(sentences), "rows": rows})
     print(f"wrote {args.output}")
     return 0

@@ -1278,15 +1278,51 @@ def test_the_wsj_section_shows_each_splitter_in_each_form(tmp_path):
     assert wsj_section(metrics) is None
     (metrics / WSJ_FILE).write_text(json.dumps({
         "trees": "t", "documents": 199, "sentences": 3914, "rows": [
-            {"splitter": "p", "Sentences_ud": 90.0, "Sentences_joined": 91.5},
-            {"splitter": "UDPipe 1 (m)", "Sentences_ud": 88.25, "Sentences_joined": 89.0}]}))
+            {"splitter": "p", "Sentences": {"ud": 90.0, "joined": 91.5, "lowercase": 80.0,
+                                            "unpunctuated": 50.5}},
+            {"splitter": "UDPipe 1 (m)", "Sentences": {"ud": 88.25, "joined": 89.0,
+                                                       "lowercase": 70.0, "unpunctuated": 5.0}}]}))
     text = wsj_section(metrics)
-    assert "| splitter | Sentences (UD's form) | Sentences (joined) |" in text
-    assert "| `p` | 90.00 | 91.50 |" in text and "| `UDPipe 1 (m)` | 88.25 | 89.00 |" in text
+    assert ("| splitter | Sentences (UD's form) | Sentences (joined) | Sentences (lower case) "
+            "| Sentences (no punctuation) |") in text
+    assert "| `p` | 90.00 | 91.50 | 80.00 | 50.50 |" in text
+    assert "| `UDPipe 1 (m)` | 88.25 | 89.00 | 70.00 | 5.00 |" in text
     assert "199 news articles, 3,914 sentences" in text
     assert "reads to each as a space" not in text  # the forms differ here
     data = json.loads((metrics / WSJ_FILE).read_text())
     for row in data["rows"]:
-        row["Sentences_joined"] = row["Sentences_ud"]
+        row["Sentences"]["joined"] = row["Sentences"]["ud"]
     (metrics / WSJ_FILE).write_text(json.dumps(data))
     assert "reads to each as a space" in wsj_section(metrics)
+
+
+def test_the_routing_section_shows_both_rules_and_the_mean_change(tmp_path):
+    from lab.report.text_variants import ROUTING_FILE, ROUTING_TEXTS, routing_section
+
+    metrics = tmp_path / "metrics"
+    (metrics / "tokenizers").mkdir(parents=True)
+    assert routing_section(metrics) is None
+
+    def row(routing, sentences, las):
+        return {"pipeline": "p", "routing": routing, **{
+            t: {"Sentences": sentences, **({} if t.startswith("wsj") else {"LAS": las})}
+            for t in ROUTING_TEXTS}}
+    (metrics / ROUTING_FILE).write_text(json.dumps({
+        "rules": ["any punctuation word", "sentence marks"],
+        "rows": [row("any punctuation word", 60.0, 70.0), row("sentence marks", 65.5, 71.0)]}))
+    text = routing_section(metrics)
+    assert "| `p` | any punctuation word | 60.00 / 70.00 |" in text
+    assert text.count("65.50 / 71.00") == 4 and "| 65.50 |" in text  # the WSJ: Sentences alone
+    assert "dev, as written Sentences +5.50, LAS +1.00" in text
+    assert "WSJ sample, no punctuation Sentences +5.50." in text
+
+
+def test_the_headline_says_which_runs_were_routed_before_sentence_marks():
+    from lab.report.headline import routing_line
+
+    now = {"senter": {"unpunctuated": True, "punctuated_by": "marks"}}
+    before = {"senter": {"unpunctuated": True}}
+    assert routing_line([now, {"senter": {}}, {}]) == ""
+    line = routing_line([before, now], page="")
+    assert line.startswith(" 1 of these 2 runs were scored while")
+    assert "](#which-docs-the-senter-reads-as-text-without-punctuation)" in line

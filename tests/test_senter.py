@@ -110,7 +110,9 @@ def test_a_doc_without_punctuation_goes_to_the_models_of_its_own():
     senter.unpunctuated_learned = True
     assert [starts(d) for d in senter.pipe(nlp.make_doc(t) for t in texts)] == [
         [0, 3], [0, 3], [0, 3, 7]]
-    assert senter.decisions() == {"reads_words": False, "unpunctuated": True}
+    from spacy_elstm.text.punctuation import SENTENCE_MARKS_RULE
+    assert senter.decisions() == {"reads_words": False, "unpunctuated": True,
+                                  "punctuated_by": SENTENCE_MARKS_RULE}
 
 
 def test_what_counts_as_text_without_punctuation():
@@ -119,10 +121,16 @@ def test_what_counts_as_text_without_punctuation():
     nlp = spacy.blank("en")
     found = {t: has_no_punctuation(nlp.make_doc(t)) for t in [
         "hello there how are you", "Mr. Smith went home", "I'm fine", "a , b", "wait...",
-        "« oui »", "", "  \n"]}
+        "really ?!", "« oui »", "a long - term plan", "up 5 %", "hi :)", "a -- b", "a — b",
+        "", "  \n"]}
     assert found == {"hello there how are you": True, "Mr. Smith went home": True,
-                     "I'm fine": True, "a , b": False, "wait...": False, "« oui »": False,
-                     "": False, "  \n": False}
+                     "I'm fine": True, "a , b": False, "wait...": False, "really ?!": False,
+                     "« oui »": True, "a long - term plan": True, "up 5 %": True, "hi :)": True,
+                     "a -- b": False, "a — b": False, "": False, "  \n": False}
+    from spacy.tokens import Doc
+    # a rule of underscores, one word as the project's tokenizer keeps it, sets off a signature
+    assert not has_no_punctuation(Doc(nlp.vocab, words=["Tom", "\n", "____"],
+                                      spaces=[False, False, False]))
 
 
 def tiny_senter(**config):

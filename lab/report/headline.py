@@ -131,7 +131,8 @@ def raw_headline(metrics: Path) -> str:
         "(Tokens, Sentences and Words are F1 of those units; every other score counts their "
         "errors too). `gold-token`: the same pipelines given the gold words and sentences "
         "(`spacy-elstm score`). Mean ± sd over the seeds run (`seeds`); no pretrained "
-        f"vectors. {sources}." + senters_line(swapped) + tok2vec_line(results))
+        f"vectors. {sources}." + senters_line(swapped) + tok2vec_line(results)
+        + routing_line(results))
     return table(header, rows) + "\n\n" + line
 
 
@@ -173,6 +174,24 @@ def tok2vec_line(results: List[Dict]) -> str:
             "the same on one sentence per Doc, loaded with it): [a paragraph read whole or "
             "sentence by sentence](docs/results/ud.md#a-paragraph-read-whole-or-sentence-"
             "by-sentence).")
+
+
+ROUTING_ANCHOR = "#which-docs-the-senter-reads-as-text-without-punctuation"
+
+
+def routing_line(results: List[Dict], page: str = "docs/results/ud.md") -> str:
+    """How many of the raw scores were made before the senter sent only Docs
+    without sentence marks to its models of text without punctuation (`score
+    --raw` records `punctuated_by` since), if any were."""
+    before = [r for r in results if r.get("senter", {}).get("unpunctuated")
+              and "punctuated_by" not in r["senter"]]
+    if not before:
+        return ""
+    return (f" {len(before)} of these {len(results)} runs were scored while the senter sent "
+            "a Doc with any word of punctuation to its models of punctuated text (a hyphen "
+            "or a slash was enough); what routing by the marks that end or divide a sentence "
+            "changes in trained pipelines: [which Docs the senter reads as text without "
+            f"punctuation]({page}{ROUTING_ANCHOR}).")
 
 
 def headline(metrics: Path) -> str:

@@ -45,6 +45,8 @@ RAW_TEXT_SECTIONS = (
      text_variants.adopted_section),
     ("Text without punctuation: the senter's second pair of models",
      text_variants.senter_unpunctuated_section),
+    ("Which Docs the senter reads as text without punctuation",
+     text_variants.routing_section),
     ("Lower-case text: how much of it the senter learns from",
      text_variants.senter_lower_case_section),
     ("Sentences from the characters: what they learn from", ud.training_text_section),

@@ -453,20 +453,27 @@ def wsj_section(metrics: Path) -> Optional[str]:
     data = read_json(metrics / WSJ_FILE)
     if data is None or not data["rows"]:
         return None
-    forms = [key[len("Sentences_"):] for key in data["rows"][0] if key.startswith("Sentences_")]
-    rows = [[f"`{r['splitter']}`"] + [f"{r[f'Sentences_{form}']:.2f}" for form in forms]
+    readings = list(data["rows"][0]["Sentences"])
+    rows = [[f"`{r['splitter']}`"] + [f"{r['Sentences'][k]:.2f}" for k in readings]
             for r in data["rows"]]
-    return (table(["splitter"] + [f"Sentences ({FORM_NAMES.get(f, f)})" for f in forms], rows)
+    same = all(r["Sentences"].get("ud") == r["Sentences"].get("joined") for r in data["rows"])
+    return (table(["splitter"] + [f"Sentences ({WSJ_READINGS.get(k, k)})" for k in readings],
+                  rows)
             + f"\n\nText none of them was tuned for: NLTK's sample of the Penn Treebank's WSJ "
               f"({data['documents']} news articles, {data['sentences']:,} sentences), its words "
               "written back as text (PTB's escapes undone, the period PTB repeats after a "
               "final abbreviation left out), each article one paragraph, in UD's text form "
-              "(lines wrapped at 80 characters) and joined on one line. Each pipeline's "
-              "tokenizer and `elstm_senter`, and UDPipe 1's tokenizer trained on EWT train "
-              "(the peer above), split it in the same run; the CoNLL 2018 script matches "
-              "sentences by their characters, so the treebanks' tokenisations do not count."
-              + (" Each splitter finds the same sentences in every form: a wrapped line "
-                 "reads to each as a space. " if all(len({r[f"Sentences_{f}"] for f in forms}) == 1
-                                                    for r in data["rows"]) else " ")
-            + f"From `metrics/{WSJ_FILE}` (`python -m lab.wsj_sentences PIPELINE... --udpipe "
+              "(lines wrapped at 80 characters), joined on one line, and in UD's form in lower "
+              "case and without punctuation (rewritten as `spacy-elstm score --raw "
+              "--text-variant` rewrites a gold file). Each pipeline's tokenizer and "
+              "`elstm_senter`, and UDPipe 1's tokenizer trained on EWT train (the peer above), "
+              "split it in the same run; the CoNLL 2018 script matches sentences by their "
+              "characters, so the treebanks' tokenisations do not count."
+            + (" Each splitter finds the same sentences in UD's form and joined: a wrapped "
+               "line reads to each as a space." if same else "")
+            + f" From `metrics/{WSJ_FILE}` (`python -m lab.wsj_sentences PIPELINE... --udpipe "
               "MODEL`).")
+
+
+WSJ_READINGS = {"ud": "UD's form", "joined": "joined", "lowercase": "lower case",
+                "unpunctuated": "no punctuation"}

@@ -8,6 +8,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from spacy_elstm.treebanks.gold_variants import VARIANTS
 
 from .common import read_json, table
+from .headline import routing_line
 from .studies import seeds_of, split_seed
 
 # (study, config): the raw pipelines as they were (now experiments/raw/*_as_written),
@@ -155,6 +156,9 @@ def text_variants_section(metrics: Path) -> Optional[str]:
     peer = peer_rows(metrics)
     if not rows:
         return None
+    scored = [r for study, config in RUNS for split in ("dev", "test") for variant in VARIANTS
+              for r in [read_json(f / score_file(config, split, variant))
+                        for f in seeds_of(metrics, study)] if r is not None]
     return (table(["config", "split", "text", "seeds"] + list(METRICS), rows + peer)
             + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
@@ -175,7 +179,8 @@ def text_variants_section(metrics: Path) -> Optional[str]:
             + (" UDPipe 1: the peer (\"A peer on the same raw text\" above, trained on the text "
                "as written only) on the same texts and golds, from "
                f"`metrics/{PEER_FILE.format(split='SPLIT', suffix='[.raw-VARIANT]')}` (`python "
-               "-m lab.udpipe_peer run ... --text-variant VARIANT`)." if peer else ""))
+               "-m lab.udpipe_peer run ... --text-variant VARIANT`)." if peer else "")
+            + routing_line(scored, page=""))
 
 
 UNPUNCTUATED_FILE = "tokenizers/senter-unpunctuated.json"  # python -m lab.senter_unpunctuated
@@ -240,3 +245,51 @@ def senter_lower_case_section(metrics: Path) -> Optional[str]:
               "variant (`score --raw --text-variant`), by the CoNLL 2018 script. From "
               "`metrics/tokenizers/senter-lower-case-PAIR.json` (`python -m "
               "lab.senter_lower_case --pair PAIR --shares ...`).")
+
+
+ROUTING_FILE = "tokenizers/senter-routing.json"  # python -m lab.senter_routing
+ROUTING_TEXTS = {"dev_as-written": "dev, as written", "dev_unpunctuated": "dev, no punctuation",
+                 "test_as-written": "test, as written",
+                 "test_unpunctuated": "test, no punctuation",
+                 "wsj_unpunctuated": "WSJ sample, no punctuation"}
+
+
+def routing_section(metrics: Path) -> Optional[str]:
+    """The same senters routing Docs to their second pair by either rule, and
+    the mean change; None before `python -m lab.senter_routing` ran."""
+    data = read_json(metrics / ROUTING_FILE)
+    if data is None or not data["rows"]:
+        return None
+    first, shipped = data["rules"][0], data["rules"][-1]
+
+    def cell(scores: Dict[str, float]) -> str:
+        return " / ".join(f"{scores[m]:.2f}" for m in ("Sentences", "LAS") if m in scores)
+    rows = [[f"`{r['pipeline']}`", r["routing"]] + [cell(r[t]) for t in ROUTING_TEXTS]
+            for r in data["rows"]]
+    pairs = [(a, b) for a in data["rows"] for b in data["rows"]
+             if a["pipeline"] == b["pipeline"] and a["routing"] == first
+             and b["routing"] == shipped]
+    changes = "; ".join(
+        f"{name} " + ", ".join(f"{m} {mean(b[t][m] - a[t][m] for a, b in pairs):+.2f}"
+                               for m in ("Sentences", "LAS") if m in pairs[0][0][t])
+        for t, name in ROUTING_TEXTS.items())
+    return (table(["pipeline", "routing"] + [f"{name} (Sentences / LAS)" if t.startswith(("dev", "test"))
+                                             else f"{name} (Sentences)"
+                                             for t, name in ROUTING_TEXTS.items()], rows)
+            + "\n\nThe senter's second pair of models splits the Docs it takes for text "
+              "without punctuation. Routed by *any punctuation word* (as pipelines did "
+              "before), a Doc with one word of punctuation characters alone went to the "
+              "models of punctuated text: a hyphen inside a word (`long-term` is three "
+              "words), a slash, a percent sign or an emoticon was enough, and almost every "
+              "news article has one. Routed by *sentence marks* (as `text/punctuation.py` "
+              "routes now), only a word that ends or divides a sentence counts: . ! ? , ; : … "
+              "alone, a dash, a rule of hyphens or underscores (chosen on EWT dev, in scratch "
+              "runs not kept, over a rule without the dash and the rule, which set off e-mail "
+              "signatures, and one counting every punctuation word but a symbol or a hyphen "
+              "inside a word; test and the WSJ sample were read after). The same pipelines in the "
+              "same run: EWT as `spacy-elstm score --raw` reads it (UD's text form, one Doc per "
+              "paragraph; `--text-variant unpunctuated`: every word tagged PUNCT removed), and "
+              "the WSJ sample without punctuation (one Doc per article, the tokenizer and "
+              f"senter alone; [the WSJ sample](#sentences-in-text-none-of-them-was-tuned-for-"
+              f"the-wsj-sample)). Mean change over {len(pairs)} pipelines: {changes}. From "
+              f"`metrics/{ROUTING_FILE}` (`python -m lab.senter_routing PIPELINE...`).")

@@ -12,7 +12,8 @@ the words the word-level model is unsure of (WORD_SURE, CHAR_CONTEXT), and
 elsewhere the word-level model decides alone. Both read hard-wrapped lines as
 running text (`text/wrapping.py`). With `unpunctuated`, a second pair of models,
 trained on the same text without punctuation, splits every Doc that has no
-punctuation word (`text/punctuation.py`), as speech transcripts come (learned
+word of the marks that end or divide a sentence (`text/punctuation.py`), as
+speech transcripts come (learned
 together with the first, text without punctuation cost the text with it
 sentence ends on EWT dev: `python -m lab.senter_unpunctuated`). A Doc that
 comes with every sentence start set (gold sentences, as `spacy-elstm score`
@@ -38,7 +39,7 @@ from spacy.vocab import Vocab
 from ..text.distillation import Teachers
 from ..text.held_out import held_out_docs, sentence_f1
 from ..text.paragraphs import paragraph_breaks
-from ..text.punctuation import has_no_punctuation
+from ..text.punctuation import SENTENCE_MARKS_RULE, has_no_punctuation
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
                               WINDOWS_PER_CALL, Segmenter)
 from ..text.word_sentences import WordSentences
@@ -109,7 +110,7 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         character model's most probable label decides.
     unpunctuated (bool): also learn a second pair of models from the training
         text without punctuation, which splits the Docs that have no
-        punctuation word (a pipeline saved before it has none and splits them
+        word of sentence marks (a pipeline saved before it has none and splits them
         with the first).
     """
     limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
@@ -216,7 +217,8 @@ class ELSTMSenter:
     def decisions(self) -> dict:
         """What decides where this senter ends sentences as it predicts (`score`
         writes it beside the scores)."""
-        found = {"unpunctuated": True} if self.reads_unpunctuated() else {}
+        found = ({"unpunctuated": True, "punctuated_by": SENTENCE_MARKS_RULE}
+                 if self.reads_unpunctuated() else {})
         if not self.reads_words():
             return {"reads_words": False, **found}
         return {"reads_words": True, "end_threshold": self.end_threshold,
