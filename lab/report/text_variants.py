@@ -208,8 +208,9 @@ def senter_unpunctuated_section(metrics: Path) -> Optional[str]:
               "`unpunctuated_docs` strips them all; the random layouts then fall otherwise, "
               "and seed 1's row above it draws them the same way without stripping); "
               "*second pair*: the first models as they were and a second pair learned from "
-              "the same text without punctuation, which splits every Doc that has no "
-              "punctuation word (`unpunctuated = true`, as `configs/raw/` have it). Each "
+              "the same text without punctuation, which split every Doc that had no "
+              "punctuation word (`unpunctuated = true`, as `configs/raw/` have it; the "
+              "routing of these runs, before the one the next section measures). Each "
               "senter trained apart from its pipeline (`scripts/train_senter.py`, then "
               f"`--into ... --replace`). From `metrics/{UNPUNCTUATED_FILE}` (`python -m "
               "lab.senter_unpunctuated LABEL=PIPELINE...`).")
