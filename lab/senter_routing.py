@@ -23,12 +23,11 @@ import spacy_elstm.components.elstm_senter as elstm_senter
 from spacy_elstm.files import write_json
 from spacy_elstm.text.punctuation import has_no_punctuation, is_punctuation
 from spacy_elstm.treebanks.gold_variants import variant_gold
-from spacy_elstm.treebanks.ptb import parse_split, read_split
 from spacy_elstm.treebanks.scoring import load_scorer, score
 
 from .arguments import pipelines_parser
 from .tokenizers import CONLLU, SCRIPT, measure, senter_pipeline
-from .wsj_sentences import ALL_FILES, TREES, gold_conllu
+from .wsj_sentences import TREES, written_gold
 
 
 def any_punctuation_word(doc: Doc) -> bool:
@@ -63,10 +62,8 @@ def main(argv=None) -> int:
     scorer = load_scorer(SCRIPT)
     rows: List[Dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as temp:
-        wsj = Path(temp) / "wsj.conllu"
-        wsj.write_text(gold_conllu(read_split(Path(TREES), parse_split(ALL_FILES), "mrg")),
-                       encoding="utf8")
-        wsj = variant_gold(wsj, "unpunctuated", Path(temp) / "wsj")
+        wsj = variant_gold(written_gold(Path(TREES), Path(temp))[0], "unpunctuated",
+                           Path(temp) / "wsj")
         for path in args.pipelines:
             nlp = senter_pipeline(path)
             for name, rule in RULES.items():

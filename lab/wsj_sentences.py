@@ -19,7 +19,7 @@ PTB's punctuation tags are UD's PUNCT).
 import json
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import torch
 
@@ -81,15 +81,32 @@ def gold_conllu(sentences: Sequence[Sentence]) -> str:
     return "".join(blocks)
 
 
-def udpipe_sentences(model_path: Path, gold: Path, scorer, form: str) -> float:
-    """UDPipe 1's Sentences F1: its tokenizer (default mode) on each document's
-    text, tagged and parsed as `lab.udpipe_peer` runs it."""
+def written_gold(trees: Path, folder: Path) -> Tuple[Path, List[Sentence]]:
+    """The sample's gold CoNLL-U as written (`gold_conllu`), in `folder`, and
+    its sentences."""
+    sentences = read_split(trees, parse_split(ALL_FILES), "mrg")
+    gold = folder / "wsj.conllu"
+    gold.write_text(gold_conllu(sentences), encoding="utf8")
+    return gold, sentences
+
+
+def udpipe_splitter(model_path: Path, scorer) -> Callable[[Path, str], float]:
+    """UDPipe 1's Sentences F1 on a gold file's text in a form: its tokenizer
+    (default mode) on each document's text, tagged and parsed as
+    `lab.udpipe_peer` runs it; the model loaded once."""
     import ufal.udpipe as udpipe
 
-    from .udpipe_peer import annotate
     model = udpipe.Model.load(str(model_path))
     if model is None:
         raise SystemExit(f"{model_path}: not a UDPipe model.")
+    return lambda gold, form: udpipe_sentences(model, gold, scorer, form)
+
+
+def udpipe_sentences(model, gold: Path, scorer, form: str) -> float:
+    """A loaded UDPipe 1 model's Sentences F1 on the gold file's text in `form`."""
+    import ufal.udpipe as udpipe
+
+    from .udpipe_peer import annotate
     conllu = "".join(annotate(model, d.text, udpipe.Model.DEFAULT)[0]
                      for d in raw_documents(gold, form))
     with tempfile.TemporaryDirectory() as temp:
@@ -105,25 +122,23 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     scorer = load_scorer(SCRIPT)
-    sentences = read_split(args.trees, parse_split(ALL_FILES), "mrg")
     rows: List[Dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as temp:
-        written_gold = Path(temp) / "wsj.conllu"
-        written_gold.write_text(gold_conllu(sentences), encoding="utf8")
-        golds = {variant: variant_gold(written_gold, variant, Path(temp) / variant)
+        gold, sentences = written_gold(args.trees, Path(temp))
+        golds = {variant: variant_gold(gold, variant, Path(temp) / variant)
                  for variant, _ in READINGS.values()}
         splitters = [(path.as_posix(), lambda gold, form, nlp=senter_pipeline(path):
                       measure(nlp, gold, scorer, form)["Sentences"]) for path in args.pipelines]
         if args.udpipe:
-            splitters.append((f"UDPipe 1 ({args.udpipe.as_posix()})", lambda gold, form:
-                              udpipe_sentences(args.udpipe, gold, scorer, form)))
+            splitters.append((f"UDPipe 1 ({args.udpipe.as_posix()})",
+                              udpipe_splitter(args.udpipe, scorer)))
         for name, split in splitters:
             row = {"splitter": name, "Sentences": {
                 reading: split(golds[variant], form) for reading, (variant, form) in READINGS.items()}}
             print(json.dumps(row), flush=True)
             rows.append(row)
-        documents = len(raw_documents(written_gold, "ud"))
-    write_json(args.output, {"trees": args.trees.as_posix(), "documents": documents,
+    write_json(args.output, {"trees": args.trees.as_posix(),
+                             "documents": len({s.path.stem for s in sentences}),
                              "sentences": len(sentences), "rows": rows})
     print(f"wrote {args.output}")
     return 0

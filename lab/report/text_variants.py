@@ -144,21 +144,21 @@ def text_variants_section(metrics: Path) -> Optional[str]:
     beside the same seeds as written, and the peer's runs on them; None before
     any variant was scored."""
     rows: List[List[str]] = []
+    scored: List[Dict] = []  # every score read, for what routed their senters' Docs
     for study, config in RUNS:
+        folders = seeds_of(metrics, study)
         for split in ("dev", "test"):
+            found = {variant: [read_json(f / score_file(config, split, variant)) for f in folders]
+                     for variant in VARIANTS}  # per variant, per seed (None: not scored)
+            scored += [r for runs in found.values() for r in runs if r is not None]
             for variant in VARIANTS[1:]:
-                pairs = [(read_json(f / score_file(config, split, "as-written")),
-                          read_json(f / score_file(config, split, variant)))
-                         for f in seeds_of(metrics, study)]
-                pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+                pairs = [(a, b) for a, b in zip(found["as-written"], found[variant])
+                         if a is not None and b is not None]
                 if pairs:
                     add_variant_rows(rows, f"`{study}/{config}`", split, variant, pairs)
     peer = peer_rows(metrics)
     if not rows:
         return None
-    scored = [r for study, config in RUNS for split in ("dev", "test") for variant in VARIANTS
-              for r in [read_json(f / score_file(config, split, variant))
-                        for f in seeds_of(metrics, study)] if r is not None]
     return (table(["config", "split", "text", "seeds"] + list(METRICS), rows + peer)
             + "\n\nThe pipelines of `configs/raw/` (10,000 steps; `best_elstm_lower`: "
               "`raw/best_elstm` with a tenth of the tagger's, morphologizer's, lemmatizer's "
@@ -262,20 +262,20 @@ def routing_section(metrics: Path) -> Optional[str]:
     if data is None or not data["rows"]:
         return None
     first, shipped = data["rules"][0], data["rules"][-1]
-
-    def cell(scores: Dict[str, float]) -> str:
-        return " / ".join(f"{scores[m]:.2f}" for m in ("Sentences", "LAS") if m in scores)
-    rows = [[f"`{r['pipeline']}`", r["routing"]] + [cell(r[t]) for t in ROUTING_TEXTS]
+    # the scores of each text, as the study wrote them (the WSJ sample: Sentences alone)
+    scores = {t: [m for m in ("Sentences", "LAS") if m in data["rows"][0][t]]
+              for t in ROUTING_TEXTS}
+    rows = [[f"`{r['pipeline']}`", r["routing"]]
+            + [" / ".join(f"{r[t][m]:.2f}" for m in scores[t]) for t in ROUTING_TEXTS]
             for r in data["rows"]]
     pairs = [(a, b) for a in data["rows"] for b in data["rows"]
              if a["pipeline"] == b["pipeline"] and a["routing"] == first
              and b["routing"] == shipped]
     changes = "; ".join(
         f"{name} " + ", ".join(f"{m} {mean(b[t][m] - a[t][m] for a, b in pairs):+.2f}"
-                               for m in ("Sentences", "LAS") if m in pairs[0][0][t])
+                               for m in scores[t])
         for t, name in ROUTING_TEXTS.items())
-    return (table(["pipeline", "routing"] + [f"{name} (Sentences / LAS)" if t.startswith(("dev", "test"))
-                                             else f"{name} (Sentences)"
+    return (table(["pipeline", "routing"] + [f"{name} ({' / '.join(scores[t])})"
                                              for t, name in ROUTING_TEXTS.items()], rows)
             + "\n\nThe senter's second pair of models splits the Docs it takes for text "
               "without punctuation. Routed by *any punctuation word* (as pipelines did "
