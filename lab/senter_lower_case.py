@@ -28,7 +28,7 @@ from .tokenizers import CONLLU
 PAIRS = {"first": ("LOWER_CASE", ("as-written", "lowercase")),
          "unpunctuated": ("UNPUNCTUATED_LOWER_CASE",
                           ("as-written", "unpunctuated", "lowercase-unpunctuated"))}
-CORPUS = Path("corpus/ud/en_ewt-ud-train.spacy")
+CORPUS = Path("corpus/UD_English-EWT/en_ewt-ud-train.spacy")
 PIPELINE = "training/raw-ud-10000steps{seed}/best_elstm/model-best"  # {seed}: "" or -seedN
 
 

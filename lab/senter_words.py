@@ -27,7 +27,7 @@ from spacy_elstm.treebanks.scoring import load_scorer
 
 from .tokenizers import CONLLU, SCRIPT, measure
 
-CORPUS = "corpus/ud/en_ewt-ud-train.spacy"
+CORPUS = "corpus/UD_English-EWT/en_ewt-ud-train.spacy"
 FORMS = ("ud", "joined")
 
 

@@ -35,6 +35,6 @@ python -m pip install --quiet --no-deps --no-compile --only-binary=:all: --pytho
 find "$work/site" -name "*.so" -exec strip --strip-unneeded {} +
 mkdir -p .gpu/corpus
 tar -czf .gpu/site.tar.gz -C "$work/site" .
-cp corpus/ud/en_ewt-ud-train.spacy corpus/ud/en_ewt-ud-dev.spacy .gpu/corpus/
+cp corpus/UD_English-EWT/en_ewt-ud-train.spacy corpus/UD_English-EWT/en_ewt-ud-dev.spacy .gpu/corpus/
 cp assets/UD_English-EWT/en_ewt-ud-dev.conllu assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
 du -sh .gpu

@@ -6,7 +6,7 @@ train on the treebank's own words (gold_preproc = true) and its senter on the
 treebank's characters, so the new tokenizer is the one training would have
 given it, and nothing else changes.
 
-    python scripts/learn_tokenizer.py training/raw-ud-10000steps/best_elstm/model-best OUTPUT [--treebank corpus/ud/en_ewt-ud-train.spacy] [--min-count 1]
+    python scripts/learn_tokenizer.py training/raw-ud-10000steps/best_elstm/model-best OUTPUT [--treebank corpus/UD_English-EWT/en_ewt-ud-train.spacy] [--min-count 1]
 """
 import argparse
 import sys
@@ -22,7 +22,7 @@ def main(argv=None) -> int:
     parser.add_argument("pipeline", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--treebank", type=Path,
-                        default=Path("corpus/ud/en_ewt-ud-train.spacy"))
+                        default=Path("corpus/UD_English-EWT/en_ewt-ud-train.spacy"))
     parser.add_argument("--min-count", type=int, default=1)
     args = parser.parse_args(argv)
     for path in (args.pipeline, args.treebank):

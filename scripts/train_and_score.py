@@ -14,9 +14,12 @@ A run whose score files are all there already is skipped, so a stopped study
 resumes by run; --force trains it again (project.yml's single-run commands pass
 it: there spaCy's deps and outputs decide what is done).
 
-Defaults are UD English-EWT's (corpus/ud, the CoNLL-U files in assets/); the
-Penn Treebank runs set --corpus and --conllu none, the paper's --model-last
---gold-lemmas --no-evaluate.
+Defaults are UD English-EWT's (corpus/UD_English-EWT, the CoNLL-U files in
+assets/); --treebank assets/UD_<Name> takes any UD treebank's instead (its
+files found by their names, its corpus as `spacy-elstm convert` writes the folder
+into corpus/UD_<Name>, the pipeline built in the language of its file names, `xx`
+where spaCy has none); the Penn Treebank runs set --corpus and --conllu none,
+the paper's --model-last --gold-lemmas --no-evaluate.
 """
 import argparse
 import os
@@ -25,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence
 
-UD_CORPUS = "corpus/ud/en_ewt-ud-{split}.spacy"
+UD_CORPUS = "corpus/UD_English-EWT/en_ewt-ud-{split}.spacy"
 UD_CONLLU = "assets/UD_English-EWT/en_ewt-ud-{split}.conllu"
 SCORER = "assets/conll2018-eval/conll18_ud_eval.py"
 
@@ -144,6 +147,9 @@ def parse(argv: Sequence[str]):
                         help="the CoNLL-U files for the official scores, {split} as above, or none")
     parser.add_argument("--train-conllu", default=UD_CONLLU.format(split="train"),
                         help="scores on the words this file does not have (none: no such scores)")
+    parser.add_argument("--treebank", type=Path, default=None,
+                        help="a UD treebank's folder: its corpus, CoNLL-U files and language "
+                             "in place of --corpus, --conllu and --train-conllu")
     parser.add_argument("--splits", nargs="+", default=["dev", "test"])
     parser.add_argument("--no-evaluate", action="store_true", help="no `spacy evaluate` scores")
     parser.add_argument("--model-last", action="store_true", help="score model-last, not model-best")
@@ -164,6 +170,8 @@ def parse(argv: Sequence[str]):
                         help="score the pipelines already trained in MODELS, train none")
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
+    if args.treebank is not None:
+        treebank_options(args)
     seeded = (lambda path: path) if args.seed == 0 else (lambda path: Path(f"{path}-seed{args.seed}"))
     opts = Options(metrics=seeded(args.metrics), models=seeded(args.models), corpus=args.corpus,
                    conllu=none(args.conllu), train_conllu=none(args.train_conllu),
@@ -171,8 +179,25 @@ def parse(argv: Sequence[str]):
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,
                    steps=args.steps, gpu_id=args.gpu_id, force=args.force, raw=args.raw,
                    train=not args.no_train,
-                   overrides=(["--system.seed", str(args.seed)] if args.seed else []) + overrides)
+                   overrides=(["--nlp.lang", args.language] if args.treebank else [])
+                   + (["--system.seed", str(args.seed)] if args.seed else []) + overrides)
     return runs_of(args.configs), opts
+
+
+def treebank_options(args) -> None:
+    """--treebank's corpus, CoNLL-U files and language, set on the parsed args."""
+    from spacy_elstm.treebanks.ud_folder import TreebankFolderError, find_treebank, language_note
+
+    try:
+        treebank = find_treebank(args.treebank)
+    except TreebankFolderError as err:
+        raise SystemExit(f"train_and_score.py: {err}")
+    print(language_note(treebank), flush=True)
+    pattern = f"{treebank.stem}-ud-{{split}}"
+    args.corpus = f"corpus/{treebank.name}/{pattern}.spacy"
+    args.conllu = str(treebank.folder / f"{pattern}.conllu")
+    args.train_conllu = str(treebank.files["train"])
+    args.language = treebank.lang
 
 
 def main(argv=None) -> int:

@@ -4,7 +4,7 @@ a pipeline of its own; with --into, add it to a trained pipeline, first (in
 place of the pipeline's own elstm_senter with --replace), and save that as
 another pipeline.
 
-    python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/ud/en_ewt-ud-dev.spacy] [--teachers training/senter-seed1 ...] [--teacher-weight 1.0]
+    python scripts/train_senter.py corpus/UD_English-EWT/en_ewt-ud-train.spacy training/senter [--epochs 12] [--width 64] [--depth 2] [--word-width 128] [--word-depth 1] [--fresh-layouts] [--dev corpus/UD_English-EWT/en_ewt-ud-dev.spacy] [--teachers training/senter-seed1 ...] [--teacher-weight 1.0]
     python scripts/train_senter.py --into training/raw-10000steps/cnn/model-best training/senter OUTPUT [--replace] [--record metrics/.../NAME-senter.json]
 
 The senter trains once, on the training Docs' characters (their words,

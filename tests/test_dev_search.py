@@ -51,7 +51,7 @@ def test_a_seed_runs_under_its_own_name(monkeypatch, tmp_path):
     assert str(Path("training") / "search" / "lstm-lr2-seed2") in train
     assert str(tmp_path / "train-lstm-lr2-seed2.jsonl") in train
     assert str(tmp_path / "lstm-lr2-seed2-dev.json") in evaluate
-    assert "corpus/ud/en_ewt-ud-dev.spacy" in evaluate  # dev only, no official scores
+    assert "corpus/UD_English-EWT/en_ewt-ud-dev.spacy" in evaluate  # dev only, no official scores
     calls.clear()
     search.run("lstm-lr2", 100, tmp_path, 1)
     assert not any("system.seed" in arg for arg in calls[0])

@@ -83,7 +83,7 @@ def levers_section(metrics: Path) -> Optional[str]:
                    "word model reads characters (bins)", "dev, UD's form", "dev, joined"], rows)
             + "\n\nSenters trained as `configs/raw/` train them (12 epochs of the character "
               "model, then 8 of the word-level model, EWT train in the varied layouts), with one "
-              "change each (`python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy "
+              "change each (`python scripts/train_senter.py corpus/UD_English-EWT/en_ewt-ud-train.spacy "
               "OUTPUT --seed N [--depth 1] [--teachers SENTER... --teacher-weight W] "
               "[--word-char-bins 10]`), scored on EWT dev's raw text by the CoNLL 2018 script "
               "over the pipeline's own tokenizer (`python -m lab.senter_score OUTPUT --output "

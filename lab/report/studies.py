@@ -107,7 +107,7 @@ STUDIES = [
           "2 trained while the tokenizer and the senter were changing, so their tokenizer "
           "and senter were learned again as the config learns them before they were scored "
           "(`python scripts/learn_tokenizer.py`, `python scripts/train_senter.py "
-          "corpus/ud/en_ewt-ud-train.spacy training/senter-seedN --seed N`, then `--into ... "
+          "corpus/UD_English-EWT/en_ewt-ud-train.spacy training/senter-seedN --seed N`, then `--into ... "
           "--replace`): both learn from EWT train apart from the other components, so only "
           "they differ. `cnn`: `raw/cnn` before its text variants "
           "(`configs/experiments/raw/cnn_as_written.cfg`), as it was at seed 0 (its senter "
@@ -120,7 +120,7 @@ STUDIES = [
           "`best_elstm_words`: that same trained "
           "pipeline with its `elstm_senter` trained again as `configs/raw/best_elstm.cfg` "
           "now trains it, with the word-level model (`python scripts/train_senter.py "
-          "corpus/ud/en_ewt-ud-train.spacy training/senter-words`, then `--into ... "
+          "corpus/UD_English-EWT/en_ewt-ud-train.spacy training/senter-words`, then `--into ... "
           "--replace`): the senter trains apart from the other components, on EWT train, "
           "with the config's settings and seed, so only it differs."),
     Study(r"raw-.+", "ud", "ud", "Raw text in: the pipelines of configs/raw/ (the README's headline "

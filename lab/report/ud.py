@@ -484,7 +484,7 @@ def senter_scores_rows(metrics: Path) -> str:
     return ("\n\n" + table(["seed", "character dropout", "layouts", "dev, UD's form",
                               "dev, joined"], rows)
             + "\n\nMore senters, each trained alone as the config trains it "
-              "(`python scripts/train_senter.py corpus/ud/en_ewt-ud-train.spacy OUTPUT --seed N "
+              "(`python scripts/train_senter.py corpus/UD_English-EWT/en_ewt-ud-train.spacy OUTPUT --seed N "
               "[--fresh-layouts] [--dropout 0.3]`) and scored on EWT dev's raw text by the CoNLL "
               "2018 script over the pipeline's own tokenizer (`python -m lab.senter_score "
               f"OUTPUT`, `metrics/{SENTER_SCORES_FILE}`): further seeds of the two layouts, and "

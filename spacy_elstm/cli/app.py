@@ -55,20 +55,30 @@ def info() -> None:
 
 @app.command()
 def convert(
-    data: Path = typer.Argument(..., help="A CoNLL-U file, e.g. UD English-EWT train."),
+    data: Path = typer.Argument(..., help="A CoNLL-U file, e.g. UD English-EWT train, or a UD "
+                                "treebank's folder (its <code>_<name>-ud-{train,dev,test}.conllu)."),
     output_dir: Path = typer.Argument(..., help="Write <stem>.spacy into this folder."),
     n_sents: int = typer.Option(10, min=1, help="Sentences per Doc."),
 ) -> None:
-    """Check a CoNLL-U file and convert it to spaCy's binary format.
+    """Check a CoNLL-U file, or the three splits of a UD treebank's folder,
+    and convert each to spaCy's binary format.
 
     The Docs are those of `spacy convert --converter conllu`; errors name the
-    file and line, and nothing is written unless the whole file is valid.
+    file and line, and nothing is written unless every file is valid. For a
+    folder it also says which language spaCy builds the treebank's pipeline in
+    (`xx` where spaCy has no class for its language).
     """
-    from ..treebanks.conllu_reader import CorpusFormatError
-    from ..treebanks.conllu_reader import convert as convert_file
+    from ..treebanks.conllu_reader import CorpusFormatError, convert_files
+    from ..treebanks.ud_folder import TreebankFolderError, find_treebank, language_note
 
     try:
-        output = convert_file(data, output_dir, n_sents)
-    except (CorpusFormatError, OSError) as err:
+        if data.is_dir():
+            treebank = find_treebank(data)
+            typer.echo(language_note(treebank))
+            files = list(treebank.files.values())
+        else:
+            files = [data]
+        for output in convert_files(files, output_dir, n_sents):
+            typer.echo(f"wrote {output}")
+    except (CorpusFormatError, TreebankFolderError, OSError) as err:
         fail("convert", err)
-    typer.echo(f"wrote {output}")

@@ -6,19 +6,28 @@ inside a word ("long-term" is three words), a slash, a percent sign, quotes,
 brackets or an emoticon do not make text punctuated: routed on every
 punctuation word, news without punctuation went to the models of punctuated
 text, as almost every article has a hyphen or a percent sign (`python -m
-lab.senter_routing`)."""
+lab.senter_routing`).
+
+The marks are Unicode's, not one script's: every character with the
+Terminal_Punctuation property (which holds Sentence_Terminal's . ! ? ؟ 。 ！ । ։
+and the marks that divide a sentence, , ; : ، ؛ 、 ；, in every script), with
+the ellipsis … and the middle dot · (Greek's ano teleia, U+0387, is
+canonically the middle dot) besides."""
 import unicodedata
+
+import regex
 
 from spacy.tokens import Doc
 
 # the marks that end or divide a sentence: a word of these alone punctuates text
-SENTENCE_MARKS = frozenset(".!?,;:…")
+SENTENCE_MARKS = regex.compile(r"[\p{Terminal_Punctuation}…·]+")
 # so does a dash, and a rule of hyphens or underscores ("--", "____", as e-mail
 # signatures are set off)
 DASHES = frozenset("–—")
 RULE_MARKS = frozenset("-_")
 # what `is_sentence_mark` takes, in words (a senter records it beside its scores)
-SENTENCE_MARKS_RULE = "a word of . ! ? , ; : … alone, a dash (– —) or a rule (--, ____)"
+SENTENCE_MARKS_RULE = ("a word of Unicode's Terminal_Punctuation marks (. ! ? , ; : ؟ ، 。 । ...), "
+                       "… or · alone, a dash (– —) or a rule (--, ____)")
 
 
 def is_punctuation(text: str) -> bool:
@@ -28,8 +37,8 @@ def is_punctuation(text: str) -> bool:
 
 def is_sentence_mark(text: str) -> bool:
     """Whether a word ends or divides a sentence: made of SENTENCE_MARKS alone
-    ("." "?!" "..."), a dash, or two or more hyphens or underscores."""
-    return bool(text) and (SENTENCE_MARKS.issuperset(text) or text in DASHES
+    ("." "?!" "..." "؟" "。"), a dash, or two or more hyphens or underscores."""
+    return bool(text) and (SENTENCE_MARKS.fullmatch(text) is not None or text in DASHES
                            or (len(text) > 1 and RULE_MARKS.issuperset(text)))
 
 

@@ -13,7 +13,8 @@ users bring:
 - "lines": one sentence per line;
 
 and, across all three, some documents with CRLF line ends, some in lower case,
-and some paragraphs whose last sentence lost its final punctuation (as Stanza's
+(only where the treebank's script has case: lower case is no variant of
+Arabic, Han or Devanagari text), and some paragraphs whose last sentence lost its final punctuation (as Stanza's
 tokenizer is trained with paragraph ends faked and final characters dropped).
 `unpunctuated_docs` lays them out in the same forms without any punctuation, as
 speech transcripts come (a space where a mark stood; a sentence of marks alone
@@ -38,6 +39,8 @@ SINGLE_SENTENCE_PARAGRAPH = 0.5
 LONGEST_PARAGRAPH = 10  # sentences
 SENTENCES_PER_DOCUMENT = 10
 LINE_WIDTH = 80
+# a script has case where at least this share of the treebank's letters do
+CASED_LETTERS = 0.5
 
 
 @dataclass
@@ -62,6 +65,16 @@ def sentences_of(docs: Sequence[Doc]) -> List[Sentence]:
                                 [(index[a], index[b]) for a, b in spans
                                  if a in index and b in index]))
     return out
+
+
+def has_case(sentences: Sequence[Sentence]) -> bool:
+    """Whether the sentences' script has case: most of their letters have an
+    upper and a lower form (Latin, Greek, Cyrillic, Coptic, Armenian do; Arabic,
+    Han, Devanagari, Hebrew do not)."""
+    letters = [c for sentence in sentences for word in sentence.words for c in word
+               if c.isalpha()]
+    cased = sum(c.lower() != c.upper() for c in letters)
+    return bool(letters) and cased >= CASED_LETTERS * len(letters)
 
 
 def varied_docs(docs: Sequence[Doc], seed: int, epoch: int = 1,
@@ -104,6 +117,7 @@ def ud_form_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:
 def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool,
               unpunctuated: bool = False) -> List[Doc]:
     sentences = sentences_of(docs)
+    cased = has_case(sentences)
     vocab = docs[0].vocab if docs else None
     out, k = [], 0
     while k < len(sentences):
@@ -123,7 +137,8 @@ def _laid_out(docs: Sequence[Doc], rng: random.Random, varied: bool,
                 _drop_final_punctuation(paragraph[-1])
         layout = rng.choices([name for name, _ in LAYOUTS], [w for _, w in LAYOUTS])[0]
         crlf = rng.random() < CRLF
-        lower = rng.random() < (UNPUNCTUATED_LOWER_CASE if unpunctuated else LOWER_CASE)
+        lower = (rng.random() < (UNPUNCTUATED_LOWER_CASE if unpunctuated else LOWER_CASE)
+                 and cased)
         if unpunctuated:
             paragraphs = [p for p in ([s for s in map(_without_punctuation, paragraph) if s]
                                       for paragraph in paragraphs) if p]

@@ -69,6 +69,6 @@ def create_gold_lemma_reader(
     """
     if path is None:
         raise ValueError(f"{GOLD_LEMMA_CORPUS}: path is null; set it to a .spacy file or a "
-                         f"folder of them (e.g. --paths.train corpus/ud/en_ewt-ud-train.spacy).")
+                         f"folder of them (e.g. --paths.train corpus/UD_English-EWT/en_ewt-ud-train.spacy).")
     return GoldLemmaCorpus(path, gold_preproc=gold_preproc, max_length=max_length,
                            limit=limit, augmenter=augmenter)

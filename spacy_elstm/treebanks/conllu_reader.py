@@ -10,7 +10,7 @@ Lines are split into sentence blocks here (so line numbers are known); the
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple, Union
+from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import conllu
 from conllu.exceptions import ParseException
@@ -77,12 +77,21 @@ def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int =
     """Write ``output_dir/<stem>.spacy`` (a DocBin, like `spacy convert`) and
     return its path. The file is written to a temporary name in the same folder
     and then renamed, so a failure leaves no partial file."""
-    path, output_dir = Path(path), Path(output_dir)
-    docs = conllu_to_docs(path, n_sents)
+    return convert_files([path], output_dir, n_sents)[0]
+
+
+def convert_files(paths: Sequence[Union[str, Path]], output_dir: Union[str, Path],
+                  n_sents: int = 10) -> List[Path]:
+    """`convert` each file, every one read and checked before any is written."""
+    docs = {Path(path): conllu_to_docs(path, n_sents) for path in paths}
+    output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
-    output = output_dir / f"{path.stem}.spacy"
-    write_atomically(output, DocBin(docs=docs, store_user_data=True).to_bytes())
-    return output
+    outputs = []
+    for path, path_docs in docs.items():
+        output = output_dir / f"{path.stem}.spacy"
+        write_atomically(output, DocBin(docs=path_docs, store_user_data=True).to_bytes())
+        outputs.append(output)
+    return outputs
 
 
 def _text(path: Path) -> str:

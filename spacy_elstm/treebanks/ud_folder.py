@@ -1,0 +1,103 @@
+"""A Universal Dependencies treebank as its folder holds it: the files
+`<code>_<name>-ud-{train,dev,test}.conllu` of `UD_<Language>-<Name>` (and the
+folder's LICENSE.txt), the language code their names start with, and the
+language spaCy builds for it: its own class where it has one, `xx` (spaCy's
+multi-language class) where it has none, as for Uyghur, Coptic, Wolof or
+Classical Chinese."""
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Union
+
+SPLITS = ("train", "dev", "test")
+MULTI_LANGUAGE = "xx"
+# UD's file names: the language code (ISO 639-1 or -3, a subtag after it as in
+# `qtd`, `sme`, `zh-hant` is not used by UD), the treebank's name, the split
+UD_FILE = re.compile(r"(?P<stem>(?P<code>[a-z]{2,3})_(?P<name>[a-z0-9]+))-ud-"
+                     r"(?P<split>train|dev|test)\.conllu")
+LICENSE_FILES = ("LICENSE.txt", "LICENSE")
+
+
+class TreebankFolderError(ValueError):
+    """A folder that is not a UD treebank with the three splits."""
+
+
+@dataclass(frozen=True)
+class UDTreebank:
+    folder: Path
+    stem: str  # "ug_udt": the files' common start
+    code: str  # "ug": the language code of the file names
+    files: Dict[str, Path]  # split -> CoNLL-U file
+
+    @property
+    def name(self) -> str:
+        """The folder's name, `UD_Uyghur-UDT`."""
+        return self.folder.name
+
+    @property
+    def lang(self) -> str:
+        """The language spaCy builds: the code where spaCy has a class for it, else xx."""
+        return spacy_language(self.code)
+
+    @property
+    def license(self) -> Path:
+        """The treebank's licence text."""
+        for name in LICENSE_FILES:
+            if (self.folder / name).is_file():
+                return self.folder / name
+        raise TreebankFolderError(f"{self.folder}: no licence file ({' or '.join(LICENSE_FILES)}): "
+                                  "a pipeline trained on it is shipped with its licence.")
+
+    def package_stem(self) -> str:
+        """The package's name after spaCy's language prefix: the treebank's
+        name (`ewt` of `en_ewt`), and the language code where spaCy's prefix
+        is not it (`ug_udt` under `xx`)."""
+        return self.stem[len(self.code) + 1:] if self.lang == self.code else self.stem
+
+
+def find_treebank(folder: Union[str, Path]) -> UDTreebank:
+    """The treebank in `folder`; an error naming the folder and what is missing."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise TreebankFolderError(f"{folder}: no such folder (a UD treebank's folder, with its "
+                                  "<code>_<name>-ud-{train,dev,test}.conllu files).")
+    found: Dict[str, Path] = {}
+    stems = set()
+    for path in sorted(folder.glob("*.conllu")):
+        match = UD_FILE.fullmatch(path.name)
+        if match:
+            found[match["split"]] = path
+            stems.add((match["stem"], match["code"]))
+    if len(stems) > 1:
+        raise TreebankFolderError(f"{folder}: the CoNLL-U files name more than one treebank "
+                                  f"({', '.join(sorted(s for s, _ in stems))}).")
+    missing = [split for split in SPLITS if split not in found]
+    if missing:
+        present = ", ".join(p.name for p in sorted(folder.glob("*.conllu"))) or "none"
+        raise TreebankFolderError(
+            f"{folder}: no {' and no '.join(missing)} split (looked for "
+            f"<code>_<name>-ud-{{{','.join(SPLITS)}}}.conllu; CoNLL-U files there: {present}).")
+    stem, code = stems.pop()
+    return UDTreebank(folder, stem, code, {split: found[split] for split in SPLITS})
+
+
+@lru_cache(maxsize=None)
+def spacy_language(code: str) -> str:
+    """`code` where spaCy has a language class for it, else `xx`."""
+    from spacy.util import get_lang_class
+
+    try:
+        get_lang_class(code)
+    except (ImportError, KeyError):  # E048: no such module in spacy.lang
+        return MULTI_LANGUAGE
+    return code
+
+
+def language_note(treebank: UDTreebank) -> str:
+    """One line on the language the pipeline is built for."""
+    if treebank.lang == treebank.code:
+        return f"{treebank.name}: language {treebank.code!r} (spaCy's class for it)"
+    return (f"{treebank.name}: spaCy has no language class for {treebank.code!r}; the pipeline "
+            f"is built as {MULTI_LANGUAGE!r} (multi-language), which learns the treebank's "
+            "tokens, sentences and tags the same way")

@@ -1,0 +1,208 @@
+"""Any UD treebank through the project: its folder found by UD's file names,
+the language spaCy builds it in (xx where spaCy has none), its conversion, the
+training options it sets, its package named for it with its own licence, and
+the project's one variable."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import srsly
+from typer.testing import CliRunner
+
+from spacy_elstm.cli.app import app
+from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
+                                             spacy_language)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "assets" / "ud-ewt-sample"
+runner = CliRunner()
+
+
+def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "test")) -> Path:
+    """A treebank folder of the committed EWT sample's first sentences under UD's names."""
+    path = tmp_path / folder
+    path.mkdir()
+    text = (SAMPLE / "dev.conllu").read_text(encoding="utf8")
+    sentences = text.split("\n\n")[:12]
+    for split in splits:
+        (path / f"{stem}-ud-{split}.conllu").write_text("\n\n".join(sentences) + "\n\n",
+                                                         encoding="utf8")
+    (path / "LICENSE.txt").write_text("Licensed under Creative Commons Attribution-NonCommercial-"
+                                      "ShareAlike 3.0.\n", encoding="utf8")
+    return path
+
+
+def test_a_folder_s_language_comes_from_its_file_names(tmp_path):
+    uyghur = find_treebank(ud_folder(tmp_path, "UD_Uyghur-UDT", "ug_udt"))
+    assert (uyghur.code, uyghur.stem, uyghur.lang) == ("ug", "ug_udt", "xx")
+    assert uyghur.files["dev"].name == "ug_udt-ud-dev.conllu"
+    assert uyghur.package_stem() == "ug_udt"  # the code kept under spaCy's xx prefix
+    turkish = find_treebank(ud_folder(tmp_path, "UD_Turkish-IMST", "tr_imst"))
+    assert (turkish.lang, turkish.package_stem()) == ("tr", "imst")
+    assert "no language class for 'ug'" in language_note(uyghur)
+    assert "'tr'" in language_note(turkish)
+
+
+@pytest.mark.parametrize("code, lang", [("en", "en"), ("el", "el"), ("cop", "xx"),
+                                        ("lzh", "xx"), ("wo", "xx"), ("cy", "xx")])
+def test_spacy_s_class_where_it_has_one_else_xx(code, lang):
+    assert spacy_language(code) == lang
+
+
+def test_a_folder_without_a_split_is_named_with_what_it_lacks(tmp_path):
+    folder = ud_folder(tmp_path, "UD_Welsh-CCG", "cy_ccg", splits=("train", "test"))
+    with pytest.raises(TreebankFolderError, match=r"UD_Welsh-CCG: no dev split .*"
+                                                  r"cy_ccg-ud-test.conllu, cy_ccg-ud-train.conllu"):
+        find_treebank(folder)
+    with pytest.raises(TreebankFolderError, match="no such folder"):
+        find_treebank(tmp_path / "UD_Nothing")
+
+
+def test_convert_takes_a_treebank_folder_and_says_its_language_once(tmp_path):
+    folder = ud_folder(tmp_path, "UD_Wolof-WTB", "wo_wtb")
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("no language class for 'wo'") == 1
+    assert sorted(p.name for p in (tmp_path / "corpus").iterdir()) == [
+        "wo_wtb-ud-dev.spacy", "wo_wtb-ud-test.spacy", "wo_wtb-ud-train.spacy"]
+
+
+def test_a_malformed_line_names_the_file_and_line_and_nothing_is_written(tmp_path):
+    folder = ud_folder(tmp_path, "UD_Uyghur-UDT", "ug_udt")
+    test = folder / "ug_udt-ud-test.conllu"
+    lines = test.read_text(encoding="utf8").split("\n")
+    bad = next(i for i, line in enumerate(lines) if line.startswith("3\t"))
+    lines[bad] = "3\tتېكىست\tonly three columns"
+    test.write_text("\n".join(lines), encoding="utf8")
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 1
+    assert f"ug_udt-ud-test.conllu, line {bad + 1}" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "corpus").exists() or not list((tmp_path / "corpus").iterdir())
+
+
+def test_train_and_score_takes_the_treebank_s_files_and_language(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_and_score
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    folder = ud_folder(tmp_path, "UD_Coptic-Scriptorium", "cop_scriptorium")
+    runs, opts = train_and_score.parse(["configs/raw/cnn.cfg", "--metrics", "m", "--treebank",
+                                        str(folder), "--seed", "2", "--", "--nlp.lang", "cop"])
+    assert opts.corpus == "corpus/UD_Coptic-Scriptorium/cop_scriptorium-ud-{split}.spacy"
+    assert opts.conllu == str(folder / "cop_scriptorium-ud-{split}.conllu")
+    assert opts.train_conllu == str(folder / "cop_scriptorium-ud-train.conllu")
+    # the treebank's language first, so that an override the user gives wins
+    assert list(opts.overrides) == ["--nlp.lang", "xx", "--system.seed", "2", "--nlp.lang", "cop"]
+    with pytest.raises(SystemExit, match="no such folder"):
+        train_and_score.parse(["configs/raw/cnn.cfg", "--metrics", "m", "--treebank",
+                               str(tmp_path / "UD_Missing")])
+
+
+def test_the_package_is_named_for_the_treebank_and_carries_its_licence(tmp_path):
+    import spacy
+
+    folder = ud_folder(tmp_path, "UD_Greek-GDT", "el_gdt")
+    spacy.blank("el").to_disk(tmp_path / "model")
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "prepare_package.py"),
+                             str(tmp_path / "model"), str(tmp_path / "package"),
+                             "--treebank", str(folder), "--package-suffix", "elstm"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "package" / "meta.json").read_text())
+    assert (meta["lang"], meta["name"], meta["license"]) == ("el", "gdt_elstm", "CC BY-NC-SA 3.0")
+    assert meta["sources"][-1]["url"] == "https://github.com/UniversalDependencies/UD_Greek-GDT"
+    assert "NonCommercial" in (tmp_path / "package" / "LICENSE").read_text()
+
+
+def test_the_licence_names_of_the_seven_treebanks_and_ewt():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from prepare_package import license_name
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    assert license_name((SAMPLE / "LICENSE.txt").read_text()) == "CC BY-SA 4.0"
+    assert license_name("licensed under a Creative Commons Attribution 4.0 international "
+                        "license") == "CC BY 4.0"
+    assert license_name("Free for research use only.") == "see LICENSE"
+
+
+def test_one_variable_takes_the_whole_treebank_through_the_project():
+    project = srsly.read_yaml(ROOT / "project.yml")
+    commands = {c["name"]: c for c in project["commands"]}
+    for name in project["workflows"]["all"]:
+        text = json.dumps([commands[name].get(key) for key in ("script", "deps", "outputs")])
+        assert "en_ewt" not in text and "UD_English-EWT" not in text, name
+    assert project["vars"]["treebank"] == "UD_English-EWT"  # the default stays EWT
+    train = " ".join(commands["train"]["script"])
+    assert "--treebank assets/${vars.treebank}" in train
+    assert "training/${vars.treebank}" in train and "${vars.metrics_dir}/${vars.treebank}" in train
+    assert "--treebank assets/${vars.treebank}" in " ".join(commands["package"]["script"])
+    # every treebank the project names is fetched at a pinned commit with a checksum
+    fetched = {a["dest"] for a in project["assets"] if "url" in a}
+    for folder in ["UD_English-EWT", "UD_Vietnamese-VTB", "UD_Uyghur-UDT", "UD_Coptic-Scriptorium",
+                   "UD_Classical_Chinese-Kyoto", "UD_Turkish-IMST", "UD_Greek-GDT", "UD_Wolof-WTB"]:
+        names = {Path(d).name for d in fetched if d.startswith(f"assets/{folder}/")}
+        assert "LICENSE.txt" in names and sum(n.endswith(".conllu") for n in names) == 3, folder
+    for asset in project["assets"]:
+        if "url" in asset and asset["dest"].startswith("assets/UD_"):
+            assert len(asset["checksum"]) == 32
+            assert "/main/" not in asset["url"] and "/master/" not in asset["url"]
+
+
+@pytest.mark.parametrize("mark", ["؟", "،", "۔", "。", "！", "？", "，", "、", "।", "॥", "։", "·", "\u0387",
+                                  ";", "።", "…", "?!", "...", "--", "—"])
+def test_the_marks_that_end_or_divide_a_sentence_in_every_script(mark):
+    from spacy_elstm.text.punctuation import is_sentence_mark
+
+    assert is_sentence_mark(mark)
+
+
+@pytest.mark.parametrize("word", ["%", "-", "/", "«", "»", "(", "\"", "long-term", "a.", "ئۇ", "我"])
+def test_other_words_do_not_mark_sentences(word):
+    from spacy_elstm.text.punctuation import is_sentence_mark
+
+    assert not is_sentence_mark(word)
+
+
+def test_text_in_another_script_is_punctuated_by_its_own_marks():
+    import spacy
+    from spacy.tokens import Doc
+
+    from spacy_elstm.text.punctuation import has_no_punctuation
+
+    vocab = spacy.blank("xx").vocab
+    assert not has_no_punctuation(Doc(vocab, words=["سىز", "قەيەردە", "؟"]))
+    assert not has_no_punctuation(Doc(vocab, words=["子", "曰", "。"]))
+    assert has_no_punctuation(Doc(vocab, words=["سىز", "قەيەردە", "«", "ئۇ", "»"]))
+
+
+def test_lower_case_is_a_variant_only_where_the_script_has_case():
+    from spacy_elstm.text.training_text import Sentence, has_case
+
+    def sentence(*words):
+        return Sentence(list(words), [False] * len(words), [])
+
+    assert has_case([sentence("Αυτό", "είναι", ";")])
+    assert has_case([sentence("Bu", "kitap", "Ankara'da", ".")])
+    assert not has_case([sentence("سىز", "قەيەردە", "NBA", "؟")])
+    assert not has_case([sentence("子曰", "學而時習之", "。")])
+    assert not has_case([sentence("123", ".")])
+
+
+def test_caseless_text_has_no_lower_case_documents_and_cased_text_keeps_them():
+    import spacy
+
+    from spacy_elstm.text.training_text import varied_docs
+
+    nlp = spacy.blank("xx")
+    mixed = [nlp("NBA ۋە FIFA توغرىسىدا سۆزلىدى .") for _ in range(2000)]
+    latin = [nlp("The NBA and FIFA spoke .") for _ in range(2000)]
+    for doc in mixed + latin:
+        for token in doc:
+            token.is_sent_start = token.i == 0
+    assert not any(d.text.islower() for d in varied_docs(mixed, seed=0))
+    assert any("nba" in d.text for d in varied_docs(latin, seed=0))
