@@ -44,6 +44,7 @@ from spacy_elstm.layers.chars import read_words, word_bytes
 from spacy_elstm.layers.word_cache import word_caches
 from spacy_elstm.treebanks.gold_text import raw_documents
 from spacy_elstm.treebanks.conllu_reader import read_conllu
+from spacy_elstm.treebanks.ud_names import language_code
 
 
 def _now() -> float:
@@ -185,7 +186,8 @@ def main(argv=None) -> int:
             optimizers[name] = nlp.resume_training()
             words[name] = sum(len(e.reference) for e in examples)
         elif args.raw:
-            inputs[name] = [doc.text for doc in raw_documents(args.data)]
+            inputs[name] = [doc.text for doc in raw_documents(args.data, "ud",
+                                                              language_code(args.data))]
         else:
             inputs[name] = [[t.text for t in e.reference] for e in examples]
         if not args.train:

@@ -48,6 +48,7 @@ import time
 import ufal.udpipe as udpipe
 
 from spacy_elstm.treebanks.gold_variants import VARIANTS, variant_documents, variant_gold
+from spacy_elstm.treebanks.ud_names import language_code
 
 # Short training schedules (UDPipe 1 defaults: tokenizer epochs=100, tagger
 # iterations=20, parser iterations=10).  Everything else stays at UDPipe's defaults.
@@ -172,6 +173,7 @@ def cmd_run(args):
     if model is None:
         sys.exit("cannot load model %s" % args.model)
     gold_path = args.gold
+    language = None if args.text else args.language or language_code(args.gold)
     if args.text and args.text_variant != "as-written":
         sys.exit("--text-variant rewrites the gold's own text: give --text or --text-variant, "
                  "not both")
@@ -182,7 +184,8 @@ def cmd_run(args):
         gold_path = str(variant_gold(args.gold, args.text_variant,
                                      os.path.dirname(os.path.abspath(args.output))
                                      + "/gold-" + args.text_variant))
-        text = "".join(d.text for d in variant_documents(gold_path, "ud", args.text_variant))
+        text = "".join(d.text for d in variant_documents(gold_path, "ud", args.text_variant,
+                                                         language))
 
     conllu, n_sentences, n_words, seconds = annotate(model, text, args.tokenizer_mode)
     with open(args.output, "w", encoding="utf-8") as f:
@@ -207,6 +210,7 @@ def cmd_run(args):
         "input_text": os.path.basename(args.text) if args.text else "ud_text(gold)",
         "text_form": "ud",
         "text_variant": args.text_variant,
+        "language": language,
         "gold": os.path.basename(args.gold),
         "scorer": os.path.basename(args.scorer),
         "scores_f1": scores,
@@ -255,6 +259,9 @@ def main():
                    choices=VARIANTS,
                    help="the gold and its text rewritten as `spacy-elstm score --raw "
                         "--text-variant` rewrites them [%(default)s]")
+    p.add_argument("--language", help="the gold's UD language code, which decides how its "
+                   "text is wrapped, as conllu_to_text.pl --language takes it (default: from "
+                   "--gold's name as UD names files, else en)")
     p.add_argument("--scorer", required=True, help="path to conll18_ud_eval.py")
     p.add_argument("--output", required=True, help="output CoNLL-U")
     p.add_argument("--json", required=True, help="output JSON with scores")

@@ -1,26 +1,49 @@
 """The raw text of a gold CoNLL-U file in UD's own form (byte for byte what
-`conllu_to_text.pl` writes; tests/fixtures/ud_text/README.md) and in the joined
-form, document by document. The expected texts of the small cases were written
-by the Perl script on the same input."""
+`conllu_to_text.pl --language CODE` writes; tests/fixtures/ud_text/README.md)
+and in the joined form, document by document. The expected texts of the small
+cases were written by the Perl script on the same input."""
 from pathlib import Path
 
 import pytest
 
 from spacy_elstm.treebanks.conllu_reader import CorpusFormatError
-from spacy_elstm.treebanks.gold_text import raw_documents, ud_text
+from spacy_elstm.treebanks.gold_text import raw_documents, ud_text, wraps_between_characters
+from spacy_elstm.treebanks.gold_variants import variant_documents
+from spacy_elstm.treebanks.ud_names import language_code
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "ud_text"
+# (CoNLL-U file, the Perl script's text of it, language code)
+SAMPLES = [(ROOT / "assets" / "ud-ewt-sample" / f"{split}.conllu", FIXTURES / f"{split}.txt", "en")
+           for split in ("train", "dev")] + [
+    (conllu, conllu.with_suffix(".txt"), language_code(conllu))
+    for conllu in sorted(FIXTURES.glob("UD_*/*.conllu"))]
 
 
-@pytest.mark.parametrize("split", ["train", "dev"])
-def test_the_sample_s_text_is_ud_s_byte_for_byte(split):
-    source = ROOT / "assets" / "ud-ewt-sample" / f"{split}.conllu"
-    want = (FIXTURES / f"{split}.txt").read_bytes()
-    assert ud_text(source).encode("utf8") == want
-    documents = raw_documents(source)
+def test_every_treebank_has_its_excerpt():
+    assert len(SAMPLES) == 2 + 7
+    assert {code for _, _, code in SAMPLES} == {"en", "vi", "ug", "cop", "lzh", "tr", "el", "wo"}
+
+
+@pytest.mark.parametrize("source, text, language", SAMPLES,
+                         ids=[f"{c.parent.name}/{c.name}" for c, _, _ in SAMPLES])
+def test_the_text_is_ud_s_byte_for_byte(source, text, language):
+    want = text.read_bytes()
+    assert ud_text(source, language).encode("utf8") == want
+    documents = raw_documents(source, "ud", language)
     assert "".join(d.text for d in documents).encode("utf8") == want
-    assert sum(d.sentences for d in documents) == source.read_text().count("# sent_id")
+    lines = source.read_text(encoding="utf8").split("\n")
+    sentences = sum(line.startswith("# sent_id ") for line in lines)
+    assert sum(d.sentences for d in documents) == sentences
+
+
+def test_classical_chinese_is_wrapped_between_characters():
+    source = FIXTURES / "UD_Classical_Chinese-Kyoto" / "lzh_kyoto-ud-test.conllu"
+    lines = ud_text(source, "lzh").split("\n")
+    assert max(len(line) for line in lines) == 81  # the script's limit between characters
+    assert ud_text(source, "lzh") != ud_text(source)  # English's rule: at whitespace only
+    crlf = variant_documents(source, "ud", "crlf", "lzh")  # what `score --raw` reads
+    assert "".join(d.text for d in crlf) == ud_text(source, "lzh").replace("\n", "\r\n")
 
 
 def tok(i, form, misc="_"):
@@ -100,6 +123,70 @@ CASES = {
 def test_small_cases(tmp_path, name, newline):
     conllu, expected = CASES[name]
     assert ud_text(write(tmp_path, conllu.replace("\n", newline))) == expected
+
+
+HAN = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎"  # 33 characters
+
+# (language, CoNLL-U, the Perl script's text of it)
+LANGUAGE_CASES = {
+    # A line of Chinese is cut after its 81st character (the script's limit
+    # there), not at whitespace, of which it has none.
+    "han_100": ("zh", sent(*[tok(i + 1, (HAN * 4)[5 * i:5 * i + 5], "SpaceAfter=No")
+                             for i in range(20)]),
+                (HAN * 4)[:81] + "\n" + (HAN * 4)[81:100] + "\n"),
+    # A Latin word (letters and digits) is not cut: the line ends before it.
+    "latin_word": ("zh", sent(tok(1, (HAN * 3)[:78], "SpaceAfter=No"),
+                              tok(2, "Python3", "SpaceAfter=No"),
+                              tok(3, HAN[:20], "SpaceAfter=No"), tok(4, "。")),
+                   (HAN * 3)[:78] + "\nPython3" + HAN[:20] + "。 \n"),
+    # Full-width Latin letters are Latin too (and `ja` wraps as `zh` does).
+    "fullwidth_latin": ("ja", sent(tok(1, (HAN * 3)[:80], "SpaceAfter=No"),
+                                   tok(2, "ＵＤ", "SpaceAfter=No"), tok(3, HAN[:5])),
+                        (HAN * 3)[:80] + "\nＵＤ" + HAN[:5] + " \n"),
+    # NewPar=Yes in MISC: a paragraph starts inside the sentence, at that token.
+    "newpar_yes": ("en", "# newpar\n"
+                   + sent(tok(1, "Items", "SpaceAfter=No"), tok(2, ":"),
+                          tok(3, "first", "NewPar=Yes"),
+                          tok(4, "second", "NewPar=Yes|SpaceAfter=No"), tok(5, "."))
+                   + sent(tok(1, "After"), tok(2, ".")),
+                   "Items: \n\nfirst \n\nsecond. After . \n"),
+    # ... on a multiword token's line.
+    "newpar_yes_multiword": ("en", sent(tok(1, "Verse"), tok("2-3", "don't", "NewPar=Yes"),
+                                        tok(2, "do"), tok(3, "n't"), tok(4, "stop")),
+                             "Verse \n\ndon't stop \n"),
+    # ... on a sentence's first token after `# newpar`: both breaks are written.
+    "newpar_yes_after_newpar": ("en", "# newpar\n" + sent(tok(1, "One")) + "# newpar\n"
+                                + sent(tok(1, "Two", "NewPar=Yes"), tok(2, "three")),
+                                "One \n\n\n\nTwo three \n"),
+    # ... after a word longer than a line that has SpaceAfter=No: the word is
+    # written as it stands, then the break (the script before its commit e5e22fb
+    # of 2020-03-21, e.g. 04309f0, wrote one more empty line here).
+    "newpar_yes_after_a_long_attached_word": (
+        "en", sent(tok(1, "See"), tok(2, "x" * 85, "SpaceAfter=No"), tok(3, "y", "NewPar=Yes"),
+                   tok(4, "end")),
+        "See\n" + "x" * 85 + "\n\ny end \n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LANGUAGE_CASES))
+def test_language_cases(tmp_path, name):
+    language, conllu, expected = LANGUAGE_CASES[name]
+    assert ud_text(write(tmp_path, conllu), language) == expected
+
+
+def test_only_chinese_style_codes_wrap_between_characters():
+    assert all(map(wraps_between_characters, ["zh", "ja", "lzh", "yue", "zh_gsd", "ja_x"]))
+    assert not any(map(wraps_between_characters, ["en", "vi", "zhx", "jav", "xzh", "ko", ""]))
+
+
+def test_language_codes_are_read_from_ud_file_names():
+    assert language_code("lzh_kyoto-ud-test.conllu") == "lzh"
+    assert language_code(Path("data/UD_Greek-GDT/el_gdt-ud-train.conllu")) == "el"
+    assert language_code("cop_scriptorium-ud-dev.conllu") == "cop"
+    assert language_code("de_hdt-ud-train-a-1.conllu") == "de"
+    for not_ud in ("dev.conllu", "wsj.conllu", "zh_notes.conllu", "lzh-kyoto-ud-test.conllu",
+                   "UD_Classical_Chinese-Kyoto/test.conllu", ""):
+        assert language_code(not_ud) == "en"
 
 
 def test_documents_split_at_newdoc(tmp_path):

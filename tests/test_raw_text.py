@@ -237,6 +237,7 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
     assert by_sentence["tok2vec"] == "spacy-elstm.SentenceTok2Vec.v1"
     assert by_sentence["Sentences"] == result["Sentences"]  # the tokens and sentences the same
     assert result["text_unit"] == "paragraph"
+    assert result["language"] == "en"  # the sample's name is not UD's: English, the default
     whole = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_unit="file")
     assert whole["text_unit"] == "file" and whole["documents"] == result["documents"]
     assert whole["Tokens"] == result["Tokens"]
@@ -256,6 +257,9 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
         score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT, text_variant="shouting")
     with pytest.raises(ScoringError, match="--text-variant rewrites the raw text: it needs --raw"):
         score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT, text_variant="lowercase")
+    with pytest.raises(ScoringError, match="--language says how the raw text is written: "
+                                           "it needs --raw"):
+        score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT, language="lzh")
 
 
 @needs_script

@@ -47,6 +47,11 @@ def score(
              "rewritten gold: as-written, crlf (line breaks as \\r\\n), lowercase, "
              "unpunctuated (no PUNCT words, as speech transcripts come) or "
              "lowercase-unpunctuated (both)."),
+    language: Optional[str] = typer.Option(
+        None, "--language",
+        help="With --raw, GOLD's UD language code, as conllu_to_text.pl --language takes it: "
+             "zh, ja, lzh and yue text is wrapped between characters (default: from GOLD's "
+             "name as UD names files, lzh_kyoto-ud-test.conllu: lzh; else en)."),
 ) -> None:
     """Score a pipeline with the CoNLL 2018 shared task's evaluation script.
 
@@ -58,7 +63,7 @@ def score(
     each sentence on a line of its own (--text-form lines), one Doc per
     paragraph as `parse` reads a .txt file (--text-unit: line, file), the
     text as written or as users' text comes (--text-variant: crlf, lowercase,
-    unpunctuated, lowercase-unpunctuated);
+    unpunctuated, lowercase-unpunctuated), in the treebank's language (--language);
     its predictions are written as CoNLL-U, each sentence a
     single-root tree (extra roots attached to the first with `dep`, counted as
     repaired_roots), and scored by conll18_ud_eval.py. With --gold-lemmas the
@@ -81,7 +86,7 @@ def score(
                                 scorer=scorer, gpu_id=gpu_id, batch_size=batch_size,
                                 gold_lemmas=gold_lemmas, train=train, overrides=overrides,
                                 raw=raw, text_form=text_form, text_unit=text_unit,
-                                text_variant=text_variant)
+                                text_variant=text_variant, language=language)
     except (ScoringError, CorpusFormatError, OSError, ValueError) as err:
         fail("score", err)
     shown = RAW_METRICS if raw else METRICS

@@ -2,12 +2,15 @@
 pipeline meets, in one of three forms.
 
 - "ud" (the default): UD's own text form, the bytes that
-  `conllu_to_text.pl` of UniversalDependencies/tools writes for English, which UD
-  releases beside every treebank (`*.txt`) and the CoNLL 2018 shared task gave
-  to systems. Sentences of a paragraph run on, each token followed by a space
-  (none where MISC says `SpaceAfter=No`); the text is wrapped at 80 characters
-  at whitespace; `# newdoc` and `# newpar` start a paragraph: the line so far,
-  then an empty line.
+  `conllu_to_text.pl --language CODE` of UniversalDependencies/tools writes,
+  which UD releases beside every treebank (`*.txt`) and the CoNLL 2018 shared
+  task gave to systems. Sentences of a paragraph run on, each token followed by
+  a space (none where MISC says `SpaceAfter=No`); the text is wrapped at 80
+  characters at whitespace, or, for Chinese, Japanese, Classical Chinese and
+  Cantonese (codes zh, ja, lzh, yue, alone or before a `_`), between any two
+  characters but two Latin letters or digits, a line then holding up to 81;
+  `# newdoc` and `# newpar` start a paragraph: the line so far, then an empty
+  line; so does `NewPar=Yes` in a token's MISC, inside a sentence.
 - "joined": each paragraph's sentences joined by a space on one line, paragraphs
   by a blank line (the form this package scored before it had UD's).
 - "lines": each sentence on a line of its own, paragraphs by a blank line (as
@@ -18,6 +21,7 @@ none). In both forms the tokens as written (a multiword token by its own form)
 make the text, not `# text`, so that the characters are exactly those the
 evaluation script aligns; the documents' texts joined give the whole file's text.
 """
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Optional, Union
@@ -25,11 +29,26 @@ from typing import Iterator, List, Optional, Union
 from .conllu_reader import CorpusFormatError, _blocks, _text
 
 FORMS = ("ud", "joined", "lines")
-LINE_WIDTH = 80  # UD's text lines: at most this many characters, unless one word is longer
+LINE_WIDTH = 80  # UD's text lines: at most this many characters (81 where wrapped between
+#                  characters), unless one word is longer
 PARAGRAPH_BREAK = "\n\n"
 # What the Perl script's \s matches (Python's str.isspace also takes U+001C-U+001F)
 PERL_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
                        + "".join(map(chr, range(0x2000, 0x200B))))
+# The language codes whose text is wrapped between characters (the Perl script's rule)
+WRAPPED_BETWEEN_CHARACTERS = re.compile(r"(zh|ja|lzh|yue)(_|$)")
+# What the Perl script's [\p{Latin}0-9] matches, the characters no line break comes between
+# two of: Latin by Unicode's ScriptExtensions.txt (14.0, as Perl 5.36 reads \p{Latin}) and
+# the ASCII digits
+LATIN_RANGES = """
+    0041-005A 0061-007A 00AA 00BA 00C0-00D6 00D8-00F6 00F8-02B8 02E0-02E4 0363-036F 0485-0486
+    0951-0952 10FB 1D00-1D25 1D2C-1D5C 1D62-1D65 1D6B-1D77 1D79-1DBE 1E00-1EFF 202F 2071 207F
+    2090-209C 20F0 212A-212B 2132 214E 2160-2188 2C60-2C7F A700-A707 A722-A787 A78B-A7CA
+    A7D0-A7D1 A7D3 A7D5-A7D9 A7F2-A7FF A92E AB30-AB5A AB5C-AB64 AB66-AB69 FB00-FB06 FF21-FF3A
+    FF41-FF5A 10780-10785 10787-107B0 107B2-107BA 1DF00-1DF1E"""
+UNBROKEN = frozenset("0123456789").union(
+    chr(c) for r in LATIN_RANGES.split() for first, _, last in [r.partition("-")]
+    for c in range(int(first, 16), int(last or first, 16) + 1))
 
 
 @dataclass
@@ -42,21 +61,31 @@ class RawDocument:
     sentences: int
 
 
-def raw_documents(path: Union[str, Path], form: str = "ud") -> List[RawDocument]:
-    """The documents of a CoNLL-U file as raw text in `form` (one of FORMS)."""
+def raw_documents(path: Union[str, Path], form: str = "ud",
+                  language: str = "en") -> List[RawDocument]:
+    """The documents of a CoNLL-U file as raw text in `form` (one of FORMS);
+    `language`: the treebank's UD language code, which decides how UD's form
+    wraps its lines."""
     if form not in FORMS:
         raise ValueError(f"text form must be one of {', '.join(FORMS)}, got {form!r}.")
     path = Path(path)
-    documents = (_ud_documents(path) if form == "ud"
+    documents = (_ud_documents(path, wraps_between_characters(language)) if form == "ud"
                  else _joined_documents(path, "\n" if form == "lines" else ""))
     if not any(d.sentences for d in documents):
         raise CorpusFormatError(f"{path}: no sentences (an empty CoNLL-U file).")
     return documents
 
 
-def ud_text(path: Union[str, Path]) -> str:
-    """The whole file's text in UD's form, as `conllu_to_text.pl` writes it."""
-    return "".join(d.text for d in raw_documents(path, "ud"))
+def ud_text(path: Union[str, Path], language: str = "en") -> str:
+    """The whole file's text in UD's form, as `conllu_to_text.pl --language
+    LANGUAGE` writes it."""
+    return "".join(d.text for d in raw_documents(path, "ud", language))
+
+
+def wraps_between_characters(language: str) -> bool:
+    """Whether UD's text form of `language` (a UD language code) wraps its lines
+    between characters, as Chinese and Japanese are written, not at whitespace."""
+    return WRAPPED_BETWEEN_CHARACTERS.match(language) is not None
 
 
 # -- UD's form ---------------------------------------------------------------------------------
@@ -65,9 +94,10 @@ def ud_text(path: Union[str, Path]) -> str:
 class _UDText:
     """The text as `conllu_to_text.pl` builds it: sentences are added to a
     buffer when the blank line after them is read, and full lines are cut off
-    the buffer at whitespace."""
+    the buffer at whitespace (or between characters)."""
 
-    def __init__(self):
+    def __init__(self, between_characters: bool):
+        self.between_characters = between_characters
         self.documents: List[RawDocument] = [RawDocument(None, "", 0)]
         self.buffer = ""  # text not yet written (less than a line, or one unbroken run)
         self.sentence = ""  # the current sentence's text so far
@@ -105,9 +135,16 @@ class _UDText:
         self.wrap()
 
     def wrap(self) -> None:
-        """Write every full line of the buffer: cut at its last whitespace among
-        the first LINE_WIDTH + 1 characters, else at its first whitespace; a run
-        with none waits for more text if it is attached to what follows."""
+        """Write every full line of the buffer."""
+        if self.between_characters:
+            self.wrap_between_characters()
+        else:
+            self.wrap_at_whitespace()
+
+    def wrap_at_whitespace(self) -> None:
+        """Cut at the buffer's last whitespace among its first LINE_WIDTH + 1
+        characters, else at its first whitespace; a run with none waits for more
+        text if it is attached to what follows."""
         while len(self.buffer) >= LINE_WIDTH:
             spaces = [i for i, c in enumerate(self.buffer) if c in PERL_SPACE]
             within = [i for i in spaces if i <= LINE_WIDTH]
@@ -121,6 +158,20 @@ class _UDText:
                 self.write(self.buffer + "\n")
                 self.buffer = ""
 
+    def wrap_between_characters(self) -> None:
+        """Cut after the last of the buffer's first LINE_WIDTH + 1 characters
+        that may end a line, else after the first that may: any character but
+        one of UNBROKEN followed by another (a Latin word or a number stays
+        whole); whitespace stays where it is."""
+        while len(self.buffer) >= LINE_WIDTH:
+            last = len(self.buffer) - 1
+            ends = [i + 1 for i, c in enumerate(self.buffer)
+                    if i == last or not (c in UNBROKEN and self.buffer[i + 1] in UNBROKEN)]
+            within = [end for end in ends if end <= LINE_WIDTH + 1]
+            cut = within[-1] if within else ends[0]
+            self.write(self.buffer[:cut] + "\n")
+            self.buffer = self.buffer[cut:]
+
     def finish(self) -> List[RawDocument]:
         if self.buffer:
             self.write(self.buffer + "\n")
@@ -130,8 +181,8 @@ class _UDText:
         return documents
 
 
-def _ud_documents(path: Path) -> List[RawDocument]:
-    text = _UDText()
+def _ud_documents(path: Path, between_characters: bool) -> List[RawDocument]:
+    text = _UDText(between_characters)
     covered = 0  # the last word of the multiword token just written
     in_block = False  # lines read since the last blank one
     lines = _text(path).split("\n")

@@ -56,10 +56,12 @@ def variant_gold(path: Union[str, Path], variant: str, folder: Union[str, Path])
     return out
 
 
-def variant_documents(gold: Union[str, Path], form: str, variant: str) -> List[RawDocument]:
-    """The raw documents of a variant's gold file (from `variant_gold`) in text `form`."""
+def variant_documents(gold: Union[str, Path], form: str, variant: str,
+                      language: str = "en") -> List[RawDocument]:
+    """The raw documents of a variant's gold file (from `variant_gold`) in text
+    `form`, of the treebank's `language` (a UD language code; `gold_text.py`)."""
     check_variant(variant)
-    documents = raw_documents(gold, form)
+    documents = raw_documents(gold, form, language)
     if variant == "crlf":
         return [RawDocument(d.doc_id, d.text.replace("\n", "\r\n"), d.sentences)
                 for d in documents]

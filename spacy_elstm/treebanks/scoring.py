@@ -34,6 +34,7 @@ from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
 from .gold_text import RawDocument
 from .gold_variants import check_variant, variant_documents, variant_gold
+from .ud_names import language_code
 from .conllu_reader import _blocks, read_conllu
 
 SCORER = "CoNLL 2018 official (conll18_ud_eval.py)"
@@ -326,7 +327,8 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
           train: Optional[Union[str, Path]] = None,
           overrides: Optional[Dict[str, Any]] = None, raw: bool = False,
           text_form: str = "ud", text_unit: str = "paragraph",
-          text_variant: str = "as-written") -> Dict[str, Any]:
+          text_variant: str = "as-written",
+          language: Optional[str] = None) -> Dict[str, Any]:
     """Run `pipeline` on the gold sentences of `gold_path`, write its
     predictions as CoNLL-U (to `predictions`, or a temporary file), score them
     with the official script and return (and write to `output`, atomically)
@@ -347,7 +349,9 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     tok2vec read the text ("tok2vec": its architecture); one Doc per paragraph
     of each document, or per `text_unit` ("line", "file"); `text_variant`: the
     gold rewritten as users' text comes (`gold_variants.py`: "crlf",
-    "lowercase", "unpunctuated"), the script scoring against the rewritten gold."""
+    "lowercase", "unpunctuated"), the script scoring against the rewritten gold;
+    `language`: the treebank's UD language code, which decides how UD's text
+    form wraps its lines (default: from GOLD's name, `ud_names.language_code`)."""
     import spacy
 
     scorer_path = find_scorer(scorer)  # before the slow parts
@@ -362,12 +366,15 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
     check_variant(text_variant)
     if not raw and text_variant != "as-written":
         raise ScoringError("--text-variant rewrites the raw text: it needs --raw.")
+    if not raw and language is not None:
+        raise ScoringError("--language says how the raw text is written: it needs --raw.")
     nlp = spacy.load(pipeline, config=dict(overrides or {}))
     with tempfile.TemporaryDirectory(prefix="spacy-elstm-score-") as temp:
         system = Path(predictions) if predictions is not None else Path(temp) / "predictions.conllu"
         if raw:
             scored_gold = variant_gold(gold_path, text_variant, Path(temp) / "gold")
-            documents = variant_documents(scored_gold, text_form, text_variant)
+            language = language or language_code(gold_path)
+            documents = variant_documents(scored_gold, text_form, text_variant, language)
             docs, seconds = predict_raw(nlp, documents, batch_size, text_unit)
             repaired, sentence_count = write_raw_conllu(system, docs, documents)
         else:
@@ -392,6 +399,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         result["text_form"] = text_form
         result["text_unit"] = text_unit
         result["text_variant"] = text_variant
+        result["language"] = language
         senters = [pipe.decisions() for _, pipe in nlp.pipeline if hasattr(pipe, "decisions")]
         if senters:
             result["senter"] = senters[0]

@@ -1,0 +1,15 @@
+"""What UD's file names say: `lzh_kyoto-ud-test.conllu` is treebank `kyoto` of
+language `lzh` (an ISO 639 code of two or three letters), split `test`."""
+import re
+from pathlib import Path
+from typing import Union
+
+DEFAULT_LANGUAGE = "en"  # for files not named as UD names them (the project began with English)
+UD_NAME = re.compile(r"([a-z]{2,3})_[a-z0-9]+-ud-")
+
+
+def language_code(path: Union[str, Path]) -> str:
+    """The language code of a treebank file named as UD names them (the part of
+    the name before its first `_`); DEFAULT_LANGUAGE for any other name."""
+    named = UD_NAME.match(Path(path).name)
+    return named.group(1) if named else DEFAULT_LANGUAGE
