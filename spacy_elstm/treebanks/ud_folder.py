@@ -4,18 +4,15 @@ folder's LICENSE.txt), the language code their names start with, and the
 language spaCy builds for it: its own class where it has one, `xx` (spaCy's
 multi-language class) where it has none, as for Uyghur, Coptic, Wolof or
 Classical Chinese."""
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Union
 
+from .ud_names import UD_FILE
+
 SPLITS = ("train", "dev", "test")
 MULTI_LANGUAGE = "xx"
-# UD's file names: the language code (ISO 639-1 or -3, a subtag after it as in
-# `qtd`, `sme`, `zh-hant` is not used by UD), the treebank's name, the split
-UD_FILE = re.compile(r"(?P<stem>(?P<code>[a-z]{2,3})_(?P<name>[a-z0-9]+))-ud-"
-                     r"(?P<split>train|dev|test)\.conllu")
 LICENSE_FILES = ("LICENSE.txt", "LICENSE")
 
 

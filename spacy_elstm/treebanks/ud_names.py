@@ -5,11 +5,13 @@ from pathlib import Path
 from typing import Union
 
 DEFAULT_LANGUAGE = "en"  # for files not named as UD names them (the project began with English)
-UD_NAME = re.compile(r"([a-z]{2,3})_[a-z0-9]+-ud-")
+# a treebank's files: `<code>_<name>-ud-<split>.conllu`, the code and name lower case
+UD_NAME = re.compile(r"(?P<stem>(?P<code>[a-z]{2,3})_(?P<name>[a-z0-9]+))-ud-")
+UD_FILE = re.compile(UD_NAME.pattern + r"(?P<split>train|dev|test)\.conllu")
 
 
 def language_code(path: Union[str, Path]) -> str:
     """The language code of a treebank file named as UD names them (the part of
     the name before its first `_`); DEFAULT_LANGUAGE for any other name."""
     named = UD_NAME.match(Path(path).name)
-    return named.group(1) if named else DEFAULT_LANGUAGE
+    return named["code"] if named else DEFAULT_LANGUAGE
