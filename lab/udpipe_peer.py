@@ -10,6 +10,10 @@ Two sub-commands:
            heldout file used for early stopping.  No pretrained embeddings.
            Writes the model and a small JSON with the training time and options.
 
+  gold-tokens  Tag and parse the gold file's own words and sentences (no
+           tokenizer), write CoNLL-U and score it: the gold-token scores beside
+           ours, and trees to compare word for word (lab.nonprojective).
+
   run      Run a trained model on raw text (UD's text form, as written by
            UniversalDependencies/tools' conllu_to_text.pl; made from --gold by
            spacy_elstm.treebanks.gold_text where --text is not given), i.e. tokenize (with
@@ -56,7 +60,8 @@ DEFAULT_TOKENIZER_OPTS = "epochs=10"
 DEFAULT_TAGGER_OPTS = "iterations=5"
 DEFAULT_PARSER_OPTS = "iterations=3"
 
-METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS"]
+METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS",
+           "LAS", "CLAS", "MLAS", "BLEX"]
 
 
 def udpipe_version():
@@ -199,14 +204,9 @@ def cmd_run(args):
     evaluation = scorer.evaluate(gold, system)
     scores = {m: round(100 * evaluation[m].f1, 2) for m in METRICS}
 
-    train_info = {}
-    info_path = args.model_info or args.model + ".json"
-    if os.path.exists(info_path):
-        with open(info_path) as f:
-            train_info = json.load(f)
-
+    train_info = training_info(args)
     result = {
-        "system": "UDPipe 1 (ufal.udpipe), trained on EWT train, dev as heldout",
+        "system": system_name(train_info),
         "input_text": os.path.basename(args.text) if args.text else "ud_text(gold)",
         "text_form": "ud",
         "text_variant": args.text_variant,
@@ -233,6 +233,62 @@ def cmd_run(args):
         json.dump(result, f, indent=2)
     print(json.dumps(scores), flush=True)
     print("wrote %s and %s" % (args.output, args.json))
+
+
+def training_info(args):
+    """The model's training JSON (MODEL.json), or {} where there is none."""
+    info_path = args.model_info or args.model + ".json"
+    if not os.path.exists(info_path):
+        return {}
+    with open(info_path) as f:
+        return json.load(f)
+
+
+def system_name(train_info):
+    train = train_info.get("train_file") or "its training file"
+    heldout = train_info.get("heldout_file")
+    return "UDPipe 1 (ufal.udpipe), trained on %s%s" % (
+        train, ", %s as heldout" % heldout if heldout else "")
+
+
+def cmd_gold_tokens(args):
+    model = udpipe.Model.load(args.model)
+    if model is None:
+        sys.exit("cannot load model %s" % args.model)
+    with open(args.gold, encoding="utf-8") as f:
+        gold_text = f.read()
+    pipeline = udpipe.Pipeline(model, "conllu", udpipe.Pipeline.DEFAULT, udpipe.Pipeline.DEFAULT,
+                               "conllu")
+    error = udpipe.ProcessingError()
+    start = time.perf_counter()
+    conllu = pipeline.process(gold_text, error)
+    seconds = time.perf_counter() - start
+    if error.occurred():
+        sys.exit("annotation failed: %s" % error.message)
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(conllu)
+    scorer = load_scorer(args.scorer)
+    evaluation = scorer.evaluate(scorer.load_conllu_file(args.gold),
+                                 scorer.load_conllu_file(args.output))
+    train_info = training_info(args)
+    result = {
+        "system": system_name(train_info),
+        "input": "gold words and sentences (CoNLL-U in, UDPipe's tagger and parser only)",
+        "gold": os.path.basename(args.gold),
+        "scorer": os.path.basename(args.scorer),
+        "scores_f1": {m: round(100 * evaluation[m].f1, 2) for m in METRICS},
+        "seconds": round(seconds, 2),
+        "train_seconds": train_info.get("train_seconds"),
+        "options": {k: train_info.get(k) for k in
+                    ("method", "tokenizer_options", "tagger_options", "parser_options",
+                     "train_file", "heldout_file")},
+        "udpipe_version": udpipe_version(),
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=2)
+    print(json.dumps(result["scores_f1"]), flush=True)
 
 
 def main():
@@ -269,6 +325,15 @@ def main():
                    help="UDPipe tokenizer options; empty = default mode (sentence splitting, "
                         "empty line = paragraph break) [%(default)r]")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("gold-tokens", help="tag and parse the gold words and sentences, and score")
+    p.add_argument("--model", required=True, help="trained model file")
+    p.add_argument("--model-info", help="training-info JSON (default: MODEL.json)")
+    p.add_argument("--gold", required=True, help="gold CoNLL-U")
+    p.add_argument("--scorer", required=True, help="path to conll18_ud_eval.py")
+    p.add_argument("--output", required=True, help="output CoNLL-U")
+    p.add_argument("--json", required=True, help="output JSON with scores")
+    p.set_defaults(func=cmd_gold_tokens)
 
     args = parser.parse_args()
     args.func(args)

@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from . import (bench, dyck, gpu, input_gates, lm, memory, paper, ptb, senter_levers,
-               sentence_reading, text_variants, ud)
+               sentence_reading, text_variants, treebanks, ud)
 from .common import (ReportError, forget_warnings, generated_block, have_matplotlib, line_plot,
                      markers, replace_block, warn)
 from .headline import headline
@@ -14,14 +14,16 @@ from .targets import targets_section
 
 README_BLOCK = "headline"
 QUICKSTART_BLOCK = "quickstart"
+TREEBANKS_BLOCK = "treebanks"
 PAGE_BLOCK = "results"
 TITLES = {"ud": "Results: UD English-EWT", "paper": "Results: the paper's settings",
           "ptb": "Results: the Penn Treebank", "lm": "Results: language modelling",
           "speed": "Results: speed", "memory": "Results: memory", dyck.PAGE: dyck.TITLE,
-          input_gates.PAGE: input_gates.TITLE}
+          input_gates.PAGE: input_gates.TITLE, treebanks.PAGE: treebanks.TITLE}
 # the pages their modules render whole from metrics/ (their studies' kind is "page")
 PAGE_SECTIONS = {"memory": memory.page_section, dyck.PAGE: dyck.page_section,
-                 input_gates.PAGE: input_gates.page_section}
+                 input_gates.PAGE: input_gates.page_section,
+                 treebanks.PAGE: treebanks.page_section}
 TARGETS_NOTE = (
     "Each row reads the official test scores of the runs it names (the mean over the seeds "
     "run, in `metrics/<folder>[-seedN]/`). A row that says *picked on dev* judges, of the "
@@ -207,7 +209,8 @@ def write(metrics: Path, readme: Optional[Path], docs: Optional[Path], plots: bo
     `docs/results/<page>.md` (a missing page is created), with the plots."""
     rendered = render(metrics)
     if readme is not None:
-        blocks = {README_BLOCK: headline(metrics), QUICKSTART_BLOCK: quickstart(metrics)}
+        blocks = {README_BLOCK: headline(metrics), QUICKSTART_BLOCK: quickstart(metrics),
+                  TREEBANKS_BLOCK: treebanks.readme_table(metrics) or "_No treebank runs yet._"}
         text = readme.read_text(encoding="utf8") if readme.is_file() else None
         for name in blocks:  # all markers there before any is rewritten
             if text is not None and generated_block(text, name) is None:

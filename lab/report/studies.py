@@ -171,10 +171,11 @@ STUDIES = [
     Study(r"dyck", "dyck", "page", "Bounded Dyck-2"),
     Study(r"input-gates(?:-[0-9]+epochs)?", "input-gates", "page", "The input-gate study"),
     Study(r"gpu-check", "speed", "page", "GPU check"),
+    Study(r"treebanks", "treebanks", "page", "UD treebanks of other languages and scripts"),
     # UD English-EWT: every other folder, and metrics/ itself
     Study(r".*", "ud", "ud", "Other runs"),
 ]
-PAGES = ["ud", "paper", "ptb", "lm", "speed", "memory", "dyck", "input-gates"]
+PAGES = ["ud", "paper", "ptb", "lm", "speed", "memory", "dyck", "input-gates", "treebanks"]
 
 _SEED = re.compile(r"^(?P<base>.+?)-seed(?P<seed>[1-9][0-9]*)$")
 

@@ -1,0 +1,85 @@
+"""The treebanks page and the README's table read what the runs wrote: the
+seeds' mean, UDPipe 1 beside, the targets judged against it, the speed of the
+same run, the non-projective trees and the published scores with their UD
+versions."""
+import json
+from pathlib import Path
+
+import spacy
+
+from lab.report import treebanks
+from lab.treebank_speed import main as speed_main
+
+COLUMNS = treebanks.COLUMNS
+FIXTURE = Path(__file__).parent / "fixtures" / "ud_text" / "UD_Uyghur-UDT" / "ug_udt-ud-test.conllu"
+
+
+def write(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".jsonl":
+        path.write_text("".join(json.dumps(row) + "\n" for row in data))
+    else:
+        path.write_text(json.dumps(data))
+
+
+def scores(value: float, **changed):
+    return {**{c: value for c in COLUMNS}, **changed}
+
+
+def metrics_folder(tmp_path: Path) -> Path:
+    metrics = tmp_path / "metrics"
+    base = metrics / "treebanks" / "UD_Uyghur-UDT"
+    for folder, las in ((base, 70.0), (base.with_name("UD_Uyghur-UDT-seed1"), 72.0)):
+        write(folder / "best_elstm-test.raw.json", scores(90.0, LAS=las, Words=99.2))
+        write(folder / "best_elstm-test.official.json", {"LAS": las + 5})
+        write(folder / "train-best_elstm.jsonl", [{"step": 0, "seconds": 10, "words": 0, "score": 0.1},
+                                                   {"step": 3000, "seconds": 1800, "words": 9, "score": 0.7}])
+    write(base / "udpipe1-test.json", {"scores_f1": scores(90.0, LAS=69.5, Words=99.6),
+                                       "train_seconds": 1200})
+    write(base / "udpipe1-test.gold.json", {"scores_f1": {"LAS": 73.0}})
+    write(base / "speed-test.json", {"systems": {"best_elstm": {"words_per_second": 3000.0},
+                                                 "udpipe1": {"words_per_second": 2500.0}}})
+    write(base / "nonprojective-test.json", {
+        "sentences": 900, "nonprojective": 84,
+        "systems": {"best_elstm": {"nonprojective_right": 20, "nonprojective_heads_right": 30},
+                    "udpipe1": {"nonprojective_right": 10, "nonprojective_heads_right": 15}}})
+    return metrics
+
+
+def test_the_seeds_are_averaged_and_udpipe_sits_beside(tmp_path):
+    found = treebanks.results(metrics_folder(tmp_path))
+    ours, peer = found["UD_Uyghur-UDT"]["best_elstm"], found["UD_Uyghur-UDT"]["udpipe1"]
+    assert ours["seeds"] == 2 and ours["scores"]["LAS"] == 71.0 and ours["gold_LAS"] == 76.0
+    assert ours["train_seconds"] == 1800 and ours["words_per_second"] == 3000.0
+    assert peer["scores"]["LAS"] == 69.5 and peer["gold_LAS"] == 73.0
+
+
+def test_targets_are_judged_against_udpipe(tmp_path):
+    rows = {(r[0], r[1]): r for r in treebanks.target_rows(
+        treebanks.results(metrics_folder(tmp_path)))}
+    assert rows[("Uyghur-UDT", "LAS")][-1] == "missed by 0.50"  # 71.0 against 69.5 + 2
+    assert rows[("Uyghur-UDT", "Words")][-1] == "met"  # 99.2 against 99.6 - 0.5
+    assert rows[("Uyghur-UDT", "UPOS")][-1] == "met"
+    assert rows[("Uyghur-UDT", "words/s")][-1] == "missed (1.20×)"
+
+
+def test_the_page_and_the_readme_table(tmp_path):
+    metrics = metrics_folder(tmp_path)
+    page, _ = treebanks.page_section(metrics)
+    assert "| Uyghur-UDT | `raw/best_elstm` (2 seeds) | 90.00 | 90.00 | 99.20 |" in page
+    assert "| Uyghur-UDT | 900 | 84 | 20 (30) | - | 10 (15) |" in page
+    assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
+    readme = treebanks.readme_table(metrics)
+    assert "| Uyghur-UDT | UDPipe 1 (here) | 99.60 | 90.00 | 90.00 | 69.50 | 2500 |" in readme
+    assert treebanks.readme_table(tmp_path / "nothing") is None
+
+
+def test_speed_times_each_system_on_the_treebank_s_text(tmp_path):
+    spacy.blank("xx").to_disk(tmp_path / "blank")
+    output = tmp_path / "speed.json"
+    assert speed_main(["--gold", str(FIXTURE), f"blank={tmp_path / 'blank'}", "--rounds", "1",
+                       "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    assert result["language"] == "ug" and result["threads"] == 1
+    blank = result["systems"]["blank"]
+    assert blank["words"] > 0 and blank["words_per_second"] > 0
