@@ -3,6 +3,7 @@ text files read one doc a paragraph (default), a line or a file, streamed by
 byte ranges that a worker reads again; one sentence a line (`--presegmented`)
 and pretokenized input (`--pretokenized`), kept whatever the sentence splitter
 would do; and the same results from the Python calls and from the command line."""
+import hashlib
 import json
 import tracemalloc
 from pathlib import Path
@@ -70,12 +71,12 @@ def test_paragraph_tasks_read_again_give_the_plan_s_chunks(tmp_path):
     folder.mkdir()
     paragraphs_ = [TEXTS[i] + "\r\n" + TEXTS[i + 1] for i in range(0, 40, 2)]
     paragraphs_[3] = "fine first line\r\nthen a bad \xff byte"
-    paragraphs_[7] = "x" * 300 + "\r\n" + "y" * 300  # over --max-length 500
+    paragraphs_[7] = "x" * 300 + "\r\n" + "y" * 300  # over --max-length 500: two pieces
     text = "\r\n \t\r\n".join(p.replace("\xff", "\udcff") for p in paragraphs_)
     (folder / "a.txt").write_bytes(b"\xef\xbb\xbf"
                                    + text.encode("utf8", errors="surrogateescape"))
     (folder / "b.txt").write_text("\n\n".join(TEXTS[:5]), encoding="utf8")
-    for unit, docs in (("paragraph", 18 + 5), ("line", 39 + 5), ("file", 1)):
+    for unit, docs in (("paragraph", 20 + 5), ("line", 39 + 5), ("file", 1)):
         summary, errors = Summary(), []
         chunks = list(plan_chunks(folder, tmp_path / "out", None, in_format=None,
                                   out_format="spacy", shard_size=4, max_length=500,
@@ -90,34 +91,45 @@ def test_paragraph_tasks_read_again_give_the_plan_s_chunks(tmp_path):
                 [(r.line, r.last, r.text) for r in chunk.records]
         if unit == "paragraph":  # each error names the file and the line it is on
             assert [(e["line"], e["error"].split(": ", 1)[1]) for e in errors] == [
-                (11, "not UTF-8 (byte 0xff at column 12)."),
-                (22, "601 characters in lines 22-23, more than --max-length 500.")]
+                (11, "not UTF-8 (byte 0xff at column 12).")]
             assert all("a.txt, line " in e["error"] for e in errors)
+            cut = [(r.line, r.last, r.text, r.piece) for c in chunks for r in c.records
+                   if r.piece]
+            assert cut == [(22, 22, "x" * 300 + "\n", 1), (23, 23, "y" * 300, 2)]
+            assert summary.cut == 1
         if unit == "file":  # the bad byte makes a.txt one error
             assert [e["line"] for e in errors] == [11]
 
 
-def test_a_too_long_paragraph_is_an_error_and_its_text_is_never_held(tmp_path):
+def test_a_too_long_paragraph_is_cut_into_pieces_as_it_is_read(tmp_path):
     source = tmp_path / "long.txt"
     line = "a wrapped line of a paragraph that never ends, " * 2
     source.write_text("short one\n\n" + (line + "\n") * 100_000 + "\nshort two\n",
                       encoding="utf8")  # ~10 MB
+    paragraph = hashlib.sha256("\n".join([line] * 100_000).encode("utf8"))
     tracemalloc.start()
-    try:
-        found = records(source, "paragraph", max_length=100_000)
+    try:  # the pieces looked at one at a time: never more than a piece or two held
+        joined, found = hashlib.sha256(), []
+        for record in read_records(source, "text", None, 100_000, text_unit="paragraph"):
+            found.append((record.line, record.last, len(record.text), record.piece))
+            if record.piece:
+                joined.update(record.text.encode("utf8"))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert [getattr(r, "text", None) for r in found] == ["short one", None, "short two"]
-    assert isinstance(found[1], CorpusInputError) and found[1].line == 3
-    assert f"long.txt, line 3: {len(line) * 100_000 + 99_999} characters in lines 3-100002, " \
-           "more than --max-length 100000." in str(found[1])
+    assert found[0] == (1, 1, 9, 0) and found[-1] == (100_004, 100_004, 9, 0)
+    pieces = found[1:-1]
+    assert [p[3] for p in pieces] == list(range(1, len(pieces) + 1)) and len(pieces) == 96
+    assert all(length <= 100_000 for _, _, length, _ in pieces)
+    assert pieces[0][0] == 3 and pieces[-1][1] == 100_002
+    assert all(b[0] == a[1] + 1 for a, b in zip(pieces, pieces[1:]))  # cut at line breaks
+    assert joined.hexdigest() == paragraph.hexdigest()
     assert peak < 1_000_000, peak
-    # the file unit: an error the same way, and read whole without a limit
-    (error,) = records(source, "file", max_length=100_000)
-    assert error.line == 1 and "in lines 1-100004" in str(error)
+    # the file unit: cut the same way, and read whole without a limit
+    file_pieces = records(source, "file", max_length=100_000)
     (whole,) = records(source, "file")
     assert len(whole.text) == source.stat().st_size - 1
+    assert len(file_pieces) == 96 and "".join(r.text for r in file_pieces) == whole.text
 
 
 def test_text_unit_line_and_file_and_the_manifest_sees_the_unit(tmp_path):

@@ -28,8 +28,12 @@ def parse(
                                           "(auto: the one `ray start` began here; default: "
                                           "start a local one with --n-process CPUs)."),
     gpu_id: int = typer.Option(-1, help="GPU to use; -1 for the CPU."),
-    max_length: int = typer.Option(100_000, min=0,
-                                   help="Longest input doc in characters (0: no limit)."),
+    max_length: int = typer.Option(
+        100_000, min=0,
+        help="Longest doc in characters (0: no limit). A longer text (text unit or JSONL "
+             "text) is cut into pieces of at most this length, each a doc: at the last line "
+             "break within it, else the last whitespace, never inside a word (at line breaks "
+             "only with --presegmented or --pretokenized). A longer word is an error."),
     text_unit: str = typer.Option(
         "paragraph", "--text-unit",
         help="What one doc of a .txt file is: paragraph (a run of non-blank lines; blank "
@@ -52,7 +56,8 @@ def parse(
     --shard-size docs of each input file, written whole; shards that exist are
     skipped (--force redoes them), so a killed run can be restarted. A .txt
     file is one doc a paragraph (--text-unit); its text is raw unless
-    --presegmented or --pretokenized says it is split already. With
+    --presegmented or --pretokenized says it is split already. A text longer
+    than --max-length is cut into pieces, each a doc. With
     --backend ray, each shard is a task for Ray actors that load the pipeline
     once each (docs/parsing.md)."""
     check_gpu_or_fail("parse", gpu_id)
@@ -93,14 +98,23 @@ def parse(
         else:
             summary = parse_corpus(load_pipeline(model), input_path, output_dir, **options)
     except InputFailure as err:  # what was written before it, then the bad input
-        typer.echo(err.summary.line())
+        _report(err.summary, max_length)
         fail("parse", err)
     except (CorpusInputError, BackendError, PipelineLoadError, OutputDirError, PlanChangedError,
             OSError) as err:
         fail("parse", err)
-    typer.echo(summary.line())
+    _report(summary, max_length)
     if summary.all_failed:
         fail("parse", ValueError(f"every doc failed: nothing parsed (see {summary.errors_file})."))
+
+
+def _report(summary, max_length: int) -> None:
+    """The summary line, after one line on stderr if texts were cut into pieces."""
+    if summary.cut:
+        units = "text unit was" if summary.cut == 1 else "text units were"
+        typer.echo(f"{summary.cut} {units} longer than --max-length {max_length} and cut into "
+                   "pieces at line breaks or whitespace (each piece a doc).", err=True)
+    typer.echo(summary.line())
 
 
 def _check_ray_options(model: str, gpu_id: int) -> None:

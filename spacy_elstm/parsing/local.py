@@ -11,8 +11,9 @@ chunk index, written whole (`shards.py`). The run's plan is recorded in
 OUTPUT_DIR's manifest (`manifest.py`): a rerun of the same plan skips the
 shards that exist, so a killed run restarted redoes only what is missing;
 another plan stops, or with `force` starts over. Bad input (an undecodable
-line, invalid JSON, a record without `text`, a doc over `max_length`
-characters, an invalid CoNLL-U sentence) names the file and line; it is skipped
+line, invalid JSON, a record without `text`, a text over `max_length`
+characters that cannot be cut into pieces (a word longer than that), an
+invalid CoNLL-U sentence) names the file and line; it is skipped
 and listed in `errors.jsonl`, or stops the run once the shards before it are
 written.
 
@@ -71,7 +72,7 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
     chunks = plan_chunks(source, output_dir, nlp.vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
                          on_error=on_error, force=force, summary=summary, errors=errors,
-                         text_unit=text_unit)
+                         text_unit=text_unit, input_mode=input_mode)
     pending: List[Optional[Chunk]] = []
     failure: List[CorpusInputError] = []
 
@@ -141,4 +142,5 @@ def _parse_in_forked_workers(nlp, source: Union[str, Path], output_dir: Union[st
 
     return run_tasks(run, source, output_dir, nlp.vocab, out_format=out_format,
                      in_format=in_format, shard_size=shard_size, max_length=max_length,
-                     text_unit=text_unit, on_error=on_error, force=force, progress=progress)
+                     text_unit=text_unit, on_error=on_error, force=force, progress=progress,
+                     input_mode=input_mode)

@@ -19,7 +19,7 @@ from ..files import write_atomically
 
 MANIFEST_FILE = "manifest.json"
 ERRORS_FILE = "errors.jsonl"
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2  # 2: a text longer than --max-length is cut into pieces, not failed
 SHARD_NAME = re.compile(r"^.+-[0-9a-f]{8}-\d{5}\.(spacy|conllu|jsonl)$")
 OPTIONS = {"shard_size": "--shard-size", "out_format": "--format",
            "in_format": "--input-format", "max_length": "--max-length",

@@ -2,8 +2,8 @@
 run → write): the options checked, the input files and their formats, the
 output folder and its manifest (`manifest.py`) checked before any work, and
 the chunks still to parse, each `shard_size` docs of one file, named for its
-output shard; a chunk still to parse is also a `Task`, a file's byte range that
-a worker reads again (`records.py`). Both backends plan with this module.
+output shard; a chunk still to parse is also a `Task`, where in a file a
+worker reads its docs again (`records.py`). Both backends plan with this module.
 """
 import glob
 import hashlib
@@ -121,12 +121,13 @@ class Chunk:
 def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *,
                 in_format: Optional[str], out_format: str, shard_size: int, max_length: int,
                 on_error: str, force: bool, summary: Summary, errors: List[Dict[str, Any]],
-                text_unit: str = "paragraph") -> Iterator[Chunk]:
+                text_unit: str = "paragraph", input_mode: str = "raw") -> Iterator[Chunk]:
     """The chunks still to parse, in input order, each read from its file
     when it is asked for (one chunk's records in memory at a time). A chunk
     whose shard exists is counted in `summary.skipped` and not given (unless
     `force`); bad input is added to `errors` (and `summary.failures`), or
-    raised with on_error='fail' (also listed in `errors`)."""
+    raised with on_error='fail' (also listed in `errors`); a text cut into
+    pieces (longer than `max_length`) is counted in `summary.cut`."""
     files = input_files(source, output_dir)
     root = input_root(source)
     output_dir = Path(output_dir)
@@ -134,13 +135,16 @@ def plan_chunks(source: Union[str, Path], output_dir: Union[str, Path], vocab, *
         fmt = input_format(path, in_format)
         records: List[Record] = []
         index = 0
-        for item in read_records(path, fmt, vocab, max_length, text_unit=text_unit):
+        for item in read_records(path, fmt, vocab, max_length, text_unit=text_unit,
+                                 input_mode=input_mode):
             if isinstance(item, CorpusInputError):
                 errors.append({"file": str(path), "line": item.line, "error": str(item)})
                 summary.failures += 1
                 if on_error == "fail":
                     raise item
                 continue
+            if item.piece == 1:
+                summary.cut += 1
             records.append(item)
             if len(records) == shard_size:
                 chunk = Chunk(path, fmt, text_unit,
@@ -165,9 +169,9 @@ def _still_to_do(chunk: Chunk, force: bool, summary: Summary) -> bool:
 @dataclass(frozen=True)
 class Task:
     """What a worker needs to read one chunk again and write its shard: plain
-    values (a path, its format and text unit, a byte range, its first line,
-    the docs expected), so a task passes between processes and machines as a
-    few bytes."""
+    values (a path, its format and text unit, the docs expected, the chunk's
+    byte range, its first line and the piece its first doc is of its text), so
+    a task passes between processes and machines as a few bytes."""
 
     path: str
     fmt: str
@@ -177,10 +181,11 @@ class Task:
     start: int
     end: int
     line: int
+    piece: int = 0
 
     @property
     def span(self) -> Span:
-        return Span(self.start, self.end, self.line)
+        return Span(self.start, self.line, self.piece, self.docs)
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -192,7 +197,7 @@ def chunk_task(chunk: Chunk) -> Task:
     first, last = chunk.records[0], chunk.records[-1]
     return Task(str(chunk.path.resolve()), chunk.fmt, chunk.text_unit,
                 str(chunk.shard.resolve()), len(chunk.records), first.start, last.end,
-                first.line)
+                first.line, first.piece)
 
 
 def chunk_tasks(chunks: Iterable[Chunk]) -> Iterator[Task]:

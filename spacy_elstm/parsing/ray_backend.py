@@ -116,7 +116,8 @@ def parse_with_ray(model: Union[str, Path], source: Union[str, Path],
 
     return run_tasks(run, source, output_dir, Vocab(), out_format=out_format,
                      in_format=in_format, shard_size=shard_size, max_length=max_length,
-                     text_unit=text_unit, on_error=on_error, force=force, progress=progress)
+                     text_unit=text_unit, on_error=on_error, force=force, progress=progress,
+                     input_mode=input_mode)
 
 
 def _run(ray, tasks: List[Task], model: str, n_process: int,

@@ -41,8 +41,11 @@ def pipe_input(nlp, record: Record, input_mode: str) -> Doc:
 
 
 def annotated(doc: Doc, record: Record) -> Doc:
-    """The parsed doc with its record's extra input fields in `user_data`."""
+    """The parsed doc with its record's extra input fields in `user_data`, and
+    "piece", its number among the pieces of a text cut by --max-length."""
     doc.user_data.update(record.extra)
+    if record.piece:
+        doc.user_data["piece"] = record.piece
     return doc
 
 
@@ -53,10 +56,12 @@ def parse_task(nlp, task: Task, *, out_format: str, batch_size: int, max_length:
     input inside the range is skipped: the plan has listed it already."""
     start = time.perf_counter()
     records = [r for r in read_records(Path(task.path), task.fmt, nlp.vocab, max_length,
-                                       task.span, task.text_unit) if isinstance(r, Record)]
-    if len(records) != task.docs:
+                                       task.span, task.text_unit, input_mode)
+               if isinstance(r, Record)]
+    if len(records) != task.docs or records[-1].end != task.end:
         raise BackendError(f"{task.path}, line {task.line}: {len(records)} docs where the plan "
-                           f"found {task.docs} (did the file change during the run?).")
+                           f"found {task.docs} in bytes {task.start}-{task.end} (did the file "
+                           "change during the run?).")
     docs = [annotated(doc, record) for doc, record in nlp.pipe(
         ((pipe_input(nlp, r, input_mode), r) for r in records), as_tuples=True,
         batch_size=batch_size)]
@@ -80,7 +85,7 @@ TaskRunner = Callable[[List["Task"], Summary, Callable[[Dict[str, Any]], None]],
 def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, Path],
               vocab: Vocab, *, out_format: str, in_format: Optional[str], shard_size: int,
               max_length: int, text_unit: str, on_error: str, force: bool,
-              progress: bool) -> Summary:
+              progress: bool, input_mode: str = "raw") -> Summary:
     """What every backend of workers that write their own shards does around
     them (after `begin_run`): plan the chunks, make a task of each chunk to
     parse, and hand the tasks to `run(tasks, summary, count)`, which has them
@@ -93,7 +98,7 @@ def run_tasks(run: TaskRunner, source: Union[str, Path], output_dir: Union[str, 
     chunks = plan_chunks(source, output_dir, vocab, in_format=in_format,
                          out_format=out_format, shard_size=shard_size, max_length=max_length,
                          on_error=on_error, force=force, summary=summary, errors=errors,
-                         text_unit=text_unit)
+                         text_unit=text_unit, input_mode=input_mode)
     bar = ProgressBar(progress)
     tasks: List[Task] = []
     failure: Optional[CorpusInputError] = None

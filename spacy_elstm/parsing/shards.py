@@ -29,9 +29,13 @@ def _serialize(docs: List[Doc], out_format: str, shard: str = "doc") -> bytes:
 
 def _doc_id(doc: Doc, shard: str, k: int) -> str:
     """`# newdoc id`: the record's "id" field, else (none, or blank) the shard's
-    name and the doc's place in it, so sent_ids are unique."""
+    name and the doc's place in it, so sent_ids are unique; a piece of a text
+    cut by --max-length adds `-piece<n>` (the pieces of one JSONL record share
+    its id)."""
     value = doc.user_data.get("id")
-    return str(value) if value is not None and str(value).strip() else f"{shard}-{k + 1}"
+    name = str(value) if value is not None and str(value).strip() else f"{shard}-{k + 1}"
+    piece = doc.user_data.get("piece")
+    return f"{name}-piece{piece}" if piece else name
 
 
 def doc_to_json(doc: Doc) -> Dict[str, Any]:

@@ -1,6 +1,6 @@
 """What a run of `spacy-elstm parse` reports: its `Summary` (docs, words,
-time, failures, shards written and skipped, each worker's peak memory) and the
-progress bar that counts it on stderr.
+time, failures, shards written and skipped, texts cut into pieces, each
+worker's peak memory) and the progress bar that counts it on stderr.
 """
 import sys
 import time
@@ -15,6 +15,7 @@ class Summary:
     failures: int = 0
     written: int = 0
     skipped: int = 0
+    cut: int = 0  # texts longer than --max-length, cut into pieces
     startup: float = 0.0  # starting or joining a cluster, not in `seconds`
     peak_rss: List[int] = field(default_factory=list)  # bytes, one per worker process
     errors_file: str = ""  # where the failures are listed
