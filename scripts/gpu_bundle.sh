@@ -5,12 +5,19 @@
 # prepared device check"), and a wheel of this package, installed into one folder
 # with their shared libraries stripped of debug symbols (spaCy's 35 MB wheel
 # unpacks to 122 MB, 20 MB stripped), then tarred: .gpu/site.tar.gz. Also copies
-# the converted EWT corpus and the dev CoNLL-U file the check reads into .gpu/.
+# the converted corpus of the treebank (TREEBANK, UD_English-EWT by default, as the
+# project's --vars.treebank) and the dev CoNLL-U file the check reads into .gpu/, with
+# .gpu/corpus/treebank.env naming its files' stem and its language for the check.
 #
-#   bash scripts/gpu_bundle.sh        # needs PyPI (pip download) and corpus/ud/
+#   bash scripts/gpu_bundle.sh        # needs PyPI (pip download) and corpus/<TREEBANK>/
+#   TREEBANK=UD_Uyghur-UDT bash scripts/gpu_bundle.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=3.12
+TREEBANK=${TREEBANK:-UD_English-EWT}
+# the treebank's files' stem (en_ewt) and spaCy's language for it (xx where it has none)
+read -r STEM NLP_LANG < <(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank as f
+t = f('assets/$TREEBANK'); print(t.stem, t.lang)")
 PLATFORMS=(manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_24_x86_64
            manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64)
 # the versions of this machine's environment, for the packages the GPU image lacks
@@ -35,6 +42,7 @@ python -m pip install --quiet --no-deps --no-compile --only-binary=:all: --pytho
 find "$work/site" -name "*.so" -exec strip --strip-unneeded {} +
 mkdir -p .gpu/corpus
 tar -czf .gpu/site.tar.gz -C "$work/site" .
-cp corpus/UD_English-EWT/en_ewt-ud-train.spacy corpus/UD_English-EWT/en_ewt-ud-dev.spacy .gpu/corpus/
-cp assets/UD_English-EWT/en_ewt-ud-dev.conllu assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
+cp "corpus/$TREEBANK/$STEM-ud-train.spacy" "corpus/$TREEBANK/$STEM-ud-dev.spacy" .gpu/corpus/
+cp "assets/$TREEBANK/$STEM-ud-dev.conllu" assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
+printf 'STEM=%s\nNLP_LANG=%s\n' "$STEM" "$NLP_LANG" > .gpu/corpus/treebank.env
 du -sh .gpu

@@ -21,8 +21,9 @@
 # the test does), TRAIN_SECONDS (180: spaCy's start included), TRAIN_OVERRIDES (extra `spacy train`
 # options), PROFILE_WORDS (10000), BATCH_WORDS (5000), BENCH_WORDS (all of dev),
 # TESTS (the pytest files), RAW_STEPS (100), RAW_OVERRIDES (extra `spacy train`
-# options of the raw-text pipeline; the senter's epochs 2 and 2), DATA (.gpu/corpus: en_ewt-ud-{train,dev}.spacy,
-# en_ewt-ud-dev.conllu, conll18_ud_eval.py). A step that fails is recorded and
+# options of the raw-text pipeline; the senter's epochs 2 and 2), DATA (.gpu/corpus: <stem>-ud-{train,dev}.spacy,
+# <stem>-ud-dev.conllu, conll18_ud_eval.py, and treebank.env, which scripts/gpu_bundle.sh
+# writes: STEM, the treebank's files' stem, en_ewt by default, and NLP_LANG, its language). A step that fails is recorded and
 # the next ones still run; the script exits 1 if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +41,15 @@ RAW_STEPS=${RAW_STEPS:-100}
 # call); the raw step times words/s, its scores after 100 steps say only that it runs
 RAW_OVERRIDES=${RAW_OVERRIDES:---initialize.components.elstm_senter.epochs 2 --initialize.components.elstm_senter.word_epochs 2}
 DATA=${DATA:-.gpu/corpus}
+STEM=en_ewt
+NLP_LANG=en
+# shellcheck disable=SC1091
+[ -f "$DATA/treebank.env" ] && . "$DATA/treebank.env"
 MODEL=$(mktemp -d)/gpu_best_elstm
 RAW=$(mktemp -d)/raw_best_elstm
 LOG="$OUT/gpu-check.log"
 : > "$OUT/steps.jsonl"
+echo "treebank: $DATA/$STEM-ud-*, language $NLP_LANG" | tee "$LOG"
 failed=0
 
 step() {  # step NAME COMMAND...: run it, its output into the log, its status into steps.jsonl
@@ -85,13 +91,13 @@ json.dump(env, open(sys.argv[1], 'w'), indent=2)
 print(env)" "$OUT/environment.json"
 step profile-train python3 -m lab.pipeline_profile gpu_best_elstm=configs/gpu/best_elstm.cfg \
     --train --train-words "$PROFILE_WORDS" --batch-words "$BATCH_WORDS" --rounds 2 \
-    --gpu-id "$GPU_ID" --data "$DATA/en_ewt-ud-dev.conllu" --output "$OUT/profile-train-gpu.json"
+    --gpu-id "$GPU_ID" --data "$DATA/$STEM-ud-dev.conllu" --output "$OUT/profile-train-gpu.json"
 train() {  # stopped after TRAIN_SECONDS; model-best holds the best dev evaluation so far
     # shellcheck disable=SC2086
     timeout -s INT "$TRAIN_SECONDS" python3 -m spacy train configs/gpu/best_elstm.cfg \
-        --output "$MODEL" --paths.train "$DATA/en_ewt-ud-train.spacy" \
-        --paths.dev "$DATA/en_ewt-ud-dev.spacy" --paths.train_log "$OUT/train-gpu.jsonl" \
-        --gpu-id "$GPU_ID" $TRAIN_OVERRIDES
+        --output "$MODEL" --paths.train "$DATA/$STEM-ud-train.spacy" \
+        --paths.dev "$DATA/$STEM-ud-dev.spacy" --paths.train_log "$OUT/train-gpu.jsonl" \
+        --nlp.lang "$NLP_LANG" --gpu-id "$GPU_ID" $TRAIN_OVERRIDES
     local rc=$?
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 130 ]; then
         echo "stopped after $TRAIN_SECONDS s, as asked"
@@ -100,20 +106,20 @@ train() {  # stopped after TRAIN_SECONDS; model-best holds the best dev evaluati
     [ "$rc" -eq 0 ] && [ -d "$MODEL/model-best" ] || { echo "no $MODEL/model-best"; return 1; }
 }
 step train train
-step score python3 -m spacy_elstm score "$MODEL/model-best" "$DATA/en_ewt-ud-dev.conllu" \
+step score python3 -m spacy_elstm score "$MODEL/model-best" "$DATA/$STEM-ud-dev.conllu" \
     --scorer "$DATA/conll18_ud_eval.py" --gpu-id "$GPU_ID" --output "$OUT/gpu-dev.official.json"
-step bench python3 -m spacy_elstm benchmark configs "$DATA/en_ewt-ud-dev.conllu" configs/cnn.cfg \
+step bench python3 -m spacy_elstm benchmark configs "$DATA/$STEM-ud-dev.conllu" configs/cnn.cfg \
     configs/gpu/spacy_bilstm.cfg "$MODEL/model-best" --reference cnn --repeats 3 \
     --gpu-id "$GPU_ID" ${BENCH_WORDS:+--max-words "$BENCH_WORDS"} --output "$OUT/bench-gpu.json"
 raw_train() {  # its tokenizer and senter learn from train when it is initialised
     # shellcheck disable=SC2086
     python3 -m spacy train configs/raw/best_elstm.cfg --output "$RAW" \
-        --paths.train "$DATA/en_ewt-ud-train.spacy" --paths.dev "$DATA/en_ewt-ud-dev.spacy" \
-        --gpu-id "$GPU_ID" --training.max_steps "$RAW_STEPS" \
+        --paths.train "$DATA/$STEM-ud-train.spacy" --paths.dev "$DATA/$STEM-ud-dev.spacy" \
+        --nlp.lang "$NLP_LANG" --gpu-id "$GPU_ID" --training.max_steps "$RAW_STEPS" \
         --training.eval_frequency "$RAW_STEPS" $RAW_OVERRIDES
 }
 step raw-train raw_train
-step raw-score python3 -m spacy_elstm score "$RAW/model-last" "$DATA/en_ewt-ud-dev.conllu" --raw \
+step raw-score python3 -m spacy_elstm score "$RAW/model-last" "$DATA/$STEM-ud-dev.conllu" --raw \
     --scorer "$DATA/conll18_ud_eval.py" --gpu-id "$GPU_ID" --output "$OUT/raw-gpu-dev.json"
 # last: the measurements above come back even where the call's time runs out here
 # shellcheck disable=SC2086

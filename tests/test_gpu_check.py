@@ -19,12 +19,15 @@ SCRIPT = Path(os.environ.get(SCORER_ENV) or ROOT / SCORER_ASSET)
 
 @pytest.mark.slow
 def test_the_gpu_check_runs_every_step_on_the_cpu(tmp_path):
+    # as scripts/gpu_bundle.sh packs a treebank other than EWT: its files' stem and its
+    # language in treebank.env (here the sample under another name, built as xx)
     data = tmp_path / "data"
     for split in ("train", "dev"):
         subprocess.run(["python", "-m", "spacy_elstm", "convert", str(SAMPLE / f"{split}.conllu"),
                         str(data), "--n-sents", "10"], check=True, capture_output=True)
-        (data / f"{split}.spacy").rename(data / f"en_ewt-ud-{split}.spacy")
-    shutil.copy(SAMPLE / "dev.conllu", data / "en_ewt-ud-dev.conllu")
+        (data / f"{split}.spacy").rename(data / f"xx_sample-ud-{split}.spacy")
+    shutil.copy(SAMPLE / "dev.conllu", data / "xx_sample-ud-dev.conllu")
+    (data / "treebank.env").write_text("STEM=xx_sample\nNLP_LANG=xx\n")
     if SCRIPT.is_file():
         shutil.copy(SCRIPT, data / "conll18_ud_eval.py")
     out = tmp_path / "out"
@@ -43,6 +46,7 @@ def test_the_gpu_check_runs_every_step_on_the_cpu(tmp_path):
     assert steps == expected, (out / "gpu-check.log").read_text()[-3000:]
     assert tuple(steps) == gpu.STEPS  # the report lists the steps a cut call did not finish
     assert result.returncode == (0 if SCRIPT.is_file() else 1)
+    assert f"treebank: {data}/xx_sample-ud-*, language xx" in (out / "gpu-check.log").read_text()
     files = sorted(p.name for p in out.iterdir())
     assert len(files) <= 8
     assert json.loads((out / "environment.json").read_text())["gpu"] is None

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The comparison on one UD treebank (docs/results/treebanks.md): our raw-text
+# pipelines (configs/raw/<config>.cfg, CONFIGS) trained and scored on it, UDPipe 1
+# trained beside them with its default schedule and scored on the same raw test
+# text and on the gold words, the non-projective trees each gets right, and the
+# words/s of all of them in one process, one thread. Every step whose output is
+# there already is skipped, so a stopped study resumes; another SEED trains and
+# scores our pipelines again into metrics/treebanks/<treebank>-seedN (UDPipe 1,
+# the trees and the speed are measured on seed 0's pipelines).
+#
+#   bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]
+#
+# STEPS: training.max_steps of our pipelines (3000); CONFIGS ("best_elstm cnn").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TREEBANK=${1:?usage: bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]}
+STEPS=${2:-3000}
+SEED=${3:-0}
+CONFIGS=${CONFIGS:-best_elstm cnn}
+SCORER=${SCORER:-assets/conll2018-eval/conll18_ud_eval.py}
+METRICS=metrics/treebanks/$TREEBANK
+MODELS=training/treebanks/$TREEBANK
+PEER=training/udpipe1/$TREEBANK
+STEM=$(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank
+print(find_treebank('assets/$TREEBANK').stem)")
+GOLD=assets/$TREEBANK/$STEM-ud-test.conllu
+
+[ -d "corpus/$TREEBANK" ] || python -m spacy_elstm convert "assets/$TREEBANK" "corpus/$TREEBANK"
+for config in $CONFIGS; do
+    python scripts/train_and_score.py "$config=configs/raw/$config.cfg" --raw \
+        --treebank "assets/$TREEBANK" --metrics "$METRICS" --models "$MODELS" \
+        --steps "$STEPS" --seed "$SEED"
+done
+[ "$SEED" -eq 0 ] || exit 0
+
+if [ ! -f "$PEER/$STEM.udpipe" ]; then  # UDPipe 1's default schedule: options left empty
+    python -m lab.udpipe_peer train --train "assets/$TREEBANK/$STEM-ud-train.conllu" \
+        --heldout "assets/$TREEBANK/$STEM-ud-dev.conllu" --model "$PEER/$STEM.udpipe" \
+        --tokenizer "" --tagger "" --parser ""
+fi
+[ -f "$METRICS/udpipe1-test.json" ] || python -m lab.udpipe_peer run --model "$PEER/$STEM.udpipe" \
+    --gold "$GOLD" --scorer "$SCORER" --output "$PEER/udpipe1-test.conllu" \
+    --json "$METRICS/udpipe1-test.json"
+[ -f "$METRICS/udpipe1-test.gold.json" ] || python -m lab.udpipe_peer gold-tokens \
+    --model "$PEER/$STEM.udpipe" --gold "$GOLD" --scorer "$SCORER" \
+    --output "$PEER/udpipe1-test.gold.conllu" --json "$METRICS/udpipe1-test.gold.json"
+
+systems=() pipelines=()
+for config in $CONFIGS; do
+    systems+=("$config=$MODELS/$config/predictions/$STEM-ud-test.conllu")
+    pipelines+=("$config=$MODELS/$config/model-best")
+done
+[ -f "$METRICS/nonprojective-test.json" ] || python -m lab.nonprojective "$GOLD" "${systems[@]}" \
+    "udpipe1=$PEER/udpipe1-test.gold.conllu" --output "$METRICS/nonprojective-test.json"
+[ -f "$METRICS/speed-test.json" ] || python -m lab.treebank_speed --gold "$GOLD" "${pipelines[@]}" \
+    --udpipe "$PEER/$STEM.udpipe" --output "$METRICS/speed-test.json"
