@@ -206,3 +206,14 @@ def test_caseless_text_has_no_lower_case_documents_and_cased_text_keeps_them():
             token.is_sent_start = token.i == 0
     assert not any(d.text.islower() for d in varied_docs(mixed, seed=0))
     assert any("nba" in d.text for d in varied_docs(latin, seed=0))
+
+
+def test_every_path_a_command_names_is_one_path_once_its_vars_are_filled():
+    # confection reads a list item that is a variable alone, after one that ends in a
+    # variable, as part of that one ("assets/UD_X, assets/conll2018-eval/...")
+    from weasel.util import load_project_config
+
+    project = load_project_config(ROOT, overrides={"vars.treebank": "UD_Wolof-WTB"})
+    for command in project["commands"]:
+        for path in command.get("deps", []) + command.get("outputs", []):
+            assert ", " not in path and "${" not in path, (command["name"], path)
