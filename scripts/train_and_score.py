@@ -22,9 +22,11 @@ where spaCy has none); the Penn Treebank runs set --corpus and --conllu none,
 the paper's --model-last --gold-lemmas --no-evaluate.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence
 
@@ -85,6 +87,10 @@ def outputs(run: Run, opts: Options) -> List[Path]:
     return files
 
 
+def write_json(path: Path, data) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf8")
+
+
 def _call(args: List[str]) -> None:
     subprocess.run([str(a) for a in args], check=True, env=os.environ)
 
@@ -101,11 +107,17 @@ def train_and_score(run: Run, opts: Options) -> bool:
     py = sys.executable
     pipeline = model / ("model-last" if opts.model_last else "model-best")
     if opts.train:
+        start = time.time()
         _call([py, "-m", "spacy", "train", run.config, "--output", model,
                "--paths.train", opts.corpus.format(split="train"),
                "--paths.dev", opts.corpus.format(split="dev"),
                "--paths.train_log", opts.metrics / f"train-{run.name}.jsonl",
                *steps, "--gpu-id", opts.gpu_id, *opts.overrides])
+        # the whole `spacy train`: initialisation (a raw pipeline's tokenizer and senter
+        # learn then) and the training loop, whose own seconds the log holds
+        write_json(opts.metrics / f"train-{run.name}.time.json",
+                   {"seconds": round(time.time() - start, 1), "config": str(run.config),
+                    "overrides": [str(o) for o in opts.overrides], "steps": opts.steps})
     elif not pipeline.is_dir():
         raise SystemExit(f"--no-train: no trained pipeline at {pipeline}")
     for split in opts.splits:

@@ -2,6 +2,7 @@
 runs a command line names, what each run calls, and that finished runs are
 skipped (unless --force) so a stopped study resumes."""
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ def test_a_ud_run_trains_then_scores_dev_and_test_both_ways(calls, tmp_path, mon
     assert official[1:4] == ["-m", "spacy_elstm", "score"]
     assert official[official.index("--train") + 1] == "assets/UD_English-EWT/en_ewt-ud-train.conllu"
     assert str(tmp_path / "t" / "cnn" / "model-best") in official
+    # the whole `spacy train` timed, its initialisation included
+    timed = json.loads((tmp_path / "m" / "train-cnn.time.json").read_text())
+    assert timed["seconds"] >= 0 and timed["steps"] == 10 and timed["config"] == "configs/cnn.cfg"
 
 
 def test_the_papers_runs_score_model_last_officially_on_gold_lemmas(calls, tmp_path):

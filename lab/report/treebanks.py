@@ -59,7 +59,10 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
         return None
     golds = [g for g in (read_json(f / f"{config}-test.official.json") for f in folders) if g]
     logs = [read_log(f / f"train-{config}.jsonl") for f in folders]
-    seconds = [log[-1]["seconds"] for log in logs if log]
+    # the whole `spacy train` where train_and_score.py timed it, else the log's own
+    # seconds (the training loop, after the tokenizer and senter learned)
+    timed = [read_json(f / f"train-{config}.time.json") for f in folders]
+    seconds = [t["seconds"] if t else log[-1]["seconds"] for t, log in zip(timed, logs) if t or log]
     steps = [log[-1]["step"] for log in logs if log]
     return {"scores": {c: _mean([r[c] for r in raws if c in r]) for c in COLUMNS},
             "sd_LAS": statistics.stdev([r["LAS"] for r in raws]) if len(raws) > 1 else None,
@@ -193,7 +196,9 @@ NOTE = (
     "assets/UD_<Name> --metrics metrics/treebanks/UD_<Name> --models "
     "training/treebanks/UD_<Name> --steps N [--seed S]` (what `spacy project run all "
     "--vars.treebank UD_<Name>` runs), the pipeline built in the treebank's language or `xx`; "
-    "`trained`: the wall time of its training log (2 CPU cores shared by two trainings). "
+    "`trained`: the wall time of `spacy train`, the tokenizer's and senter's own training "
+    "included (2 CPU cores shared by two trainings; where a run has no "
+    "`train-<config>.time.json`, its log's seconds, without them). "
     "UDPipe 1: `python -m lab.udpipe_peer train` with its default schedule (tokenizer 100 "
     "epochs, tagger 20 iterations, parser 10; dev as heldout), `trained` its training time. "
     "`words/s`: each system's own words per second on the test text, one thread, all in one "
