@@ -116,6 +116,32 @@ def test_whitespace_tokens_are_not_words():
     assert rows[2][9] == "_"  # a newline follows the full stop: not SpaceAfter=No
 
 
+def test_a_sentence_started_inside_a_multiword_token_starts_at_the_token(tmp_path):
+    """A pipeline may start a sentence on `'m` of `I'm` (spaCy's parser knows no
+    multiword tokens): the token stays whole, in the sentence it begins, so the
+    tokens written are the tokenizer's whatever the sentences."""
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=["It", "rains", ".", "I", "'m", "here", "."],
+              spaces=[True, False, True, False, True, False, False],
+              sent_starts=[True, False, False, False, True, False, False])
+    set_multiword_spans(doc, [(3, 4)])
+    text, _ = doc_to_conllu(doc, doc_id="d")
+    blocks = text.strip("\n").split("\n\n")
+    assert len(blocks) == 2
+    assert "# text = It rains.\n1\tIt" in blocks[0] and "\tI\t" not in blocks[0]
+    assert "# text = I'm here.\n1-2\tI'm\t" in blocks[1]
+    written = tmp_path / "written.conllu"
+    written.write_text(text, encoding="utf8")
+    assert [[t.text for t in s] for s in read_conllu(written)] == [
+        ["It", "rains", "."], ["I", "'m", "here", "."]]
+    # a sentence of the token's later words only goes into the token's sentence
+    doc = Doc(nlp.vocab, words=["I", "'m", "here"], spaces=[False, True, False],
+              sent_starts=[True, True, True])
+    set_multiword_spans(doc, [(0, 1)])
+    blocks = doc_to_conllu(doc)[0].strip("\n").split("\n\n")
+    assert len(blocks) == 2 and blocks[0].startswith("# sent_id = 1\n# text = I'm\n1-2\tI'm")
+
+
 @needs_script
 def test_written_gold_documents_score_100(tiny, tmp_path):
     docs, documents = gold_documents(SAMPLE_DEV)

@@ -2,6 +2,7 @@
 the README's test command is what CI runs, and the generated blocks (the
 README's headline table, the results pages) are what the report computes from
 metrics/ today."""
+import os
 import re
 import shlex
 import subprocess
@@ -59,14 +60,49 @@ def test_docs_name_only_project_steps_and_commands_that_exist():
             assert name in CLI_COMMANDS, f"{page.relative_to(ROOT)}: no command spacy-elstm {name}"
 
 
+def ci_lines():
+    """.ci/run's lines but comments, `set` and `cd`."""
+    return [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+            if line.strip() and not line.startswith(("#", "set ", "cd "))]
+
+
+def ci_scorer_lines(lines):
+    """The lines of .ci/run that point the scorer tests at the CI machine's copy of
+    the evaluation script: from `scorer=` to its `fi`."""
+    start = next(k for k, line in enumerate(lines) if line.startswith("scorer="))
+    return lines[start:lines.index("fi", start) + 1]
+
+
 def test_readme_test_command_is_what_ci_runs():
     assert f"```bash\n{TEST_COMMAND}\n```" in README
-    ci = [shlex.split(line) for line in (ROOT / ".ci" / "run").read_text().splitlines()
-          if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    lines = ci_lines()
+    scorer = ci_scorer_lines(lines)
+    ci = [shlex.split(line) for line in lines if line not in scorer]
     ci = [words[2:] if words[:3] == ["python", "-m", "pip"] else words for words in ci]
     ci = [["pip"] + [w for w in words[1:] if w != "--quiet"] if words[0] == "pip" else words
           for words in ci]
     assert ci == [shlex.split(step) for step in TEST_COMMAND.split(" && ")]
+    assert lines.index(scorer[0]) == len(lines) - len(scorer) - 1  # right before pytest
+
+
+@pytest.mark.parametrize("there", [True, False], ids=["shared copy", "none"])
+def test_ci_gives_the_tests_the_shared_scorer_where_there_is_one(tmp_path, there):
+    """.ci/run sets $SPACY_ELSTM_CONLL18_EVAL to ../shared/data/conll2018-eval/
+    conll18_ud_eval.py (from the checkout), as an absolute path, where that file is;
+    elsewhere it leaves the variable as it was."""
+    checkout = tmp_path / "repo"
+    checkout.mkdir()
+    script = tmp_path / "shared" / "data" / "conll2018-eval" / "conll18_ud_eval.py"
+    if there:
+        script.parent.mkdir(parents=True)
+        script.write_text("# the scorer\n")
+    setup = "\n".join(ci_scorer_lines(ci_lines()))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SPACY_ELSTM_CONLL18_EVAL": "before"}
+    result = subprocess.run(["bash", "-c", f"set -euo pipefail\n{setup}\n"
+                             'printf %s "$SPACY_ELSTM_CONLL18_EVAL"'],
+                            cwd=checkout, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (str(script.resolve()) if there else "before")
 
 
 def test_readme_headline_is_what_the_report_computes():

@@ -4,7 +4,10 @@ passes), for `spacy-elstm score` and `spacy-elstm parse` alike.
 
 A Doc is written sentence by sentence (`doc.sents` where the pipeline set
 sentence boundaries, else the whole Doc as one sentence; `one_sentence=True`
-writes it as one whatever the pipeline set). Each sentence gets `# newdoc id`
+writes it as one whatever the pipeline set); a sentence the pipeline started
+inside a multiword token (on `n't` of `didn't`) starts at the token's first
+word, as UD keeps a token within one sentence, so the tokens written are the
+tokenizer's whatever the sentences. Each sentence gets `# newdoc id`
 (its Doc's first sentence, when the Doc has an id), `# sent_id` and `# text`
 (the sentence's FORMs, a space between two words where `SpaceAfter=No` is not
 said); ids have their whitespace and slashes written `_`. The Doc's multiword
@@ -84,14 +87,15 @@ def doc_to_conllu(doc: Doc, *, doc_id: Optional[str] = None,
     per sentence written; by default `<doc_id>-<n>` (or `<n>`), from 1.
     `multiword`: (first, last, form) per multiword token, 0-based word indices,
     in place of the Doc's own (whose forms are the text they span)."""
-    sentences = [doc[:]] if one_sentence or not _has_sentences(doc) else list(doc.sents)
+    if multiword is None:
+        multiword = [(a, b, doc.text[doc[a].idx:doc[b].idx + len(doc[b])])
+                     for a, b in multiword_spans(doc)]
+    sentences = ([doc[:]] if one_sentence or not _has_sentences(doc)
+                 else _whole_token_sentences(doc, multiword))
     sentences = [s for s in sentences if any(_is_word(t) for t in s)]
     _warn_if_unsplit(doc, sentences, one_sentence)
     if sent_ids is not None and len(sent_ids) != len(sentences):
         raise ValueError(f"{len(sent_ids)} sent_ids for {len(sentences)} sentences.")
-    if multiword is None:
-        multiword = [(a, b, doc.text[doc[a].idx:doc[b].idx + len(doc[b])])
-                     for a, b in multiword_spans(doc)]
     doc_id = doc_id and _identifier(doc_id)
     blocks, repaired = [], 0
     for k, sentence in enumerate(sentences):
@@ -117,6 +121,16 @@ def docs_to_conllu(docs: Iterable[Doc], **kwargs) -> Tuple[str, int]:
 
 def _has_sentences(doc: Doc) -> bool:
     return doc.has_annotation("SENT_START") or doc.has_annotation("DEP")
+
+
+def _whole_token_sentences(doc: Doc, multiword: Sequence[Tuple[int, int, str]]) -> List[Span]:
+    """The Doc's sentences, but one that the pipeline started on a word of a
+    multiword token after its first starts at the token's first word: UD's
+    tokens lie within one sentence, and a range line split between two
+    sentences could not be written (its words would be written as two tokens)."""
+    token_start = {i: first for first, last, _ in multiword for i in range(first + 1, last + 1)}
+    starts = sorted({token_start.get(s.start, s.start) for s in doc.sents})
+    return [doc[a:b] for a, b in zip(starts, starts[1:] + [len(doc)])]
 
 
 def _warn_if_unsplit(doc: Doc, sentences: List[Span], one_sentence: bool) -> None:
