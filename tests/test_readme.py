@@ -174,6 +174,8 @@ def test_the_readme_install_has_what_the_all_workflow_runs():
             if "package" in words and "--build" in words:
                 if words[words.index("--build") + 1] != "none":
                     needed["build"] = f"{step}: spacy package --build"
+            if "scripts/prepare_package.py" in words and "--build" in words:
+                needed["build"] = f"{step}: prepare_package.py --build (spacy package --build wheel)"
             if "spacy_elstm" in words or "spacy-elstm" in words:
                 needed.update({name: f"{step}: the spacy-elstm command line"
                                for name in REQUIRED})
