@@ -130,13 +130,22 @@ def scores_table(found: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
     return table(["treebank", "system"] + COLUMNS + ["gold-token LAS", "words/s", "trained"], rows)
 
 
+def system_version(entry: Dict[str, Any]) -> str:
+    """"Stanza 1.5.1"; "UDPipe 1.2" (not "UDPipe 1 1.2"); "UDPipe 2"."""
+    name, _, last = entry["system"].rpartition(" ")
+    version = str(entry["version"])
+    if name and version.startswith(last):
+        return f"{name} {version}"
+    return f"{entry['system']} {version}"
+
+
 def published_table(found: Dict[str, Any]) -> str:
     published = published_scores()["treebanks"]
     rows = []
     for treebank in found:
         for entry in published.get(treebank, []):
             scores = entry["scores"]
-            rows.append([treebank.replace("UD_", ""), f"{entry['system']} {entry['version']}",
+            rows.append([treebank.replace("UD_", ""), system_version(entry),
                          f"UD {entry['ud_version']}"] + [_f(scores.get(c)) for c in COLUMNS]
                         + [entry.get("test_file", "-")])
     return table(["treebank", "system", "data"] + COLUMNS + ["its test file"], rows)
