@@ -217,3 +217,16 @@ def test_every_path_a_command_names_is_one_path_once_its_vars_are_filled():
     for command in project["commands"]:
         for path in command.get("deps", []) + command.get("outputs", []):
             assert ", " not in path and "${" not in path, (command["name"], path)
+
+
+def test_a_lemma_the_treebank_leaves_out_is_not_learned_as_an_underscore(tmp_path):
+    from spacy_elstm.treebanks.conllu_reader import read_conllu
+
+    path = tmp_path / "ug_x-ud-train.conllu"
+    path.write_text("# text = ئۇ _ كەلدى\n"
+                    "1\tئۇ\t_\tPRON\t_\t_\t3\tnsubj\t_\t_\n"
+                    "2\t_\t_\tPUNCT\t_\t_\t3\tpunct\t_\t_\n"
+                    "3\tكەلدى\tكەل\tVERB\t_\t_\t0\troot\t_\t_\n\n", encoding="utf8")
+    (doc,) = read_conllu(path)
+    # left out: missing, so spaCy's lemmatizer neither learns a tree to "_" nor scores it
+    assert [t.lemma_ for t in doc] == ["", "_", "كەل"]

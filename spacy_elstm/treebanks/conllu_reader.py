@@ -221,6 +221,15 @@ def _check_feats(path: Path, feats: str, number: int) -> None:
         seen.add(name)
 
 
+def _lemma(form: str, lemma: Optional[str]) -> str:
+    """The word's lemma; "" (not annotated, which spaCy's lemmatizer neither
+    learns from nor scores) where the treebank leaves it out: "_" on a word that
+    is not itself "_" (a quarter of Uyghur-UDT's training words)."""
+    if lemma is None or (lemma == "_" and form != "_"):
+        return ""
+    return lemma
+
+
 def _cycle(heads: dict) -> List[int]:
     """The words of a cycle in the head map (word id -> head id, 0 = root),
     in ascending order, or [] if every word reaches the root."""
@@ -267,7 +276,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
         tags.append(t["xpos"] if t["xpos"] not in (None, "_") else upos)
         pos.append("" if upos == "_" else upos)
         morphs.append(serialize_field(t["feats"]) if t["feats"] else "")
-        lemmas.append(t["lemma"] if t["lemma"] is not None else "_")
+        lemmas.append(_lemma(t["form"], t["lemma"]))
         heads.append(t["id"] - 1 if t["head"] == 0 else t["head"] - 1)
         deps.append("ROOT" if t["deprel"] == "root" else t["deprel"])
     doc = Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
