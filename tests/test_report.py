@@ -121,7 +121,8 @@ def test_report_command_on_a_corrupt_folder(tmp_path):
     metrics = metrics_folder(tmp_path)
     (metrics / "bench-layers.json").write_text("{")
     readme = tmp_path / "README.md"
-    readme.write_text("{}\n{}\n{}\n{}\n".format(*markers("headline"), *markers("quickstart")))
+    readme.write_text("{}\n{}\n{}\n{}\n{}\n{}\n".format(*markers("headline"), *markers("quickstart"),
+                                                   *markers("treebanks")))
     result = report_command("--metrics", metrics, "--readme", readme, "--docs", tmp_path / "docs")
     assert result.returncode == 0, result.stderr
     assert "bench-layers.json: not JSON" in result.stderr and "Traceback" not in result.stderr

@@ -71,6 +71,7 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
     readme = treebanks.readme_table(metrics)
     assert "| Uyghur-UDT | UDPipe 1 (here) | 99.60 | 90.00 | 90.00 | 69.50 | 2500 |" in readme
+    assert "one seed where no count is given" in readme
     assert treebanks.readme_table(tmp_path / "nothing") is None
 
 
