@@ -126,8 +126,10 @@ def scores_table(found: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
             rows.append([treebank.replace("UD_", ""), _system_label(name, row)]
                         + [_f(row["scores"].get(c)) for c in COLUMNS]
                         + [_f(row["gold_LAS"]), _f(row.get("words_per_second"), 0),
-                           _minutes(row["train_seconds"])])
-    return table(["treebank", "system"] + COLUMNS + ["gold-token LAS", "words/s", "trained"], rows)
+                           _minutes(row["train_seconds"]),
+                           "-" if row["steps"] is None else f"{row['steps']:,}"])
+    return table(["treebank", "system"] + COLUMNS
+                 + ["gold-token LAS", "words/s", "trained", "steps"], rows)
 
 
 def system_version(entry: Dict[str, Any]) -> str:
@@ -205,6 +207,7 @@ NOTE = (
     "assets/UD_<Name> --metrics metrics/treebanks/UD_<Name> --models "
     "training/treebanks/UD_<Name> --steps N [--seed S]` (what `spacy project run all "
     "--vars.treebank UD_<Name>` runs), the pipeline built in the treebank's language or `xx`; "
+    "`steps`: the last step its training log reached (the best dev checkpoint is kept); "
     "`trained`: the wall time of `spacy train`, the tokenizer's and senter's own training "
     "included (2 CPU cores shared by two trainings; where a run has no "
     "`train-<config>.time.json`, its log's seconds, without them). "
