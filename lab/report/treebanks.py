@@ -260,7 +260,8 @@ def readme_table(metrics: Path) -> Optional[str]:
         return None
     return (table(["treebank", "system", "Words", "Sentences", "UPOS", "LAS", "words/s"], rows)
             + "\n\nTest split, raw text in UD's text form, CoNLL 2018 script; one seed where "
-              "no count is given; words/s: one thread, both in one process; every column, the "
+              "no count is given; words/s: one thread, a treebank's systems in one process; "
+              "every column, the "
               "training budgets and times, "
               "UDPipe 1's training and the published scores of Stanza and UDPipe 2: "
               "[docs/results/treebanks.md](docs/results/treebanks.md).")
