@@ -22,7 +22,6 @@ where spaCy has none); the Penn Treebank runs set --corpus and --conllu none,
 the paper's --model-last --gold-lemmas --no-evaluate.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -87,10 +86,6 @@ def outputs(run: Run, opts: Options) -> List[Path]:
     return files
 
 
-def write_json(path: Path, data) -> None:
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf8")
-
-
 def _call(args: List[str]) -> None:
     subprocess.run([str(a) for a in args], check=True, env=os.environ)
 
@@ -113,6 +108,8 @@ def train_and_score(run: Run, opts: Options) -> bool:
                "--paths.dev", opts.corpus.format(split="dev"),
                "--paths.train_log", opts.metrics / f"train-{run.name}.jsonl",
                *steps, "--gpu-id", opts.gpu_id, *opts.overrides])
+        from spacy_elstm.files import write_json
+
         # the whole `spacy train`: initialisation (a raw pipeline's tokenizer and senter
         # learn then) and the training loop, whose own seconds the log holds
         write_json(opts.metrics / f"train-{run.name}.time.json",

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..published import published_scores
 from .common import read_json, read_log, table
-from .studies import split_seed
+from .studies import seed_groups
 
 FOLDER = "treebanks"
 PAGE = "treebanks"
@@ -37,14 +37,7 @@ SPEED_RATIO = 1.5
 def treebank_runs(metrics: Path) -> Dict[str, List[Path]]:
     """{UD_Name: [its seed folders, seed 0 first]}."""
     root = metrics / FOLDER
-    if not root.is_dir():
-        return {}
-    runs: Dict[str, List[Path]] = {}
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        name, seed = split_seed(folder.name)
-        runs.setdefault(name, []).append(folder)
-    return {name: sorted(folders, key=lambda f: split_seed(f.name)[1])
-            for name, folders in runs.items()}
+    return seed_groups(root) if root.is_dir() else {}
 
 
 def _mean(values: List[float]) -> Optional[float]:
