@@ -133,7 +133,7 @@ def test_what_counts_as_text_without_punctuation():
                                       spaces=[False, False, False]))
 
 
-def tiny_senter(**config):
+def tiny_senter(min_epoch_sentences=0, **config):
     from spacy.training import Example
 
     from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
@@ -143,7 +143,8 @@ def tiny_senter(**config):
                                          "word_width": 16, **config})
     docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
     nlp.get_pipe("elstm_senter").initialize(lambda: [Example(d, d) for d in docs], nlp=nlp,
-                                            epochs=1, word_epochs=1)
+                                            epochs=1, word_epochs=1,
+                                            min_epoch_sentences=min_epoch_sentences)
     return nlp
 
 
@@ -179,3 +180,24 @@ def test_a_senter_without_the_second_models(tmp_path):
     with pytest.raises(ValueError, match=r"elstm_senter -> unpunctuated\s+at root: 'yes' is "
                                          r"not <class 'bool'>"):
         spacy.blank("en").add_pipe("elstm_senter", config={"unpunctuated": "yes"})
+
+
+def test_a_small_treebank_is_passed_over_more_often_in_each_epoch():
+    from spacy_elstm.text.learning import epoch_repeats
+
+    assert epoch_repeats(12544, 12000) == 1  # EWT's size: once, as before
+    assert epoch_repeats(1656, 12000) == 7 and epoch_repeats(3435, 12000) == 3
+    assert epoch_repeats(50, 0) == 1
+    with pytest.raises(ValueError, match="min_epoch_sentences must be an integer >= 0, got -1"):
+        epoch_repeats(50, -1)
+    from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+
+    sentences = sum(1 for d in conllu_to_docs(SAMPLE_TRAIN, 10, spacy.blank("en").vocab)
+                    for _ in d.sents)
+    senter = tiny_senter(min_epoch_sentences=3 * sentences).get_pipe("elstm_senter")
+    for models in (senter, senter.unpunctuated):  # both pairs, both models: 3 passes an epoch
+        assert models.segmenter.learned["epoch_repeats"] == 3
+        assert models.segmenter.learned["epochs"] == 3 and models.words.learned["epochs"] == 3
+    once = tiny_senter().get_pipe("elstm_senter")
+    assert "epoch_repeats" not in once.segmenter.learned
+    assert once.segmenter.learned["epochs"] == 1 and once.words.learned["epochs"] == 1

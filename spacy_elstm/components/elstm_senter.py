@@ -275,7 +275,7 @@ class ELSTMSenter:
                    learn_rate: float = 0.002, seed: int = 0,
                    treebank: Optional[Union[str, Path]] = None,
                    training_text: str = "varied", word_epochs: int = 8,
-                   fresh_layouts: bool = False,
+                   fresh_layouts: bool = False, min_epoch_sentences: int = 0,
                    dev: Optional[Union[str, Path]] = None,
                    teachers: Sequence[Union[str, Path]] = (),
                    teacher_weight: float = TEACHER_WEIGHT) -> None:
@@ -295,11 +295,13 @@ class ELSTMSenter:
         layouts = self.segmenter.learn(get_examples, treebank, vocab, epochs=epochs,
                                        batch_size=batch_size, learn_rate=learn_rate, seed=seed,
                                        training_text=training_text,
-                                       fresh_layouts=fresh_layouts, score=score,
+                                       fresh_layouts=fresh_layouts,
+                                       min_epoch_sentences=min_epoch_sentences, score=score,
                                        targets=taught and taught.characters, read_as=unwrapped)
         self.segmenter.learned["wraps"] = "as spaces"  # read as `pipe` reads them
         if self.words is not None:
-            self.words.train(layouts, epochs=word_epochs, batch_size=batch_size,
+            repeats = self.segmenter.learned.get("epoch_repeats", 1)
+            self.words.train(layouts, epochs=word_epochs * repeats, batch_size=batch_size,
                              learn_rate=learn_rate, seed=seed, score=score,
                              targets=taught and taught.words,
                              char_ends=self._char_ends if self.words.reads_chars() else None,
@@ -309,13 +311,15 @@ class ELSTMSenter:
                                          batch_size=batch_size, learn_rate=learn_rate,
                                          seed=seed, treebank=treebank,
                                          training_text="unpunctuated", word_epochs=word_epochs,
-                                         fresh_layouts=fresh_layouts)
+                                         fresh_layouts=fresh_layouts,
+                                         min_epoch_sentences=min_epoch_sentences)
             self.unpunctuated_learned = True
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "
                           "word-level model on the same text.\n\n" + LEARN_DOC
-                          + "word_epochs (int): the word-level model's passes over it.\n"
+                          + "word_epochs (int): the word-level model's passes over it (times "
+                          "as many with min_epoch_sentences).\n"
                           "With `unpunctuated`, the second pair of models then learns the "
                           "same way from the same text without punctuation (no teachers, "
                           "no dev).\n"

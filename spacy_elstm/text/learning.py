@@ -21,6 +21,17 @@ def seen_twice(counts: Counter) -> Dict[str, int]:
     return {item: i + 2 for i, item in enumerate(sorted(x for x, n in counts.items() if n >= 2))}
 
 
+def epoch_repeats(sentences: int, min_epoch_sentences: int) -> int:
+    """How many times an epoch passes over a training text of `sentences`
+    sentences so that it sees about `min_epoch_sentences` (at least once): a
+    small treebank's model then gets as many updates as a large one's."""
+    if not isinstance(min_epoch_sentences, int) or isinstance(min_epoch_sentences, bool) \
+            or min_epoch_sentences < 0:
+        raise ValueError("min_epoch_sentences must be an integer >= 0, "
+                         f"got {min_epoch_sentences!r}.")
+    return max(1, round(min_epoch_sentences / max(sentences, 1)))
+
+
 class Fitted(NamedTuple):
     """What `fit` did: each epoch's mean loss, and its score where it was
     asked to score; the epoch whose weights the model kept (from 1); seconds."""

@@ -19,7 +19,7 @@ import srsly
 import torch
 from spacy.tokens import Doc
 
-from .learning import (epoch_examples, fit, load_weights, seen_twice,
+from .learning import (epoch_examples, epoch_repeats, fit, load_weights, seen_twice,
                        weights_to_bytes)
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
@@ -47,6 +47,9 @@ window (int): the characters of text read as one sequence, about.
 LEARN_DOC = """Train the character model when the pipeline is initialised:
 
 epochs (int): passes over the training text.
+min_epoch_sentences (int): a training text of fewer sentences is passed over
+    this many sentences' worth each epoch (epochs times as many passes, about
+    min_epoch_sentences / its sentences of them), for both models; 0: once.
 batch_size (int): windows per update.
 learn_rate (float): Adam's learning rate.
 seed (int): the random seed of the weights and the order of the windows.
@@ -148,22 +151,28 @@ class Segmenter:
 
     def learn(self, get_examples, treebank, vocab, *, epochs: int, batch_size: int,
               learn_rate: float, seed: int, training_text: str, fresh_layouts: bool = False,
-              score: Optional[Callable[[], float]] = None,
+              min_epoch_sentences: int = 0, score: Optional[Callable[[], float]] = None,
               targets: Optional[Targets] = None,
               read_as: Optional[Callable[[str], str]] = None) -> Callable[[int], List[Doc]]:
         """Train on the gold Docs of `treebank` or of the training examples
         (`training_docs.py`), in the layout `training_text` says; the settings
         are LEARN_DOC's; `score` as `learning.fit` takes it, `targets` and
         `read_as` as `train` does. Returns each epoch's Docs as it learned from them
-        (`training_text.training_layouts`)."""
+        (`training_text.training_layouts`); learned["epoch_repeats"] says how
+        many passes made an epoch (`learning.epoch_repeats`)."""
         if training_text not in TRAINING_TEXTS:
             raise ValueError(f"{self.owner}: training_text must be one of "
                              f"{', '.join(TRAINING_TEXTS)}, got {training_text!r}.")
         docs = treebank_docs(get_examples, treebank, vocab, self.owner)
         layouts = training_layouts(docs, training_text, seed, fresh_layouts)
-        self.train(layouts, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
-                   seed=seed, score=score, targets=targets, read_as=read_as)
+        repeats = epoch_repeats(sum(1 for doc in docs for t in doc if t.is_sent_start),
+                                min_epoch_sentences)
+        self.train(layouts, epochs=epochs * repeats, batch_size=batch_size,
+                   learn_rate=learn_rate, seed=seed, score=score, targets=targets,
+                   read_as=read_as)
         self.learned["training_text"] = training_text
+        if repeats > 1:
+            self.learned["epoch_repeats"] = repeats
         if fresh_layouts:
             self.learned["fresh_layouts"] = True
         return layouts
