@@ -6,7 +6,7 @@
 # words/s of all of them in one process, one thread. Every step whose output is
 # there already is skipped, so a stopped study resumes; another SEED trains and
 # scores our pipelines again into metrics/treebanks/<treebank>-seedN (UDPipe 1,
-# the trees and the speed are measured on seed 0's pipelines).
+# the trees, the sentence ends and the speed are measured on seed 0's pipelines).
 #
 #   bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]
 #
@@ -45,12 +45,15 @@ fi
     --model "$PEER/$STEM.udpipe" --gold "$GOLD" --scorer "$SCORER" \
     --output "$PEER/udpipe1-test.gold.conllu" --json "$METRICS/udpipe1-test.gold.json"
 
-systems=() pipelines=()
+systems=() raw=() pipelines=()
 for config in $CONFIGS; do
     systems+=("$config=$MODELS/$config/predictions/$STEM-ud-test.conllu")
+    raw+=("$config=$MODELS/$config/predictions-raw/$STEM-ud-test.conllu")
     pipelines+=("$config=$MODELS/$config/model-best")
 done
 [ -f "$METRICS/nonprojective-test.json" ] || python -m lab.nonprojective "$GOLD" "${systems[@]}" \
     "udpipe1=$PEER/udpipe1-test.gold.conllu" --output "$METRICS/nonprojective-test.json"
+[ -f "$METRICS/sentence-ends-test.json" ] || python -m lab.sentence_ends "$GOLD" "${raw[@]}" \
+    "udpipe1=$PEER/udpipe1-test.conllu" --output "$METRICS/sentence-ends-test.json"
 [ -f "$METRICS/speed-test.json" ] || python -m lab.treebank_speed --gold "$GOLD" "${pipelines[@]}" \
     --udpipe "$PEER/$STEM.udpipe" --output "$METRICS/speed-test.json"

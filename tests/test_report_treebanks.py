@@ -43,6 +43,13 @@ def metrics_folder(tmp_path: Path) -> Path:
         "sentences": 900, "nonprojective": 84,
         "systems": {"best_elstm": {"nonprojective_right": 20, "nonprojective_heads_right": 30},
                     "udpipe1": {"nonprojective_right": 10, "nonprojective_heads_right": 15}}})
+    write(base / "sentence-ends-test.json", {
+        "sentences": 900,
+        "systems": {"best_elstm": {".": {"gold": 700, "found": 690, "extra": 5},
+                                   "؟": {"gold": 30, "found": 2, "extra": 0}},
+                    "udpipe1": {".": {"gold": 700, "found": 699, "extra": 1},
+                                "؟": {"gold": 30, "found": 28, "extra": 3},
+                                "a word": {"gold": 0, "found": 0, "extra": 4}}}})
     return metrics
 
 
@@ -68,6 +75,8 @@ def test_the_page_and_the_readme_table(tmp_path):
     page, _ = treebanks.page_section(metrics)
     assert "| Uyghur-UDT | `raw/best_elstm` (2 seeds) | 90.00 | 90.00 | 99.20 |" in page
     assert "| Uyghur-UDT | 900 | 84 | 20 (30) | - | 10 (15) |" in page
+    assert "| Uyghur-UDT | `؟` | 30 | 2 (+0) | - | 28 (+3) |" in page  # sentence ends by mark
+    assert "| Uyghur-UDT | a word | 0 | 0 (+0) | - | 0 (+4) |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
     readme = treebanks.readme_table(metrics)
     assert "| Uyghur-UDT | UDPipe 1 (here) | 99.60 | 90.00 | 90.00 | 69.50 | 2500 |" in readme

@@ -8,8 +8,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``<config>-test.official.json`` (scripts/train_and_score.py --treebank),
 ``train-<config>.jsonl`` (training time), ``udpipe1-test.json`` and
 ``udpipe1-test.gold.json`` (lab.udpipe_peer run / gold-tokens),
-``speed-test.json`` (lab.treebank_speed) and ``nonprojective-test.json``
-(lab.nonprojective)."""
+``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
+(lab.nonprojective) and ``sentence-ends-test.json`` (lab.sentence_ends)."""
 import statistics
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -163,6 +163,32 @@ def nonprojective_table(metrics: Path) -> Optional[str]:
                  + [f"`{CONFIGS[c]}` right" for c in CONFIGS] + ["UDPipe 1 right"], rows)
 
 
+def sentence_ends_table(metrics: Path) -> Optional[str]:
+    """Per treebank and mark: the gold test's sentence ends after it, and how many
+    of them each system finds (the ends it puts where the gold has none beside)."""
+    rows = []
+    for treebank, folders in treebank_runs(metrics).items():
+        counts = read_json(folders[0] / "sentence-ends-test.json")
+        if not counts:
+            continue
+        systems = counts.get("systems", {})
+        marks = {m: c["gold"] for s in systems.values() for m, c in s.items()}
+        for mark, gold in sorted(marks.items(), key=lambda item: -item[1]):
+            cells = []
+            for name in (*CONFIGS, PEER):
+                found = systems.get(name, {}).get(mark)
+                cells.append("-" if name not in systems else
+                             f"{found['found'] if found else 0} (+{found['extra'] if found else 0})")
+            if gold or any(c.get(mark, {}).get("extra") for c in systems.values()):
+                rows.append([treebank.replace("UD_", ""), f"`{mark}`" if len(mark) == 1 else mark,
+                             str(gold)] + cells)
+    if not rows:
+        return None
+    return table(["treebank", "before the end", "gold ends"]
+                 + [f"`{CONFIGS[c]}` finds (+ extra)" for c in CONFIGS] + ["UDPipe 1 finds (+ extra)"],
+                 rows)
+
+
 def target_rows(found: Dict[str, Dict[str, Dict[str, Any]]]) -> List[List[str]]:
     """[treebank, target, ours, UDPipe 1's, bound, met?] for each target that can be judged."""
     rows = []
@@ -202,7 +228,7 @@ NOTE = (
     "--vars.treebank UD_<Name>` runs), the pipeline built in the treebank's language or `xx`; "
     "`steps`: the last step its training log reached (the best dev checkpoint is kept); "
     "`trained`: the wall time of `spacy train`, the tokenizer's and senter's own training "
-    "included (2 CPU cores shared by two trainings; where a run has no "
+    "included (2 CPU cores shared by two to four jobs, so a time is an upper bound; where a run has no "
     "`train-<config>.time.json`, its log's seconds, without them). "
     "UDPipe 1: `python -m lab.udpipe_peer train` with its default schedule (tokenizer 100 "
     "epochs, tagger 20 iterations, parser 10; dev as heldout), `trained` its training time. "
@@ -232,6 +258,13 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "gets right on gold words and sentences: every head and label (every head "
                   "alone in brackets); `python -m lab.nonprojective`.", "",
                   nonprojective, ""]
+    ends = sentence_ends_table(metrics)
+    if ends:
+        parts += ["## Where sentences end", "",
+                  "The gold test's sentence ends grouped by the last character before them (a "
+                  "punctuation mark, or a word), how many of them each system finds on the raw "
+                  "text, and in brackets the ends it puts after that mark where the gold has "
+                  "none; `python -m lab.sentence_ends`.", "", ends, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "
