@@ -17,7 +17,12 @@ chunk of the training text tokenized as spaCy does, on its own):
 3. every chunk whose most frequent analysis in the training data the
    rules still miss becomes a special case (spaCy's tokenizer exceptions);
 4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
-   CoNLL-U output writes `don't` as one token of two words.
+   CoNLL-U output writes `don't` as one token of two words;
+5. the words that contain a space (`spaced_words.py`), where the treebank has
+   them (Vietnamese writes `chủ tịch`): the tokens of such a word become one
+   token that holds the whitespace, so `doc.text` stays the input and
+   CoNLL-U's FORM keeps the space. A treebank without them (EWT) learns none,
+   and its tokens are the rules' own.
 
 A blank line ends a paragraph: the word after it starts a sentence (set on the
 Doc, which spaCy's parser keeps).
@@ -42,6 +47,7 @@ from spacy.vocab import Vocab
 
 from .multiword import MultiwordRules, set_multiword_spans
 from .paragraphs import mark_paragraph_starts
+from .spaced_words import SpacedWords
 from .training_docs import treebank_docs
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
@@ -73,10 +79,11 @@ class TreebankTokenizer:
         self.vocab = vocab
         self.rules = rules
         self.multiword = MultiwordRules()
+        self.spaced_words = SpacedWords()
         self.learned: Dict[str, object] = {}
 
     def __call__(self, text: str) -> Doc:
-        doc = self.rules(text)
+        doc = self.spaced_words.join(self.rules(text))
         set_multiword_spans(doc, self.multiword.spans(doc))
         mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
@@ -143,17 +150,23 @@ class TreebankTokenizer:
         self.multiword = MultiwordRules.learn(references)
         learned["multiword_sequences"] = len(self.multiword.sequences)
         learned["multiword_endings"] = sorted(self.multiword.endings)
+        self.spaced_words = SpacedWords.learn(references)
+        learned["words_with_spaces"] = len(self.spaced_words)
+        learned["capitalised_runs"] = list(self.spaced_words.capitalised_runs)
         self.learned = learned
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({"rules": self.rules.to_bytes(exclude=["vocab"]),
                                     "multiword": self.multiword.to_dict(),
+                                    "spaced_words": self.spaced_words.to_dict(),
                                     "learned": self.learned})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "TreebankTokenizer":
         msg = srsly.msgpack_loads(data)
         self.rules.from_bytes(msg["rules"], exclude=["vocab"])
         self.multiword = MultiwordRules.from_dict(msg["multiword"])
+        # a tokenizer saved before it learned words with spaces has none
+        self.spaced_words = SpacedWords.from_dict(msg.get("spaced_words", {}))
         self.learned = msg.get("learned", {})
         return self
 
