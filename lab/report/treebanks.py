@@ -9,7 +9,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``train-<config>.jsonl`` (training time), ``udpipe1-test.json`` and
 ``udpipe1-test.gold.json`` (lab.udpipe_peer run / gold-tokens),
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
-(lab.nonprojective) and ``sentence-ends-test.json`` (lab.sentence_ends)."""
+(lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends) and
+``tokenizer-dev.json`` (lab.words_with_spaces)."""
 import statistics
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -189,6 +190,24 @@ def sentence_ends_table(metrics: Path) -> Optional[str]:
                  rows)
 
 
+def tokenizer_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.words_with_spaces: the tokenizer alone on dev,
+    without words with spaces and with each way of learning them."""
+    rows = []
+    for treebank, folders in treebank_runs(metrics).items():
+        found = read_json(folders[0] / "tokenizer-dev.json")
+        if not found:
+            continue
+        for row in found["rows"]:
+            rows.append([treebank.replace("UD_", ""), row["variant"], str(row["lexicon"]),
+                         _f(row["Tokens"]), _f(row["Words"]), _f(row["Words_precision"]),
+                         _f(row["Words_recall"]), f"{row['seconds']:.2f}"])
+    if not rows:
+        return None
+    return table(["treebank", "variant", "lexicon", "Tokens", "Words", "Words P", "Words R",
+                  "seconds"], rows)
+
+
 def target_rows(found: Dict[str, Dict[str, Dict[str, Any]]]) -> List[List[str]]:
     """[treebank, target, ours, UDPipe 1's, bound, met?] for each target that can be judged."""
     rows = []
@@ -265,6 +284,19 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "punctuation mark, or a word), how many of them each system finds on the raw "
                   "text, and in brackets the ends it puts after that mark where the gold has "
                   "none; `python -m lab.sentence_ends`.", "", ends, ""]
+    tokenizers = tokenizer_table(metrics)
+    if tokenizers:
+        parts += ["## Words that contain a space: the tokenizer alone", "",
+                  "The treebank tokenizer learned from the train split, on the dev split's raw "
+                  "text in UD's form, scored alone by the CoNLL 2018 script (no senter: a "
+                  "blank line ends a sentence): `none` without words with spaces (a tokenizer "
+                  "saved before them), `all` every training word with a space, `kept` those "
+                  "written together more often than apart, looked up `as_written`, with a "
+                  "capital `first_lower` too, or all `lower`-cased; `+runs` joins runs of "
+                  "capitalised syllables; `learned` is what `[initialize.tokenizer]` learns "
+                  "(docs/design.md). `lexicon`: its words with a space; `seconds`: the "
+                  "tokenizer's time on the text; `python -m lab.words_with_spaces`.", "",
+                  tokenizers, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "
