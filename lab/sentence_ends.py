@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple, Union
 
 from spacy_elstm.files import write_json
+from spacy_elstm.treebanks.gold_text import sentence_tokens
 
 PathLike = Union[str, Path]
 A_WORD = "a word"  # the group of ends after a token that is not punctuation
@@ -26,29 +27,15 @@ def sentence_ends(path: PathLike) -> List[Tuple[int, str]]:
     """Each sentence's end in a CoNLL-U file: the non-space characters before
     it in the whole file, and the last character of its last token."""
     ends: List[Tuple[int, str]] = []
-    offset, last, covered = 0, "", 0  # `covered`: the last word a range line spans
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                if last:
-                    ends.append((offset, last))
-                last, covered = "", 0
-                continue
-            if line.startswith("#"):
-                continue
-            columns = line.split("\t")
-            if len(columns) < 2 or "." in columns[0]:
-                continue  # an empty node
-            if "-" in columns[0]:
-                covered = int(columns[0].split("-")[1])
-            elif int(columns[0]) <= covered:
-                continue  # a word of the multiword token just counted
+    offset = 0
+    for tokens in sentence_tokens(path):
+        last = ""
+        for columns in tokens:
             form = "".join(columns[1].split())
             offset += len(form)
             last = form[-1:] or last
-    if last:
-        ends.append((offset, last))
+        if last:
+            ends.append((offset, last))
     return ends
 
 

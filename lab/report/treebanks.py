@@ -13,7 +13,7 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``tokenizer-dev.json`` (lab.words_with_spaces)."""
 import statistics
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..published import published_scores
 from .common import read_json, read_log, table
@@ -147,15 +147,20 @@ def published_table(found: Dict[str, Any]) -> str:
     return table(["treebank", "system", "data"] + COLUMNS + ["its test file"], rows)
 
 
+def seed0_files(metrics: Path, name: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
+    """(treebank without `UD_`, its seed-0 folder's JSON file `name`) of every
+    treebank that has one."""
+    for treebank, folders in treebank_runs(metrics).items():
+        found = read_json(folders[0] / name)
+        if found:
+            yield treebank.replace("UD_", ""), found
+
+
 def nonprojective_table(metrics: Path) -> Optional[str]:
     rows = []
-    for treebank, folders in treebank_runs(metrics).items():
-        counts = read_json(folders[0] / "nonprojective-test.json")
-        if not counts:
-            continue
+    for treebank, counts in seed0_files(metrics, "nonprojective-test.json"):
         systems = counts.get("systems", {})
-        rows.append([treebank.replace("UD_", ""), str(counts["sentences"]),
-                     str(counts["nonprojective"])]
+        rows.append([treebank, str(counts["sentences"]), str(counts["nonprojective"])]
                     + [f"{systems[s]['nonprojective_right']} ({systems[s]['nonprojective_heads_right']})" if s in systems else "-"
                        for s in (*CONFIGS, PEER)])
     if not rows:
@@ -168,21 +173,18 @@ def sentence_ends_table(metrics: Path) -> Optional[str]:
     """Per treebank and mark: the gold test's sentence ends after it, and how many
     of them each system finds (the ends it puts where the gold has none beside)."""
     rows = []
-    for treebank, folders in treebank_runs(metrics).items():
-        counts = read_json(folders[0] / "sentence-ends-test.json")
-        if not counts:
-            continue
+    for treebank, counts in seed0_files(metrics, "sentence-ends-test.json"):
         systems = counts.get("systems", {})
         marks = {m: c["gold"] for s in systems.values() for m, c in s.items()}
         for mark, gold in sorted(marks.items(), key=lambda item: -item[1]):
             cells = []
             for name in (*CONFIGS, PEER):
-                found = systems.get(name, {}).get(mark)
+                found = systems.get(name, {}).get(mark, {})
                 cells.append("-" if name not in systems else
-                             f"{found['found'] if found else 0} (+{found['extra'] if found else 0})")
+                             f"{found.get('found', 0)} (+{found.get('extra', 0)})")
             if gold or any(c.get(mark, {}).get("extra") for c in systems.values()):
-                rows.append([treebank.replace("UD_", ""), f"`{mark}`" if len(mark) == 1 else mark,
-                             str(gold)] + cells)
+                rows.append([treebank, f"`{mark}`" if len(mark) == 1 else mark, str(gold)]
+                            + cells)
     if not rows:
         return None
     return table(["treebank", "before the end", "gold ends"]
@@ -194,12 +196,9 @@ def tokenizer_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.words_with_spaces: the tokenizer alone on dev,
     without words with spaces and with each way of learning them."""
     rows = []
-    for treebank, folders in treebank_runs(metrics).items():
-        found = read_json(folders[0] / "tokenizer-dev.json")
-        if not found:
-            continue
+    for treebank, found in seed0_files(metrics, "tokenizer-dev.json"):
         for row in found["rows"]:
-            rows.append([treebank.replace("UD_", ""), row["variant"], str(row["lexicon"]),
+            rows.append([treebank, row["variant"], str(row["lexicon"]),
                          _f(row["Tokens"]), _f(row["Words"]), _f(row["Words_precision"]),
                          _f(row["Words_recall"]), f"{row['seconds']:.2f}"])
     if not rows:

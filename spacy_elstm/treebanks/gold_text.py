@@ -268,17 +268,28 @@ def block_rows(path: Path, block) -> Iterator[List[str]]:
             yield columns
 
 
-def _sentence_text(path: Path, block) -> str:
-    """The sentence's tokens as written, each followed by its space (none
-    where MISC says SpaceAfter=No), the last one's kept for the next sentence."""
-    parts, covered = [], 0
+def block_tokens(path: Path, block) -> Iterator[List[str]]:
+    """The columns of a sentence block's tokens as written: a multiword token's
+    range line in place of its words, and every other word."""
+    covered = 0  # the last word of the multiword token just given
     for columns in block_rows(path, block):
         ident = columns[0]
         if "-" in ident:
-            first, _, last = ident.partition("-")
-            covered = int(last)
+            covered = int(ident.partition("-")[2])
         elif int(ident) <= covered:
-            continue  # a word of the multiword token just written
-        space = "" if "SpaceAfter=No" in columns[9].split("|") else " "
-        parts.append(columns[1] + space)
-    return "".join(parts)
+            continue
+        yield columns
+
+
+def sentence_tokens(path: Union[str, Path]) -> Iterator[List[List[str]]]:
+    """Each sentence of a CoNLL-U file as its tokens' columns (`block_tokens`)."""
+    path = Path(path)
+    for block in _blocks(path):
+        yield list(block_tokens(path, block))
+
+
+def _sentence_text(path: Path, block) -> str:
+    """The sentence's tokens as written, each followed by its space (none
+    where MISC says SpaceAfter=No), the last one's kept for the next sentence."""
+    return "".join(columns[1] + ("" if "SpaceAfter=No" in columns[9].split("|") else " ")
+                   for columns in block_tokens(path, block))
