@@ -9,8 +9,9 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``train-<config>.jsonl`` (training time), ``udpipe1-test.json`` and
 ``udpipe1-test.gold.json`` (lab.udpipe_peer run / gold-tokens),
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
-(lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends) and
-``tokenizer-dev.json`` (lab.words_with_spaces)."""
+(lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
+``tokenizer-dev.json`` (lab.words_with_spaces) and ``joined-words-dev.json``
+(lab.joined_words)."""
 import statistics
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -207,6 +208,21 @@ def tokenizer_table(metrics: Path) -> Optional[str]:
                   "seconds"], rows)
 
 
+def joined_words_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.joined_words: the tokenizer alone on dev,
+    its rules, its character model alone and the two as learned."""
+    rows = []
+    for treebank, found in seed0_files(metrics, "joined-words-dev.json"):
+        for row in found["rows"]:
+            rows.append([treebank, row["variant"], str(row["chunks"]), _f(row["Tokens"]),
+                         _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"]),
+                         f"{row['seconds']:.2f}"])
+    if not rows:
+        return None
+    return table(["treebank", "variant", "chunks", "Tokens", "Words", "Words P", "Words R",
+                  "seconds"], rows)
+
+
 def target_rows(found: Dict[str, Dict[str, Dict[str, Any]]]) -> List[List[str]]:
     """[treebank, target, ours, UDPipe 1's, bound, met?] for each target that can be judged."""
     rows = []
@@ -296,6 +312,18 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "(docs/design.md). `lexicon`: its words with a space; `seconds`: the "
                   "tokenizer's time on the text; `python -m lab.words_with_spaces`.", "",
                   tokenizers, ""]
+    joined = joined_words_table(metrics)
+    if joined:
+        parts += ["## Words written together: the tokenizer alone", "",
+                  "The treebank tokenizer learned from the train split, on the dev split's raw "
+                  "text in UD's form, scored alone by the CoNLL 2018 script (no senter: a "
+                  "blank line ends a sentence), where the treebank writes its words together "
+                  "so that the rules cannot follow it: `rules` without the character model "
+                  "(a tokenizer saved before it), `model` the character model deciding every "
+                  "chunk, `learned` the model with each chunk seen in training keeping its "
+                  "analysis, as `[initialize.tokenizer]` leaves it (docs/design.md). "
+                  "`chunks`: the chunks it remembers; `seconds`: the tokenizer's time on the "
+                  "text; `python -m lab.joined_words`.", "", joined, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "

@@ -96,9 +96,11 @@ class CharTokenizer:
         return self.from_bytes(ensure_path(path).read_bytes(), exclude=exclude)
 
 
-def build_doc(vocab: Vocab, text: str, label: Sequence[int]) -> Doc:
+def build_doc(vocab: Vocab, text: str, label: Sequence[int], sentences: bool = True) -> Doc:
     """The Doc of a text and each character's label: words end at a word,
-    token or sentence end and before whitespace; a blank line ends a sentence."""
+    token or sentence end and before whitespace; a blank line ends a sentence.
+    With `sentences` false only a blank line's word has its sentence start set
+    (the rest left for a sentence splitter to set)."""
     words: List[str] = []
     spaces: List[bool] = []
     starts: List[Optional[bool]] = []
@@ -140,9 +142,11 @@ def build_doc(vocab: Vocab, text: str, label: Sequence[int]) -> Doc:
         if len(words) - 1 > token_first:
             multiword.append((token_first, len(words) - 1))
         token_first = len(words)
-        if end_label == SENTENCE_END:
+        if end_label == SENTENCE_END and sentences:
             sentence_ends = True
         i = j
+    if not sentences:
+        starts = [True if start else None for start in starts]
     doc = Doc(vocab, words=words, spaces=spaces, sent_starts=starts)
     set_multiword_spans(doc, multiword)
     return doc

@@ -21,10 +21,18 @@ A Doc carries its multiword tokens in `doc.user_data[KEY]`: a list of
 Words are compared lower-cased and with a typographic apostrophe (’) inside a
 word read as the plain one ('), so `I’m` is one token as `I'm` is, though the
 training data writes it so once.
+
+A multiword token whose words do not spell it (Wolof `moo` = `mu` + `a`,
+French `du` = `de` + `le`) keeps the Doc's text the token's own: its Doc tokens
+are pieces of the token (`surface_pieces`: `mo` + `o`), and the treebank's forms
+of the words sit in `doc.user_data[FORMS_KEY]` (word index -> form), which
+CoNLL-U output writes as the words. The converter makes training Docs so, and
+the rules learn which forms the pieces of such a token stand for (`forms`), so
+the tagger and parser read the same pieces in training and in use.
 """
 import re
 from collections import Counter
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import SPACY
@@ -33,6 +41,7 @@ from spacy.tokens import Doc
 from .punctuation import is_punctuation
 
 KEY = "multiword_tokens"
+FORMS_KEY = "multiword_forms"  # [word index, form] of each word whose form is not its text
 TYPOGRAPHIC_APOSTROPHE = re.compile(r"\u2019(?=\w)|(?<=\w)\u2019")
 LONGEST = 3  # the most words in one learned multiword token
 
@@ -46,6 +55,68 @@ def set_multiword_spans(doc: Doc, spans: Iterable[Sequence[int]]) -> None:
     doc.user_data[KEY] = [[int(a), int(b)] for a, b in spans]
 
 
+def word_forms(doc: Doc) -> Dict[int, str]:
+    """The doc's words whose treebank form is not their text: index -> form."""
+    return {int(i): str(f) for i, f in doc.user_data.get(FORMS_KEY, ())}
+
+
+def set_word_forms(doc: Doc, forms: Dict[int, str]) -> None:
+    doc.user_data[FORMS_KEY] = [[int(i), str(f)] for i, f in sorted(forms.items())]
+
+
+def joined_multiword(docs: Sequence[Doc]) -> Tuple[List[Tuple[int, int]], Dict[int, str]]:
+    """The multiword tokens and word forms of docs about to be joined into one,
+    in order (Doc.from_docs keeps no user_data of this kind); each doc's own are
+    removed."""
+    spans: List[Tuple[int, int]] = []
+    forms: Dict[int, str] = {}
+    offset = 0
+    for doc in docs:
+        spans += [(a + offset, b + offset) for a, b in multiword_spans(doc)]
+        forms.update((i + offset, f) for i, f in word_forms(doc).items())
+        doc.user_data.pop(KEY, None)
+        doc.user_data.pop(FORMS_KEY, None)
+        offset += len(doc)
+    return spans, forms
+
+
+def surface_pieces(token: str, forms: Sequence[str]) -> Optional[List[str]]:
+    """The pieces of a multiword token's text that stand for its words: the
+    words themselves where they spell it, else the cut into as many non-empty
+    pieces as words that matches most characters (each piece against its
+    word from the start and from the end, case aside), then whose lengths are
+    nearest the words', then the latest; None where the token has fewer
+    characters than words."""
+    if "".join(forms) == token:
+        return list(forms)
+    n, size = len(forms), len(token)
+    if size < n:
+        return None
+    folded, words = token.lower(), [f.lower() for f in forms]
+
+    def cost(piece: str, word: str) -> Tuple[int, int]:
+        both = min(len(piece), len(word))
+        front = next((k for k in range(both) if piece[k] != word[k]), both)
+        back = next((k for k in range(both - front) if piece[-1 - k] != word[-1 - k]),
+                    both - front)
+        return -(front + back), abs(len(piece) - len(word))
+
+    # best[(k, end)]: the least cost of cutting token[:end] into k pieces, and its cuts
+    best = {(0, 0): ((0, 0), ())}
+    for k in range(1, n + 1):
+        for end in range(k, size - (n - k) + 1):
+            options = []
+            for start in range(k - 1, end):
+                if (k - 1, start) in best:
+                    (matched, apart), cuts = best[(k - 1, start)]
+                    m, a = cost(folded[start:end], words[k - 1])
+                    options.append(((matched + m, apart + a), cuts + (end,)))
+            if options:  # the latest cuts of equal cost: a clitic at the end is short
+                best[(k, end)] = min(options, key=lambda o: (o[0], [-c for c in o[1]]))
+    cuts = (0,) + best[(n, size)][1]
+    return [token[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
 def _attached(doc: Doc, first: int, last: int) -> bool:
     """Words first..last are written without a space between them."""
     return all(not doc[i].whitespace_ for i in range(first, last))
@@ -55,11 +126,14 @@ class MultiwordRules:
     """Which attached words form one token, learned from a treebank's Docs
     (each with its multiword tokens in user_data[KEY])."""
 
-    def __init__(self, sequences: Iterable[Sequence[str]] = (), endings: Iterable[str] = ()):
+    def __init__(self, sequences: Iterable[Sequence[str]] = (), endings: Iterable[str] = (),
+                 forms: Iterable[Tuple[Sequence[str], Sequence[str]]] = ()):
         # (as `form` writes them: rules saved before it may have a typographic apostrophe)
         self.sequences = {tuple(form(w) for w in s) for s in sequences}
         self.firsts = {s[0] for s in self.sequences}  # a sequence starts only at one of these
         self.endings = {form(e) for e in endings}
+        # the pieces of a token whose words do not spell it -> the words' forms (lower case)
+        self.forms = {tuple(pieces): tuple(words) for pieces, words in forms}
 
     @classmethod
     def learn(cls, docs: Iterable[Doc], min_count: int = 2) -> "MultiwordRules":
@@ -67,11 +141,16 @@ class MultiwordRules:
         counts once the docs write it as one token at least min_count times."""
         joined, apart = Counter(), Counter()  # word sequences written as one token or not
         ending_joined, ending_apart = Counter(), Counter()
+        written: Dict[Tuple[str, ...], Counter] = {}  # pieces -> how often each words' forms
         for doc in docs:
             spans = multiword_spans(doc)
             inside = {i for a, b in spans for i in range(a, b + 1)}
+            treebank_forms = word_forms(doc)
             for a, b in spans:
                 joined[_forms(doc, a, b)] += 1
+                if any(i in treebank_forms for i in range(a, b + 1)):
+                    written.setdefault(_forms(doc, a, b), Counter())[tuple(
+                        treebank_forms.get(i, doc[i].text).lower() for i in range(a, b + 1))] += 1
                 if b == a + 1:
                     ending_joined[form(doc[b].text)] += 1
             for a in range(len(doc) - 1):
@@ -85,7 +164,23 @@ class MultiwordRules:
                         ending_apart[form(doc[b].text)] += 1
         sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
         endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
-        return cls(sequences, endings)
+        forms = [(pieces, found.most_common(1)[0][0]) for pieces, found in written.items()
+                 if pieces in sequences]
+        return cls(sequences, endings, forms)
+
+    def word_forms(self, doc: Doc, spans: Sequence[Tuple[int, int]]) -> Dict[int, str]:
+        """The forms of the words of the doc's multiword tokens whose pieces
+        stand for other words (`forms`), each cased as its piece is."""
+        found = {}
+        for a, b in spans:
+            words = self.forms.get(_forms(doc, a, b))
+            if words is None:
+                continue
+            for i, word in zip(range(a, b + 1), words):
+                cased = _cased(word, doc[i].text)
+                if cased != doc[i].text:
+                    found[i] = cased
+        return found
 
     def spans(self, doc: Doc) -> List[Tuple[int, int]]:
         """The multiword tokens of a doc's words, left to right, longest first
@@ -122,11 +217,23 @@ class MultiwordRules:
 
     def to_dict(self) -> Dict[str, List]:
         return {"sequences": sorted(list(s) for s in self.sequences),
-                "endings": sorted(self.endings)}
+                "endings": sorted(self.endings),
+                "forms": sorted([list(p), list(w)] for p, w in self.forms.items())}
 
     @classmethod
     def from_dict(cls, data: Dict[str, List]) -> "MultiwordRules":
-        return cls(data.get("sequences", ()), data.get("endings", ()))
+        # (rules saved before the forms have none)
+        return cls(data.get("sequences", ()), data.get("endings", ()), data.get("forms", ()))
+
+
+def _cased(word: str, piece: str) -> str:
+    """A lower-case word cased as the piece of text it stands for: all upper
+    case, a capital first, or as it is."""
+    if len(piece) > 1 and piece.isupper():
+        return word.upper()
+    if piece[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
 
 
 def _forms(doc: Doc, first: int, last: int) -> Tuple[str, ...]:

@@ -23,6 +23,11 @@ chunk of the training text tokenized as spaCy does, on its own):
    token that holds the whitespace, so `doc.text` stays the input and
    CoNLL-U's FORM keeps the space. A treebank without them (EWT) learns none,
    and its tokens are the rules' own.
+6. where the treebank writes its words together so that the rules (steps 1
+   and 2) cannot follow it (Classical Chinese, Coptic's bound groups:
+   `joined_words.py`), a character model decides every word and token inside
+   whitespace-free text, and the rules' steps 3 and 4 are left out: a chunk
+   seen in training keeps its analysis there, the model splits the rest.
 
 A blank line ends a paragraph: the word after it starts a sentence (set on the
 Doc, which spaCy's parser keeps).
@@ -45,13 +50,13 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
                         ensure_path, get_lang_class, registry)
 from spacy.vocab import Vocab
 
-from .multiword import MultiwordRules, set_multiword_spans
+from .joined_words import BELOW, CHUNK, JoinedWords
+from .multiword import MultiwordRules, set_multiword_spans, set_word_forms
 from .paragraphs import mark_paragraph_starts
 from .spaced_words import SpacedWords
 from .training_docs import treebank_docs
 
 NAME = "spacy-elstm.TreebankTokenizer.v1"
-CHUNK = re.compile(r"\S+")
 Analysis = Tuple[Tuple[int, int], ...]  # word spans, as character offsets in a chunk
 
 
@@ -80,11 +85,19 @@ class TreebankTokenizer:
         self.rules = rules
         self.multiword = MultiwordRules()
         self.spaced_words = SpacedWords()
+        self.joined_words = JoinedWords()
         self.learned: Dict[str, object] = {}
 
     def __call__(self, text: str) -> Doc:
-        doc = self.spaced_words.join(self.rules(text))
-        set_multiword_spans(doc, self.multiword.spans(doc))
+        if self.joined_words:
+            doc = self.spaced_words.join(self.joined_words.doc(self.vocab, text))
+        else:
+            doc = self.spaced_words.join(self.rules(text))
+            spans = self.multiword.spans(doc)
+            set_multiword_spans(doc, spans)
+            forms = self.multiword.word_forms(doc, spans)
+            if forms:  # a token whose words do not spell it (Wolof `moo` = `mu` + `a`)
+                set_word_forms(doc, forms)
         mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
 
@@ -97,7 +110,8 @@ class TreebankTokenizer:
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, min_count: int = 1,
-                   treebank: Optional[Union[str, Path]] = None) -> None:
+                   treebank: Optional[Union[str, Path]] = None, seed: int = 0,
+                   char_epochs: int = 12, min_epoch_sentences: int = 12000) -> None:
         """Adapt the rules to the training data's words (see the module's
         docstring).
 
@@ -106,6 +120,10 @@ class TreebankTokenizer:
         treebank (Optional[Path]): learn from this converted corpus (.spacy) in
             place of the training examples: whole Docs with their multiword
             tokens, which examples read with gold_preproc = true lack.
+        seed (int): the character model's seed, where one is learned (step 6).
+        char_epochs (int): its passes over the training text.
+        min_epoch_sentences (int): a training text of fewer sentences is passed
+            over this many sentences' worth each epoch (as elstm_senter's).
         """
         if min_count < 1:
             raise ValueError(f"[initialize.tokenizer] min_count must be an integer >= 1, "
@@ -139,26 +157,44 @@ class TreebankTokenizer:
                 self.rules, current = candidate, score
         learned["infixes_dropped"] = dropped
         learned["f1_after_rules"] = current
-        specials = 0
+        specials = capitalised = 0
         for chunk, analyses in sorted(chunks.items()):
             analysis, count = analyses.most_common(1)[0]
             if count >= min_count and _analysis(self.rules, chunk) != analysis:
                 self.rules.add_special_case(chunk, [{ORTH: chunk[a:b]} for a, b in analysis])
                 specials += 1
+                # a chunk split in words is split so at a sentence's start too, where
+                # the training data never wrote it with a capital (Wolof `Mooy`)
+                capital = chunk[:1].upper() + chunk[1:]
+                if len(analysis) > 1 and capital not in chunks and \
+                        _analysis(self.rules, capital) != analysis:
+                    self.rules.add_special_case(capital,
+                                                [{ORTH: capital[a:b]} for a, b in analysis])
+                    capitalised += 1
         learned["special_cases"] = specials
+        learned["special_cases_capitalised"] = capitalised
         learned["f1_learned"] = _f1(self.rules, chunks)
         self.multiword = MultiwordRules.learn(references)
         learned["multiword_sequences"] = len(self.multiword.sequences)
         learned["multiword_endings"] = sorted(self.multiword.endings)
+        learned["multiword_forms"] = len(self.multiword.forms)
         self.spaced_words = SpacedWords.learn(references)
         learned["words_with_spaces"] = len(self.spaced_words)
         learned["capitalised_runs"] = list(self.spaced_words.capitalised_runs)
+        self.joined_words = JoinedWords()
+        if learned["f1_after_rules"] < BELOW:
+            self.joined_words = JoinedWords.learn(
+                references, self.vocab, f"[initialize.tokenizer] ({NAME})", epochs=char_epochs,
+                seed=seed, min_epoch_sentences=min_epoch_sentences)
+            learned["joined_words"] = {"chunks": len(self.joined_words.chunks),
+                                       **self.joined_words.segmenter.learned}
         self.learned = learned
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({"rules": self.rules.to_bytes(exclude=["vocab"]),
                                     "multiword": self.multiword.to_dict(),
                                     "spaced_words": self.spaced_words.to_dict(),
+                                    "joined_words": self.joined_words.to_dict(),
                                     "learned": self.learned})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "TreebankTokenizer":
@@ -167,6 +203,8 @@ class TreebankTokenizer:
         self.multiword = MultiwordRules.from_dict(msg["multiword"])
         # a tokenizer saved before it learned words with spaces has none
         self.spaced_words = SpacedWords.from_dict(msg.get("spaced_words", {}))
+        # and one saved before it learned words written together has no model
+        self.joined_words = JoinedWords.from_dict(msg.get("joined_words", {}), NAME)
         self.learned = msg.get("learned", {})
         return self
 

@@ -5,6 +5,11 @@ before anything is written, and every error names the file and the line. FEATS
 is kept exactly or refused (a feature without a value, 'A=B=C', '=Def', a
 feature twice): spaCy's MorphAnalysis holds Feature=Value pairs only.
 
+One departure from spaCy's converter: a multiword token whose words do not
+spell it (Wolof `moo` = `mu` + `a`) has pieces of its own text as its Doc
+words (`mo` + `o`), so that the Doc's text is the sentence's, and the words'
+forms in user_data (`text/multiword.py`), which CoNLL-U output writes.
+
 Lines are split into sentence blocks here (so line numbers are known); the
 `conllu` package parses the fields of each block.
 """
@@ -19,8 +24,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..files import write_atomically
-from ..text.multiword import KEY as MULTIWORD_KEY
-from ..text.multiword import multiword_spans, set_multiword_spans
+from ..text.multiword import joined_multiword, set_multiword_spans, set_word_forms, surface_pieces
 
 COLUMNS = 10
 
@@ -62,13 +66,11 @@ def conllu_to_docs(path: Union[str, Path], n_sents: int = 10,
     docs = []
     for i in range(0, len(sentences), n_sents):
         group = sentences[i:i + n_sents]
-        spans, offset = [], 0
-        for sentence in group:  # Doc.from_docs keeps no user_data of this kind: moved here
-            spans.extend((a + offset, b + offset) for a, b in multiword_spans(sentence))
-            offset += len(sentence)
-            sentence.user_data.pop(MULTIWORD_KEY, None)
+        spans, forms = joined_multiword(group)
         doc = Doc.from_docs(group)
         set_multiword_spans(doc, spans)
+        if forms:
+            set_word_forms(doc, forms)
         docs.append(doc)
     return docs
 
@@ -254,7 +256,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
     with merge_subtokens=False."""
     words, spaces, tags, pos, morphs, lemmas, heads, deps = ([] for _ in range(8))
     span_end, span_space = 0, True  # the multiword token being read, if any
-    multiword = []
+    multiword, surfaces = [], []  # each multiword token's words and its own form
     for t, number in zip(tokens, numbers):
         if isinstance(t["id"], tuple):
             start, sep, end = t["id"]
@@ -266,6 +268,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
                                         f"end after it, within 1..{n}.")
             span_end, span_space = end, (t["misc"] or {}).get("SpaceAfter") != "No"
             multiword.append((start - 1, end - 1))
+            surfaces.append(t["form"])
             continue
         words.append(t["form"])
         if t["id"] <= span_end:
@@ -279,7 +282,15 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
         lemmas.append(_lemma(t["form"], t["lemma"]))
         heads.append(t["id"] - 1 if t["head"] == 0 else t["head"] - 1)
         deps.append("ROOT" if t["deprel"] == "root" else t["deprel"])
+    forms = {}  # a token whose words do not spell it: its pieces are the Doc's words
+    for (a, b), surface in zip(multiword, surfaces):
+        pieces = surface_pieces(surface, words[a:b + 1])
+        if pieces is not None and pieces != words[a:b + 1]:
+            forms.update((i, words[i]) for i in range(a, b + 1) if words[i] != pieces[i - a])
+            words[a:b + 1] = pieces
     doc = Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
               lemmas=lemmas, heads=heads, deps=deps)
     set_multiword_spans(doc, multiword)
+    if forms:
+        set_word_forms(doc, forms)
     return doc

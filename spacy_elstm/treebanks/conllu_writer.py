@@ -36,7 +36,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-from ..text.multiword import multiword_spans
+from ..text.multiword import multiword_spans, word_forms
 
 # A Doc this long written as one sentence by a pipeline that splits none: said once
 UNSPLIT_WARNING_WORDS = 300
@@ -175,6 +175,7 @@ def _sentence(sentence: Span, multiword: Sequence[Tuple[int, int, str]], sent_id
             ranges[position[first]] = (position[last], form)
     inside = {i for first, (last, _) in ranges.items() for i in range(first, last + 1)}
     misc = [_misc(t, ends_document and k == n - 1) for k, t in enumerate(words)]
+    forms = word_forms(doc)  # a multiword token's words that are not pieces of it
     rows, text = [], []
     for k, token in enumerate(words):
         if k in ranges:
@@ -184,7 +185,8 @@ def _sentence(sentence: Span, multiword: Sequence[Tuple[int, int, str]], sent_id
         elif k not in inside:
             text += [_form(token.text), "" if misc[k] == NO_SPACE else " "]
         head = 0 if heads[k] == k else heads[k] + 1
-        rows.append([str(k + 1), _form(token.text), _form(token.lemma_), _upos(token.pos_),
+        rows.append([str(k + 1), _form(forms.get(token.i, token.text)), _form(token.lemma_),
+                     _upos(token.pos_),
                      token.tag_ or "_", _feats(token), str(head), deprels[k], "_",
                      "_" if k in inside else misc[k]])
     lines = []

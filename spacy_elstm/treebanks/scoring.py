@@ -28,8 +28,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..text.input_modes import TEXT_UNITS, check_choice, text_units
-from ..text.multiword import KEY as MULTIWORD_KEY
-from ..text.multiword import multiword_spans, set_multiword_spans
+from ..text.multiword import joined_multiword, set_multiword_spans, set_word_forms, word_forms
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
 from .gold_text import RawDocument
@@ -236,6 +235,9 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
         if gold_lemmas:
             for token, gold_token in zip(doc, s.doc):
                 token.lemma_ = gold_token.lemma_
+        forms = word_forms(s.doc)  # the words of a token they do not spell
+        if forms:
+            set_word_forms(doc, forms)
         inputs.append(doc)
     start = time.perf_counter()
     docs = list(nlp.pipe(inputs, batch_size=batch_size))
@@ -263,13 +265,11 @@ def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
     """Docs as one, their multiword tokens kept (Doc.from_docs drops them)."""
     if not docs:
         return Doc(vocab, words=[])
-    spans, offset = [], 0
-    for doc in docs:
-        spans += [(a + offset, b + offset) for a, b in multiword_spans(doc)]
-        doc.user_data.pop(MULTIWORD_KEY, None)
-        offset += len(doc)
+    spans, forms = joined_multiword(docs)
     doc = Doc.from_docs(list(docs), ensure_whitespace=True)
     set_multiword_spans(doc, spans)
+    if forms:
+        set_word_forms(doc, forms)
     return doc
 
 
