@@ -2,7 +2,8 @@
 # The comparison on one UD treebank (docs/results/treebanks.md): our raw-text
 # pipelines (configs/raw/<config>.cfg, CONFIGS) trained and scored on it, UDPipe 1
 # trained beside them with its default schedule and scored on the same raw test
-# text and on the gold words, the non-projective trees each gets right, and the
+# text and on the gold words, the non-projective trees each gets right, where
+# each ends sentences, the multiword tokens each writes with the right words, and the
 # words/s of all of them in one process, one thread. Every step whose output is
 # there already is skipped, so a stopped study resumes; another SEED trains and
 # scores our pipelines again into metrics/treebanks/<treebank>-seedN (UDPipe 1,
@@ -55,5 +56,8 @@ done
     "udpipe1=$PEER/udpipe1-test.gold.conllu" --output "$METRICS/nonprojective-test.json"
 [ -f "$METRICS/sentence-ends-test.json" ] || python -m lab.sentence_ends "$GOLD" "${raw[@]}" \
     "udpipe1=$PEER/udpipe1-test.conllu" --output "$METRICS/sentence-ends-test.json"
+[ -f "$METRICS/multiword-test.json" ] || python -m lab.multiword_tokens "$GOLD" "${raw[@]}" \
+    "udpipe1=$PEER/udpipe1-test.conllu" --train "assets/$TREEBANK/$STEM-ud-train.conllu" \
+    --output "$METRICS/multiword-test.json"
 [ -f "$METRICS/speed-test.json" ] || python -m lab.treebank_speed --gold "$GOLD" "${pipelines[@]}" \
     --udpipe "$PEER/$STEM.udpipe" --output "$METRICS/speed-test.json"

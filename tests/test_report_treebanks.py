@@ -53,6 +53,9 @@ def metrics_folder(tmp_path: Path) -> Path:
     write(base / "tokenizer-dev.json", {"rows": [
         {"variant": "none", "lexicon": 0, "Tokens": 71.03, "Words": 71.03,
          "Words_precision": 64.59, "Words_recall": 78.9, "seconds": 0.11}]})
+    write(base / "multiword-test.json", {"systems": {
+        "best_elstm": {"all": {"gold": 300, "right": 270}, "unseen": {"gold": 40, "right": 10}},
+        "udpipe1": {"all": {"gold": 300, "right": 240}, "unseen": {"gold": 40, "right": 20}}}})
     write(base / "joined-words-dev.json", {"rows": [
         {"variant": "learned", "chunks": 5748, "Tokens": 97.24, "Words": 97.24,
          "Words_precision": 97.27, "Words_recall": 97.21, "seconds": 0.77}]})
@@ -84,6 +87,8 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | `؟` | 30 | 2 (+0) | - | 28 (+3) |" in page  # sentence ends by mark
     assert "| Uyghur-UDT | a word | 0 | 0 (+0) | - | 0 (+4) |" in page
     assert "| Uyghur-UDT | none | 0 | 71.03 | 71.03 | 64.59 | 78.90 | 0.11 |" in page
+    assert "| Uyghur-UDT | all | 300 | 270 (90.00%) | - | 240 (80.00%) |" in page
+    assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
     readme = treebanks.readme_table(metrics)

@@ -10,8 +10,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``udpipe1-test.gold.json`` (lab.udpipe_peer run / gold-tokens),
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
-``tokenizer-dev.json`` (lab.words_with_spaces) and ``joined-words-dev.json``
-(lab.joined_words)."""
+``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
+(lab.words_with_spaces) and ``joined-words-dev.json`` (lab.joined_words)."""
 import statistics
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -193,6 +193,30 @@ def sentence_ends_table(metrics: Path) -> Optional[str]:
                  rows)
 
 
+def multiword_table(metrics: Path) -> Optional[str]:
+    """Per treebank with multiword tokens: how many of the gold test's each
+    system writes with the right words, in all and among those unseen in training."""
+    rows = []
+    for treebank, counts in seed0_files(metrics, "multiword-test.json"):
+        systems = counts.get("systems", {})
+        groups = next(iter(systems.values()), {})
+        if not groups.get("all", {}).get("gold"):
+            continue
+        for group in ("all", "unseen"):
+            gold = groups[group]["gold"]
+            cells = []
+            for name in (*CONFIGS, PEER):
+                right = systems.get(name, {}).get(group, {}).get("right")
+                cells.append("-" if right is None else
+                             f"{right} ({100 * right / gold:.2f}%)" if gold else "0")
+            rows.append([treebank, "all" if group == "all" else "not in train", str(gold)]
+                        + cells)
+    if not rows:
+        return None
+    return table(["treebank", "multiword tokens", "gold"]
+                 + [f"`{CONFIGS[c]}`" for c in CONFIGS] + ["UDPipe 1"], rows)
+
+
 def tokenizer_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.words_with_spaces: the tokenizer alone on dev,
     without words with spaces and with each way of learning them."""
@@ -299,6 +323,13 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "punctuation mark, or a word), how many of them each system finds on the raw "
                   "text, and in brackets the ends it puts after that mark where the gold has "
                   "none; `python -m lab.sentence_ends`.", "", ends, ""]
+    multiword = multiword_table(metrics)
+    if multiword:
+        parts += ["## Multiword tokens written with the right words", "",
+                  "Of the gold test's multiword tokens, how many each system writes from the "
+                  "raw text as one token over the same characters with the same words (forms "
+                  "as written), in all and among the tokens the training split never has; "
+                  "`python -m lab.multiword_tokens`.", "", multiword, ""]
     tokenizers = tokenizer_table(metrics)
     if tokenizers:
         parts += ["## Words that contain a space: the tokenizer alone", "",
