@@ -177,9 +177,9 @@ class MultiwordRules:
             if words is None:
                 continue
             for i, word in zip(range(a, b + 1), words):
-                cased = _cased(word, doc[i].text)
-                if cased != doc[i].text:
-                    found[i] = cased
+                cased_word = cased(word, doc[i].text)
+                if cased_word != doc[i].text:
+                    found[i] = cased_word
         return found
 
     def spans(self, doc: Doc) -> List[Tuple[int, int]]:
@@ -226,7 +226,7 @@ class MultiwordRules:
         return cls(data.get("sequences", ()), data.get("endings", ()), data.get("forms", ()))
 
 
-def _cased(word: str, piece: str) -> str:
+def cased(word: str, piece: str) -> str:
     """A lower-case word cased as the piece of text it stands for: all upper
     case, a capital first, or as it is."""
     if len(piece) > 1 and piece.isupper():

@@ -17,7 +17,9 @@ chunk of the training text tokenized as spaCy does, on its own):
 3. every chunk whose most frequent analysis in the training data the
    rules still miss becomes a special case (spaCy's tokenizer exceptions);
 4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
-   CoNLL-U output writes `don't` as one token of two words;
+   CoNLL-U output writes `don't` as one token of two words; a token of letters
+   training never had is split by the rules of the endings of its multiword
+   tokens (`multiword_suffixes.py`: Wolof `nangoo` = `nangu` + `a`);
 5. the words that contain a space (`spaced_words.py`), where the treebank has
    them (Vietnamese writes `chủ tịch`): the tokens of such a word become one
    token that holds the whitespace, so `doc.text` stays the input and
@@ -52,6 +54,7 @@ from spacy.vocab import Vocab
 
 from .joined_words import BELOW, CHUNK, JoinedWords
 from .multiword import MultiwordRules, set_multiword_spans, set_word_forms
+from .multiword_suffixes import SuffixRules
 from .paragraphs import mark_paragraph_starts
 from .spaced_words import SpacedWords
 from .training_docs import treebank_docs
@@ -84,6 +87,7 @@ class TreebankTokenizer:
         self.vocab = vocab
         self.rules = rules
         self.multiword = MultiwordRules()
+        self.suffixes = SuffixRules()
         self.spaced_words = SpacedWords()
         self.joined_words = JoinedWords()
         self.learned: Dict[str, object] = {}
@@ -94,9 +98,12 @@ class TreebankTokenizer:
         else:
             doc = self.spaced_words.join(self.rules(text))
             spans = self.multiword.spans(doc)
-            set_multiword_spans(doc, spans)
+            # a token whose words do not spell it (Wolof `moo` = `mu` + `a`)
             forms = self.multiword.word_forms(doc, spans)
-            if forms:  # a token whose words do not spell it (Wolof `moo` = `mu` + `a`)
+            if self.suffixes:  # a multiword token training never had, by its ending
+                spans, forms = self.suffixes.split(doc, spans, forms)
+            set_multiword_spans(doc, spans)
+            if forms:
                 set_word_forms(doc, forms)
         mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
@@ -178,6 +185,8 @@ class TreebankTokenizer:
         learned["multiword_sequences"] = len(self.multiword.sequences)
         learned["multiword_endings"] = sorted(self.multiword.endings)
         learned["multiword_forms"] = len(self.multiword.forms)
+        self.suffixes = SuffixRules.learn(references)
+        learned["multiword_suffixes"] = len(self.suffixes)
         self.spaced_words = SpacedWords.learn(references)
         learned["words_with_spaces"] = len(self.spaced_words)
         learned["capitalised_runs"] = list(self.spaced_words.capitalised_runs)
@@ -193,6 +202,7 @@ class TreebankTokenizer:
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({"rules": self.rules.to_bytes(exclude=["vocab"]),
                                     "multiword": self.multiword.to_dict(),
+                                    "multiword_suffixes": self.suffixes.to_dict(),
                                     "spaced_words": self.spaced_words.to_dict(),
                                     "joined_words": self.joined_words.to_dict(),
                                     "learned": self.learned})
@@ -201,6 +211,8 @@ class TreebankTokenizer:
         msg = srsly.msgpack_loads(data)
         self.rules.from_bytes(msg["rules"], exclude=["vocab"])
         self.multiword = MultiwordRules.from_dict(msg["multiword"])
+        # one saved before the suffix rules has none, and splits no unseen token
+        self.suffixes = SuffixRules.from_dict(msg.get("multiword_suffixes", {}))
         # a tokenizer saved before it learned words with spaces has none
         self.spaced_words = SpacedWords.from_dict(msg.get("spaced_words", {}))
         # and one saved before it learned words written together has no model
