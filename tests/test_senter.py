@@ -201,3 +201,32 @@ def test_a_small_treebank_is_passed_over_more_often_in_each_epoch():
     once = tiny_senter().get_pipe("elstm_senter")
     assert "epoch_repeats" not in once.segmenter.learned
     assert once.segmenter.learned["epochs"] == 1 and once.words.learned["epochs"] == 1
+
+
+def test_the_end_threshold_is_chosen_on_held_out_text_and_saved(tmp_path):
+    from spacy.tokens import DocBin
+
+    from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+
+    nlp = tiny_senter()
+    senter = nlp.get_pipe("elstm_senter")
+    assert senter.chosen_threshold is None and senter.end_threshold == 0.4  # the config's
+    scores = {0.3: 0.5, 0.5: 0.7, 0.6: 0.7}  # a score that prefers 0.5 (the first of equals)
+    assert senter.choose_threshold(lambda: scores[senter.end_threshold], [0.3, 0.5, 0.6]) == 0.5
+    assert senter.segmenter.learned["end_thresholds"] == {"0.3": 0.5, "0.5": 0.7, "0.6": 0.7}
+    nlp.to_disk(tmp_path / "p")
+    assert spacy.load(tmp_path / "p").get_pipe("elstm_senter").end_threshold == 0.5
+    copy = spacy.blank("en").add_pipe("elstm_senter", config={
+        "char_width": 8, "width": 16, "depth": 1, "word_width": 16})
+    assert copy.from_bytes(senter.to_bytes()).end_threshold == 0.5
+    dev = tmp_path / "dev.spacy"  # held-out text: the sample itself, through the tokenizer
+    DocBin(docs=conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab), store_user_data=True).to_disk(dev)
+    chosen = tiny_senter().get_pipe("elstm_senter")
+    chosen.initialize(lambda: [], nlp=nlp, epochs=1, word_epochs=1,
+                      treebank=str(dev), threshold_dev=dev, thresholds=[0.1, 0.4, 0.9])
+    found = chosen.segmenter.learned["end_thresholds"]
+    assert set(found) == {"0.1", "0.4", "0.9"}
+    assert chosen.end_threshold == max([0.1, 0.4, 0.9], key=lambda t: found[str(t)])
+    with pytest.raises(ValueError, match=r"thresholds must be numbers between 0 and 1 "
+                                         r"\(exclusive\), got 1.5"):
+        chosen.initialize(lambda: [], nlp=nlp, threshold_dev=dev, thresholds=[0.2, 1.5])

@@ -76,6 +76,8 @@ WHITESPACE = re.compile(r"[ \n]")  # where the character model's pieces may be c
 # what a student senter learns from its teachers' mean, the gold labels the rest
 TEACHER_WEIGHT = 1.0
 UNPUNCTUATED = "unpunctuated"  # where the second pair of models is saved
+CHOSEN_THRESHOLD = "end_threshold.json"  # where the end_threshold chosen on held-out text is
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # what threshold_dev chooses from
 
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
@@ -156,6 +158,7 @@ class ELSTMSenter:
         self.end_threshold = end_threshold
         self.unpunctuated = unpunctuated  # the models of text without punctuation, if asked for
         self.unpunctuated_learned = False  # whether they were trained (or loaded)
+        self.chosen_threshold: Optional[float] = None  # end_threshold chosen on held-out text
 
     def __call__(self, doc: Doc) -> Doc:
         return next(iter(self.pipe([doc])))
@@ -278,8 +281,18 @@ class ELSTMSenter:
                    fresh_layouts: bool = False, min_epoch_sentences: int = 0,
                    dev: Optional[Union[str, Path]] = None,
                    teachers: Sequence[Union[str, Path]] = (),
-                   teacher_weight: float = TEACHER_WEIGHT) -> None:
+                   teacher_weight: float = TEACHER_WEIGHT,
+                   threshold_dev: Optional[Union[str, Path]] = None,
+                   thresholds: Sequence[float] = THRESHOLDS) -> None:
         vocab = nlp.vocab if nlp is not None else None
+        for threshold in thresholds:
+            if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
+                    or not 0.0 < threshold < 1.0:
+                raise ValueError(f"[initialize.components.{self.name}] thresholds must be "
+                                 f"numbers between 0 and 1 (exclusive), got {threshold!r}.")
+        if threshold_dev is not None and not thresholds:
+            raise ValueError(f"[initialize.components.{self.name}] threshold_dev needs "
+                             "thresholds to choose from.")
         taught = None
         if teachers:
             taught = Teachers([load_senter(path, self.segmenter.owner) for path in teachers],
@@ -314,6 +327,21 @@ class ELSTMSenter:
                                          fresh_layouts=fresh_layouts,
                                          min_epoch_sentences=min_epoch_sentences)
             self.unpunctuated_learned = True
+        if threshold_dev is not None:
+            self.choose_threshold(self._held_out_score(threshold_dev, nlp, seed), thresholds)
+
+    def choose_threshold(self, score: Callable[[], float], thresholds: Sequence[float]) -> float:
+        """Set end_threshold to the one of `thresholds` whose sentences `score`
+        best (the first of equals); each one's score is in the character
+        model's `learned["end_thresholds"]`."""
+        scores = {}
+        for threshold in thresholds:
+            self.end_threshold = float(threshold)
+            scores[str(threshold)] = round(score(), 6)
+        best = max(thresholds, key=lambda t: scores[str(t)])
+        self.end_threshold = self.chosen_threshold = float(best)
+        self.segmenter.learned["end_thresholds"] = scores
+        return self.chosen_threshold
 
     initialize.__doc__ = ("Train the segmenter on the training text's sentences (and words: "
                           "it learns them too, which helps it find sentence ends), then the "
@@ -334,7 +362,15 @@ class ELSTMSenter:
                           "mean probabilities (`text/distillation.py`; empty: the gold "
                           "labels alone).\n"
                           "teacher_weight (float): the teachers' share of what is learned, "
-                          "the gold labels' the rest.\n")
+                          "the gold labels' the rest.\n"
+                          "threshold_dev (Optional[Path]): a converted held-out corpus "
+                          "(.spacy), e.g. ${paths.dev}: once trained, the senter keeps the "
+                          "end_threshold among `thresholds` whose sentences score best on "
+                          "it, laid out in UD's text form and read through the pipeline's "
+                          "tokenizer, and saves it with its models (it then stands in for "
+                          "the config's end_threshold); null: the config's.\n"
+                          "thresholds (List[float]): the end_thresholds threshold_dev "
+                          "chooses from.\n")
 
     def _char_ends(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
         """The character model's end probabilities of each Doc's characters,
@@ -366,6 +402,8 @@ class ELSTMSenter:
             msg["words"] = self.words.to_bytes()
         if self.reads_unpunctuated():
             msg[UNPUNCTUATED] = self.unpunctuated.to_bytes()
+        if self.chosen_threshold is not None:
+            msg["end_threshold"] = self.chosen_threshold
         return srsly.msgpack_dumps(msg)
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
@@ -379,6 +417,8 @@ class ELSTMSenter:
         if self.unpunctuated is not None and UNPUNCTUATED in msg:
             self.unpunctuated.from_bytes(msg[UNPUNCTUATED])
             self.unpunctuated_learned = True
+        if "end_threshold" in msg:
+            self.end_threshold = self.chosen_threshold = msg["end_threshold"]
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -389,6 +429,8 @@ class ELSTMSenter:
             (path / "words.bin").write_bytes(self.words.to_bytes())
         if self.reads_unpunctuated():
             self.unpunctuated.to_disk(path / UNPUNCTUATED)
+        if self.chosen_threshold is not None:
+            srsly.write_json(path / CHOSEN_THRESHOLD, {"end_threshold": self.chosen_threshold})
 
     def from_disk(self, path: Union[str, Path], *,
                   exclude: Iterable[str] = tuple()) -> "ELSTMSenter":
@@ -399,6 +441,9 @@ class ELSTMSenter:
         if self.unpunctuated is not None and (path / UNPUNCTUATED).is_dir():
             self.unpunctuated.from_disk(path / UNPUNCTUATED)
             self.unpunctuated_learned = True
+        if (path / CHOSEN_THRESHOLD).exists():  # a senter saved before it chose none
+            found = srsly.read_json(path / CHOSEN_THRESHOLD)["end_threshold"]
+            self.end_threshold = self.chosen_threshold = found
         return self
 
 
