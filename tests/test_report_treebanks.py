@@ -91,8 +91,12 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
+    write(metrics / "treebanks" / "UD_Uyghur-UDT" / "cnn-test.raw.json", scores(80.0))
+    assert "`raw/cnn`" in treebanks.page_section(metrics)[0]
     readme = treebanks.readme_table(metrics)
-    assert "| Uyghur-UDT | UDPipe 1 (here) | 99.60 | 90.00 | 90.00 | 69.50 | 2500 |" in readme
+    assert "| `raw/cnn`" not in readme and "cnn" not in readme.split("\n\n")[0]
+    assert ("| Uyghur-UDT (2 seeds) | 99.20 / 99.60 | 90.00 / 90.00 | 90.00 / 90.00 | "
+            "71.00 / 69.50 | 3000 / 2500 |") in readme
     assert "one seed where no count is given" in readme
     assert treebanks.readme_table(tmp_path / "nothing") is None
 
