@@ -77,6 +77,12 @@ def test_targets_are_judged_against_udpipe(tmp_path):
     assert rows[("Uyghur-UDT", "Words")][-1] == "met"  # 99.2 against 99.6 - 0.5
     assert rows[("Uyghur-UDT", "UPOS")][-1] == "met"
     assert rows[("Uyghur-UDT", "words/s")][-1] == "missed (1.20×)"
+    assert not any(r[0].startswith("the mean") for r in rows.values())  # one treebank: no mean
+    two = treebanks.results(metrics_folder(tmp_path))
+    two["UD_Wolof-WTB"] = {"best_elstm": {"scores": {"LAS": 80.0}},
+                           "udpipe1": {"scores": {"LAS": 73.0}}}
+    mean = [r for r in treebanks.target_rows(two) if r[0] == "the mean of 2"]
+    assert mean == [["the mean of 2", "LAS", "75.50", "71.25", "≥ 75.25", "met"]]
 
 
 def test_the_page_and_the_readme_table(tmp_path):

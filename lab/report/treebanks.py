@@ -27,10 +27,10 @@ COLUMNS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", 
            "LAS", "CLAS", "MLAS", "BLEX"]
 CONFIGS = {"best_elstm": "raw/best_elstm", "cnn": "raw/cnn"}
 PEER = "udpipe1"
-# the issue's targets: on the treebanks whose writing today's tokenizer follows, LAS at
-# least UDPipe 1's + 2, Words at least its - 0.5, Sentences its - 1, UPOS, UFeats and
-# Lemmas at least its; words/s at least 1.5 times its on every treebank
-FOLLOWED = ("UD_Uyghur-UDT", "UD_Turkish-IMST", "UD_Greek-GDT")
+# the targets, on every treebank: LAS at least UDPipe 1's + 2 (and + 4 on their mean),
+# Words at least its - 0.5, Sentences its - 1, UPOS, UFeats and Lemmas at least its;
+# words/s at least 1.5 times its
+MEAN_LAS_MARGIN = 4.0
 MARGINS = {"LAS": 2.0, "Words": -0.5, "Sentences": -1.0, "UPOS": 0.0, "UFeats": 0.0,
            "Lemmas": 0.0}
 SPEED_RATIO = 1.5
@@ -249,27 +249,34 @@ def joined_words_table(metrics: Path) -> Optional[str]:
 
 def target_rows(found: Dict[str, Dict[str, Dict[str, Any]]]) -> List[List[str]]:
     """[treebank, target, ours, UDPipe 1's, bound, met?] for each target that can be judged."""
-    rows = []
+    rows, las = [], []
     for treebank, systems in found.items():
         ours, peer = systems.get("best_elstm"), systems.get(PEER)
         if not ours or not peer:
             continue
-        if treebank in FOLLOWED:
-            for column, margin in MARGINS.items():
-                value, theirs = ours["scores"].get(column), peer["scores"].get(column)
-                if value is None or theirs is None:
-                    continue
-                bound = theirs + margin
-                rows.append([treebank.replace("UD_", ""), column, _f(value), _f(theirs),
-                             f"≥ {bound:.2f}", "met" if value >= bound - 1e-9
-                             else f"missed by {bound - value:.2f}"])
+        for column, margin in MARGINS.items():
+            value, theirs = ours["scores"].get(column), peer["scores"].get(column)
+            if value is None or theirs is None:
+                continue
+            if column == "LAS":
+                las.append((value, theirs))
+            rows.append(_judged(treebank.replace("UD_", ""), column, value, theirs, margin))
         ours_rate, peer_rate = ours.get("words_per_second"), peer.get("words_per_second")
         if ours_rate and peer_rate:
             ratio = ours_rate / peer_rate
             rows.append([treebank.replace("UD_", ""), "words/s", f"{ours_rate:,.0f}",
                          f"{peer_rate:,.0f}", f"≥ {SPEED_RATIO}×",
                          f"met ({ratio:.2f}×)" if ratio >= SPEED_RATIO else f"missed ({ratio:.2f}×)"])
+    if len(las) > 1:
+        rows.append(_judged(f"the mean of {len(las)}", "LAS", statistics.mean(v for v, _ in las),
+                            statistics.mean(t for _, t in las), MEAN_LAS_MARGIN))
     return rows
+
+
+def _judged(treebank: str, column: str, value: float, theirs: float, margin: float) -> List[str]:
+    bound = theirs + margin
+    return [treebank, column, _f(value), _f(theirs), f"≥ {bound:.2f}",
+            "met" if value >= bound - 1e-9 else f"missed by {bound - value:.2f}"]
 
 
 NOTE = (
@@ -303,10 +310,10 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
     targets = target_rows(found)
     if targets:
         parts += ["## Targets against UDPipe 1", "",
-                  "`raw/best_elstm` against UDPipe 1 trained in the same place. LAS, Words, "
-                  "Sentences, UPOS, UFeats and Lemmas are judged on "
-                  f"{', '.join(t.replace('UD_', '') for t in FOLLOWED)}, whose writing today's "
-                  "tokenizer can follow; words/s on every treebank.", "",
+                  "`raw/best_elstm` against UDPipe 1 trained in the same place, on every "
+                  "treebank with both: LAS at least UDPipe 1's + 2 (and + 4 on the mean of "
+                  "the treebanks), Words at least its - 0.5, Sentences its - 1, UPOS, UFeats "
+                  "and Lemmas at least its, words/s at least 1.5 times its.", "",
                   table(["treebank", "target", "ours", "UDPipe 1", "bound", "met?"], targets), ""]
     nonprojective = nonprojective_table(metrics)
     if nonprojective:
