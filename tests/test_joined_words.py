@@ -57,7 +57,7 @@ def test_a_treebank_the_rules_follow_learns_no_model():
 def test_a_treebank_that_writes_words_together_learns_one(path, lang):
     nlp, _ = learned_nlp(path, lang)
     assert nlp.tokenizer.learned["f1_after_rules"] < BELOW
-    assert nlp.tokenizer.joined_words and nlp.tokenizer.learned["joined_words"]["chunks"] > 10
+    assert nlp.tokenizer.joined_words and nlp.tokenizer.learned["joined_words"]["chunks"] >= 5
 
 
 def test_chunks_seen_in_training_keep_their_words_and_tokens(coptic):

@@ -20,6 +20,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 import conllu
 from conllu.exceptions import ParseException
 from conllu.serializer import serialize_field
+from spacy.attrs import SPACY
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
@@ -59,20 +60,44 @@ def conllu_to_docs(path: Union[str, Path], n_sents: int = 10,
                    vocab: Optional[Vocab] = None) -> List[Doc]:
     """The sentences of a CoNLL-U file, `n_sents` to a Doc (sentence starts set),
     as `spacy convert --converter conllu --n-sents N` groups them, each Doc with
-    its multiword tokens (`multiword.py`) in its user_data."""
+    its multiword tokens (`multiword.py`) in its user_data; but a sentence whose
+    last token has SpaceAfter=No runs on into the next without a space, as the
+    treebank's text does, unless the next starts a paragraph."""
     if n_sents < 1:
         raise ValueError(f"n_sents must be a positive integer, got {n_sents!r}.")
     sentences = read_conllu(path, vocab)
+    paragraph_starts = [_starts_paragraph(block) for block in _blocks(Path(path))]
+    for k, sentence in enumerate(sentences[:-1]):
+        # a sentence runs on into the next with no space where the treebank says
+        # so (SpaceAfter=No on its last token, as Classical Chinese writes every
+        # sentence of a paragraph); before a new paragraph there is always one
+        if not sentence[-1].whitespace_ and paragraph_starts[k + 1]:
+            spacy_attr = sentence.to_array([SPACY])
+            spacy_attr[-1] = 1
+            sentence.from_array([SPACY], spacy_attr)
     docs = []
     for i in range(0, len(sentences), n_sents):
         group = sentences[i:i + n_sents]
         spans, forms = joined_multiword(group)
-        doc = Doc.from_docs(group)
+        doc = Doc.from_docs(group, ensure_whitespace=False)
         set_multiword_spans(doc, spans)
         if forms:
             set_word_forms(doc, forms)
         docs.append(doc)
     return docs
+
+
+def _starts_paragraph(block: Block) -> bool:
+    """Whether a sentence block starts a paragraph or a document (`# newpar`,
+    `# newdoc`), or NewPar=Yes on its first word."""
+    for line in block.lines:
+        if line.startswith("#"):
+            words = line[1:].partition("=")[0].split()
+            if words and words[0].lower() in ("newpar", "newdoc"):
+                return True
+        else:
+            return "NewPar=Yes" in line.split("\t")[-1].split("|")
+    return False
 
 
 def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int = 10) -> Path:
