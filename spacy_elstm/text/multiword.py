@@ -61,13 +61,16 @@ def word_forms(doc: Doc) -> Dict[int, str]:
 
 
 def set_word_forms(doc: Doc, forms: Dict[int, str]) -> None:
-    doc.user_data[FORMS_KEY] = [[int(i), str(f)] for i, f in sorted(forms.items())]
+    """Set the doc's word forms; a doc that has none and is given none gets no
+    entry, so the Docs of a treebank whose words spell their tokens (EWT) stay
+    as they were."""
+    if forms or FORMS_KEY in doc.user_data:
+        doc.user_data[FORMS_KEY] = [[int(i), str(f)] for i, f in sorted(forms.items())]
 
 
-def joined_multiword(docs: Sequence[Doc]) -> Tuple[List[Tuple[int, int]], Dict[int, str]]:
-    """The multiword tokens and word forms of docs about to be joined into one,
-    in order (Doc.from_docs keeps no user_data of this kind); each doc's own are
-    removed."""
+def joined_docs(docs: Sequence[Doc], ensure_whitespace: bool) -> Doc:
+    """Docs as one (Doc.from_docs), their multiword tokens and word forms kept,
+    which from_docs drops (each doc's own are removed first)."""
     spans: List[Tuple[int, int]] = []
     forms: Dict[int, str] = {}
     offset = 0
@@ -77,7 +80,10 @@ def joined_multiword(docs: Sequence[Doc]) -> Tuple[List[Tuple[int, int]], Dict[i
         doc.user_data.pop(KEY, None)
         doc.user_data.pop(FORMS_KEY, None)
         offset += len(doc)
-    return spans, forms
+    joined = Doc.from_docs(list(docs), ensure_whitespace=ensure_whitespace)
+    set_multiword_spans(joined, spans)
+    set_word_forms(joined, forms)
+    return joined
 
 
 def surface_pieces(token: str, forms: Sequence[str]) -> Optional[List[str]]:
@@ -162,7 +168,7 @@ class MultiwordRules:
                     apart[_forms(doc, a, b)] += 1
                     if b == a + 1 and not is_punctuation(doc[a].text):
                         ending_apart[form(doc[b].text)] += 1
-        sequences = [s for s, n in joined.items() if n >= min_count and n > apart[s]]
+        sequences = {s for s, n in joined.items() if n >= min_count and n > apart[s]}
         endings = [e for e, n in ending_joined.items() if n >= min_count and n > ending_apart[e]]
         forms = [(pieces, found.most_common(1)[0][0]) for pieces, found in written.items()
                  if pieces in sequences]

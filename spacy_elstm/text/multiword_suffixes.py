@@ -92,8 +92,9 @@ class SuffixRules:
             for extra in range(0, min(EXTRA, stem - 1) + 1):
                 by_key[token[stem - extra:]][rule] += 1
         ending: Counter = Counter()  # tokens with each key's ending
+        longest = max(map(len, by_key), default=0)
         for token, _ in tokens:
-            for size in range(1, min(len(token) - 1, max(map(len, by_key), default=0)) + 1):
+            for size in range(1, min(len(token) - 1, longest) + 1):
                 if token[-size:] in by_key:
                     ending[token[-size:]] += 1
         kept = {}
@@ -153,8 +154,9 @@ class SuffixRules:
             first = moved(i)
             spans.append((first, first + len(pieces) - 1))
             for k, (piece, word) in enumerate(zip(pieces, words)):
-                if cased(word, piece) != piece:
-                    forms[first + k] = cased(word, piece)
+                word = cased(word, piece)
+                if word != piece:
+                    forms[first + k] = word
         return sorted(spans), forms
 
     def to_dict(self) -> Dict[str, object]:

@@ -103,8 +103,7 @@ class TreebankTokenizer:
             if self.suffixes:  # a multiword token training never had, by its ending
                 spans, forms = self.suffixes.split(doc, spans, forms)
             set_multiword_spans(doc, spans)
-            if forms:
-                set_word_forms(doc, forms)
+            set_word_forms(doc, forms)
         mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
 

@@ -25,7 +25,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..files import write_atomically
-from ..text.multiword import joined_multiword, set_multiword_spans, set_word_forms, surface_pieces
+from ..text.multiword import joined_docs, set_multiword_spans, set_word_forms, surface_pieces
 
 COLUMNS = 10
 
@@ -77,13 +77,7 @@ def conllu_to_docs(path: Union[str, Path], n_sents: int = 10,
             sentence.from_array([SPACY], spacy_attr)
     docs = []
     for i in range(0, len(sentences), n_sents):
-        group = sentences[i:i + n_sents]
-        spans, forms = joined_multiword(group)
-        doc = Doc.from_docs(group, ensure_whitespace=False)
-        set_multiword_spans(doc, spans)
-        if forms:
-            set_word_forms(doc, forms)
-        docs.append(doc)
+        docs.append(joined_docs(sentences[i:i + n_sents], ensure_whitespace=False))
     return docs
 
 
@@ -316,6 +310,5 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
     doc = Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs,
               lemmas=lemmas, heads=heads, deps=deps)
     set_multiword_spans(doc, multiword)
-    if forms:
-        set_word_forms(doc, forms)
+    set_word_forms(doc, forms)
     return doc

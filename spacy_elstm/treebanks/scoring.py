@@ -28,7 +28,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..text.input_modes import TEXT_UNITS, check_choice, text_units
-from ..text.multiword import joined_multiword, set_multiword_spans, set_word_forms, word_forms
+from ..text.multiword import joined_docs, set_word_forms, word_forms
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
 from .gold_text import RawDocument
@@ -235,9 +235,7 @@ def predict(nlp, gold: Sequence[GoldSentence], batch_size: Optional[int] = None,
         if gold_lemmas:
             for token, gold_token in zip(doc, s.doc):
                 token.lemma_ = gold_token.lemma_
-        forms = word_forms(s.doc)  # the words of a token they do not spell
-        if forms:
-            set_word_forms(doc, forms)
+        set_word_forms(doc, word_forms(s.doc))  # the words of a token they do not spell
         inputs.append(doc)
     start = time.perf_counter()
     docs = list(nlp.pipe(inputs, batch_size=batch_size))
@@ -265,12 +263,7 @@ def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
     """Docs as one, their multiword tokens kept (Doc.from_docs drops them)."""
     if not docs:
         return Doc(vocab, words=[])
-    spans, forms = joined_multiword(docs)
-    doc = Doc.from_docs(list(docs), ensure_whitespace=True)
-    set_multiword_spans(doc, spans)
-    if forms:
-        set_word_forms(doc, forms)
-    return doc
+    return joined_docs(docs, ensure_whitespace=True)
 
 
 def tok2vec_architectures(nlp) -> List[str]:
