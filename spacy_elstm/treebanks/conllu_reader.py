@@ -85,13 +85,20 @@ def _starts_paragraph(block: Block) -> bool:
     """Whether a sentence block starts a paragraph or a document (`# newpar`,
     `# newdoc`), or NewPar=Yes on its first word."""
     for line in block.lines:
-        if line.startswith("#"):
-            words = line[1:].partition("=")[0].split()
-            if words and words[0].lower() in ("newpar", "newdoc"):
-                return True
-        else:
+        if not line.startswith("#"):
             return "NewPar=Yes" in line.split("\t")[-1].split("|")
+        if comment_keyword(line) in ("newpar", "newdoc"):
+            return True
     return False
+
+
+def comment_keyword(line: str) -> str:
+    """A comment line's first word, lower-cased (`newdoc`, `newpar`, `text`, ...);
+    "" for a line that is not a comment or a comment without words."""
+    if not line.startswith("#"):
+        return ""
+    words = line[1:].partition("=")[0].split()
+    return words[0].lower() if words else ""
 
 
 def convert(path: Union[str, Path], output_dir: Union[str, Path], n_sents: int = 10) -> Path:

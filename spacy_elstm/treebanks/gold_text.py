@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Optional, Union
 
-from .conllu_reader import CorpusFormatError, _blocks, _text
+from .conllu_reader import CorpusFormatError, _blocks, _text, comment_keyword
 
 FORMS = ("ud", "joined", "lines")
 LINE_WIDTH = 80  # UD's text lines: at most this many characters (81 where wrapped between
@@ -237,15 +237,6 @@ def _joined_documents(path: Path, between: str) -> List[RawDocument]:
                 for p in paragraphs),
                         sum(len(p) for p in paragraphs))
             for doc_id, paragraphs in documents]
-
-
-def comment_keyword(line: str) -> str:
-    """A comment line's first word, lower-cased (`newdoc`, `newpar`, `text`, ...);
-    "" for a line that is not a comment or a comment without words."""
-    if not line.startswith("#"):
-        return ""
-    words = line[1:].partition("=")[0].split()
-    return words[0].lower() if words else ""
 
 
 def newdoc_id(line: str) -> str:
