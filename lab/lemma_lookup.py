@@ -6,7 +6,6 @@ words and, with --raw, on the raw text in UD's form.
 
     python -m lab.lemma_lookup --treebank assets/UD_Wolof-WTB NAME=PIPELINE [...] [--split dev] [--raw] --output metrics/treebanks/UD_Wolof-WTB/lemma-lookup-dev.json
 """
-import argparse
 import json
 import tempfile
 from pathlib import Path
@@ -19,24 +18,18 @@ from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.scoring import score
 from spacy_elstm.treebanks.ud_folder import find_treebank
 
-from .words_with_spaces import SCRIPT
+from .tokenizer_alone import parse_treebank_args, treebank_parser
 
 COLUMNS = ("Words", "UPOS", "Lemmas", "LAS")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = treebank_parser(__doc__)
     parser.add_argument("pipelines", nargs="+", metavar="NAME=PIPELINE")
-    parser.add_argument("--treebank", type=Path, required=True, help="a UD treebank's folder")
     parser.add_argument("--corpus", type=Path, help="its converted train split (.spacy); "
                         "default corpus/<treebank folder>/<stem>-ud-train.spacy")
-    parser.add_argument("--split", default="dev")
     parser.add_argument("--raw", action="store_true")
-    parser.add_argument("--scorer", type=Path, default=SCRIPT)
-    parser.add_argument("--output", type=Path, required=True)
-    args = parser.parse_args(argv)
-    if args.split == "train":
-        raise SystemExit("--split train: the lookup learns from it; measure dev.")
+    args = parse_treebank_args(parser, argv, "the lookup")
     treebank = find_treebank(args.treebank)
     corpus = args.corpus or Path("corpus") / treebank.name / f"{treebank.stem}-ud-train.spacy"
     gold = treebank.files[args.split]

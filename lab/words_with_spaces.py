@@ -14,25 +14,17 @@ where the training data writes them as one word more often than not. No
 tagger or parser runs, and the tokenizer splits no sentences (only a blank
 line ends one), so Sentences is left out.
 """
-import argparse
-import json
-import tempfile
-import time
 from pathlib import Path
 from typing import Any, Dict, List
 
-import spacy
-from spacy.training import Example
-
 from spacy_elstm.files import write_json
 from spacy_elstm.text.spaced_words import CASES, SpacedWords, word_key
-from spacy_elstm.text.treebank_tokenizer import NAME
-from spacy_elstm.treebanks.conllu_reader import conllu_to_docs, read_conllu
+from spacy_elstm.treebanks.conllu_reader import read_conllu
 from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import load_scorer, md5, official_scores, write_raw_conllu
+from spacy_elstm.treebanks.scoring import load_scorer, md5
 from spacy_elstm.treebanks.ud_folder import find_treebank
 
-SCRIPT = Path("assets/conll2018-eval/conll18_ud_eval.py")
+from .tokenizer_alone import learned_tokenizer, parse_treebank_args, treebank_parser, variant_rows
 
 
 def variants(docs: List) -> Dict[str, SpacedWords]:
@@ -47,45 +39,18 @@ def variants(docs: List) -> Dict[str, SpacedWords]:
     return found
 
 
-def measure(nlp, gold: Path, documents, scorer) -> Dict[str, Any]:
-    """Tokens and Words (F1, and Words' precision and recall, in %) and the
-    tokens made, those with a space among them."""
-    start = time.perf_counter()
-    docs = [nlp.make_doc(d.text) for d in documents]
-    seconds = time.perf_counter() - start
-    tokens = [t.text for doc in docs for t in doc if not t.text.isspace()]
-    with tempfile.TemporaryDirectory() as temp:
-        system = Path(temp) / "tokens.conllu"
-        write_raw_conllu(system, docs, documents)
-        scores = official_scores(scorer, gold, system)
-    return {"Tokens": round(100 * scores["Tokens"].f1, 2),
-            "Words": round(100 * scores["Words"].f1, 2),
-            "Words_precision": round(100 * scores["Words"].precision, 2),
-            "Words_recall": round(100 * scores["Words"].recall, 2),
-            "tokens": len(tokens), "tokens_with_space": sum(len(t.split()) > 1 for t in tokens),
-            "seconds": round(seconds, 2)}
-
-
 def spaced_words_of(path: Path) -> List[str]:
     """The words with a space of a CoNLL-U file, as the lexicon writes them."""
     return [word_key(t.text) for doc in read_conllu(path) for t in doc if len(t.text.split()) > 1]
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--treebank", type=Path, required=True, help="a UD treebank's folder")
-    parser.add_argument("--split", default="dev")
+    parser = treebank_parser(__doc__)
     parser.add_argument("--text-form", default="ud")
-    parser.add_argument("--scorer", type=Path, default=SCRIPT)
-    parser.add_argument("--output", type=Path, required=True)
-    args = parser.parse_args(argv)
-    if args.split == "train":
-        raise SystemExit("--split train: the tokenizer learns from it; measure dev.")
+    args = parse_treebank_args(parser, argv, "the tokenizer")
     treebank = find_treebank(args.treebank)
     scorer = load_scorer(args.scorer)
-    nlp = spacy.blank(treebank.lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
-    train = conllu_to_docs(treebank.files["train"], 10, nlp.vocab)
-    nlp.tokenizer.initialize(lambda: (Example(nlp.make_doc(d.text), d) for d in train), nlp=nlp)
+    nlp, train, _ = learned_tokenizer(treebank)
     learned = nlp.tokenizer.spaced_words
     gold = treebank.files[args.split]
     documents = raw_documents(gold, args.text_form, treebank.code)
@@ -97,16 +62,11 @@ def main(argv=None) -> int:
         "tokenizer_learned": nlp.tokenizer.learned,
         "gold_words_with_space": len(held_out),
         "gold_words_with_space_in_train": sum(w in SpacedWords.learn(
-            train, case="as_written", keep_all=True).words for w in held_out),
-        "rows": []}
-    lexicons = {**variants(train), "learned": learned}
-    for name, lexicon in lexicons.items():
-        nlp.tokenizer.spaced_words = lexicon
-        row = {"variant": name, "lexicon": len(lexicon), "joins_runs": lexicon.joins_runs,
-               **measure(nlp, gold, documents, scorer)}
-        print(json.dumps(row), flush=True)
-        result["rows"].append(row)
-    nlp.tokenizer.spaced_words = learned
+            train, case="as_written", keep_all=True).words for w in held_out)}
+    result["rows"] = variant_rows(
+        nlp, "spaced_words", {**variants(train), "learned": learned},
+        lambda lexicon: {"lexicon": len(lexicon), "joins_runs": lexicon.joins_runs},
+        gold, documents, scorer)
     write_json(args.output, result)
     print(f"wrote {args.output}")
     return 0

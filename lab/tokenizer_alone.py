@@ -1,0 +1,92 @@
+"""The treebank tokenizer alone, as lab.words_with_spaces and lab.joined_words
+measure it: learned from a treebank's train split, run on a split's raw text,
+scored by the CoNLL 2018 script with one part of what it learned swapped for
+each variant in turn; and the command line of the lab's scripts over one
+treebank (lab.lemma_lookup's too)."""
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_elstm.text.treebank_tokenizer import NAME
+from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+from spacy_elstm.treebanks.scoring import official_scores, write_raw_conllu
+from spacy_elstm.treebanks.ud_folder import UDTreebank
+
+SCRIPT = Path("assets/conll2018-eval/conll18_ud_eval.py")
+
+
+def treebank_parser(doc: str) -> argparse.ArgumentParser:
+    """A parser of --treebank, --split (dev), --scorer and --output (required),
+    described by the first line of the script's docstring `doc`; a script adds
+    its own."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--treebank", type=Path, required=True, help="a UD treebank's folder")
+    parser.add_argument("--split", default="dev")
+    parser.add_argument("--scorer", type=Path, default=SCRIPT)
+    parser.add_argument("--output", type=Path, required=True)
+    return parser
+
+
+def parse_treebank_args(parser: argparse.ArgumentParser, argv, learner: str):
+    """The parsed arguments; --split train is refused, since `learner` learns from it."""
+    args = parser.parse_args(argv)
+    if args.split == "train":
+        raise SystemExit(f"--split train: {learner} learns from it; measure dev.")
+    return args
+
+
+def learned_tokenizer(treebank: UDTreebank,
+                      **settings) -> Tuple[Language, List[Doc], float]:
+    """A blank pipeline of the treebank's language whose tokenizer learned from
+    its train split (`settings` as `[initialize.tokenizer]` takes them), that
+    split's Docs, and the seconds the tokenizer took to learn."""
+    nlp = spacy.blank(treebank.lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    train = conllu_to_docs(treebank.files["train"], 10, nlp.vocab)
+    start = time.perf_counter()
+    nlp.tokenizer.initialize(lambda: (Example(nlp.make_doc(d.text), d) for d in train), nlp=nlp,
+                             **settings)
+    return nlp, train, time.perf_counter() - start
+
+
+def measure(nlp, gold: Path, documents, scorer) -> Dict[str, Any]:
+    """Tokens and Words (F1, and Words' precision and recall, in %) and the
+    tokens made, those with a space among them."""
+    start = time.perf_counter()
+    docs = [nlp.make_doc(d.text) for d in documents]
+    seconds = time.perf_counter() - start
+    tokens = [t.text for doc in docs for t in doc if not t.text.isspace()]
+    with tempfile.TemporaryDirectory() as temp:
+        system = Path(temp) / "tokens.conllu"
+        write_raw_conllu(system, docs, documents)
+        scores = official_scores(scorer, gold, system)
+    return {"Tokens": round(100 * scores["Tokens"].f1, 2),
+            "Words": round(100 * scores["Words"].f1, 2),
+            "Words_precision": round(100 * scores["Words"].precision, 2),
+            "Words_recall": round(100 * scores["Words"].recall, 2),
+            "tokens": len(tokens), "tokens_with_space": sum(len(t.split()) > 1 for t in tokens),
+            "seconds": round(seconds, 2)}
+
+
+def variant_rows(nlp, part: str, variants: Dict[str, Any], describe: Callable[[Any], Dict],
+                 gold: Path, documents, scorer) -> List[Dict[str, Any]]:
+    """A row per variant of the tokenizer's `part` (an attribute, as
+    `spaced_words`): its name, what `describe` says of it, and what `measure`
+    gives with it in place; each printed as measured. The learned one is put
+    back at the end."""
+    learned = getattr(nlp.tokenizer, part)
+    rows = []
+    for name, variant in variants.items():
+        setattr(nlp.tokenizer, part, variant)
+        row = {"variant": name, **describe(variant), **measure(nlp, gold, documents, scorer)}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    setattr(nlp.tokenizer, part, learned)
+    return rows
