@@ -11,6 +11,7 @@ from lab.report import treebanks
 from lab.treebank_speed import main as speed_main
 
 COLUMNS = treebanks.COLUMNS
+LEVER = treebanks.LEVER
 FIXTURE = Path(__file__).parent / "fixtures" / "ud_text" / "UD_Uyghur-UDT" / "ug_udt-ud-test.conllu"
 
 
@@ -30,7 +31,8 @@ def metrics_folder(tmp_path: Path) -> Path:
     metrics = tmp_path / "metrics"
     base = metrics / "treebanks" / "UD_Uyghur-UDT"
     for folder, las in ((base, 70.0), (base.with_name("UD_Uyghur-UDT-seed1"), 72.0)):
-        write(folder / "best_elstm-test.raw.json", scores(90.0, LAS=las, Words=99.2))
+        write(folder / "best_elstm-test.raw.json", {**scores(90.0, LAS=las, Words=99.2),
+                                                    "components": ["elstm_senter", LEVER]})
         write(folder / "best_elstm-test.official.json", {"LAS": las + 5})
         write(folder / "train-best_elstm.jsonl", [{"step": 0, "seconds": 10, "words": 0, "score": 0.1},
                                                    {"step": 3000, "seconds": 1800, "words": 9, "score": 0.7}])
@@ -97,13 +99,18 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
+    # a row scored before scores named components, or without the lookup: marked
     write(metrics / "treebanks" / "UD_Uyghur-UDT" / "cnn-test.raw.json", scores(80.0))
-    assert "`raw/cnn`" in treebanks.page_section(metrics)[0]
+    assert "| Uyghur-UDT | `raw/cnn` (before the levers) | 80.00 |" in \
+        treebanks.page_section(metrics)[0]
     readme = treebanks.readme_table(metrics)
     assert "| `raw/cnn`" not in readme and "cnn" not in readme.split("\n\n")[0]
     assert ("| Uyghur-UDT (2 seeds) | 99.20 / 99.60 | 90.00 / 90.00 | 90.00 / 90.00 | "
             "71.00 / 69.50 | 3000 / 2500 |") in readme
     assert "one seed where no count is given" in readme
+    seed1 = metrics / "treebanks" / "UD_Uyghur-UDT-seed1" / "best_elstm-test.raw.json"
+    write(seed1, scores(90.0, LAS=72.0, Words=99.2))  # one seed before the levers
+    assert "| Uyghur-UDT (2 seeds) (before the levers) |" in treebanks.readme_table(metrics)
     assert treebanks.readme_table(tmp_path / "nothing") is None
 
 
