@@ -61,6 +61,11 @@ def metrics_folder(tmp_path: Path) -> Path:
     write(base / "joined-words-dev.json", {"rows": [
         {"variant": "learned", "chunks": 5748, "Tokens": 97.24, "Words": 97.24,
          "Words_precision": 97.27, "Words_recall": 97.21, "seconds": 0.77}]})
+    write(base / "best_elstm-dev.official.json", {"Lemmas": 90.0, "UPOS": 88.0, "LAS": 60.0})
+    write(base / "best_elstm-dev.raw.json", {"Lemmas": 89.0, "LAS": 58.0})
+    cased = metrics / "lemmatizer" / "UD_Uyghur-UDT"
+    write(cased / "best_elstm_cased-dev.official.json", {"Lemmas": 92.0, "UPOS": 88.5, "LAS": 60.5})
+    write(cased / "best_elstm_cased-dev.raw.json", {"Lemmas": 91.0, "LAS": 58.2})
     return metrics
 
 
@@ -99,6 +104,8 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
+    assert "| Uyghur-UDT | spaCy's `trainable_lemmatizer` | 90.00 | 88.00 | 60.00 | 89.00 | 58.00 |" in page
+    assert "| Uyghur-UDT | `elstm_lemmatizer` | 92.00 | 88.50 | 60.50 | 91.00 | 58.20 |" in page
     # a row scored before scores named components, or without the lookup: marked
     write(metrics / "treebanks" / "UD_Uyghur-UDT" / "cnn-test.raw.json", scores(80.0))
     assert "| Uyghur-UDT | `raw/cnn` (before the levers) | 80.00 |" in \

@@ -256,6 +256,32 @@ def joined_words_table(metrics: Path) -> Optional[str]:
                   "seconds"], rows)
 
 
+LEMMATIZER_FOLDER = "lemmatizer"  # metrics/lemmatizer/<UD_Name>/: levers on the lemmatizer
+LEMMATIZER_RUNS = {"best_elstm_cased": "`elstm_lemmatizer`"}
+
+
+def lemmatizer_table(metrics: Path) -> Optional[str]:
+    """Per treebank with runs in metrics/lemmatizer/: `raw/best_elstm` as shipped
+    beside the same config with another lemmatizer, same seed and steps, on dev:
+    gold words (Lemmas, UPOS, LAS) and raw text in UD's form (Lemmas, LAS)."""
+    root = metrics / LEMMATIZER_FOLDER
+    rows = []
+    for folder in sorted(root.iterdir()) if root.is_dir() else []:
+        runs = [("spaCy's `trainable_lemmatizer`", metrics / FOLDER / folder.name, "best_elstm")]
+        runs += [(label, folder, name) for name, label in LEMMATIZER_RUNS.items()]
+        for label, where, name in runs:
+            gold = read_json(where / f"{name}-dev.official.json")
+            raw = read_json(where / f"{name}-dev.raw.json")
+            if gold and raw:
+                rows.append([folder.name.replace("UD_", ""), label]
+                            + [_f(gold.get(c)) for c in ("Lemmas", "UPOS", "LAS")]
+                            + [_f(raw.get(c)) for c in ("Lemmas", "LAS")])
+    if not rows:
+        return None
+    return table(["treebank", "lemmatizer", "Lemmas", "UPOS", "LAS", "raw Lemmas", "raw LAS"],
+                 rows)
+
+
 def target_rows(found: Dict[str, Dict[str, Dict[str, Any]]]) -> List[List[str]]:
     """[treebank, target, ours, UDPipe 1's, bound, met?] for each target that can be judged."""
     rows, las = [], []
@@ -374,6 +400,19 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "analysis, as `[initialize.tokenizer]` leaves it (docs/design.md). "
                   "`chunks`: the chunks it remembers; `seconds`: the tokenizer's time on the "
                   "text; `python -m lab.joined_words`.", "", joined, ""]
+    lemmatizers = lemmatizer_table(metrics)
+    if lemmatizers:
+        parts += ["## A lemmatizer whose edit trees read lower case first (dev)", "",
+                  "`raw/best_elstm` as shipped, and the same config, seed (0) and steps (3,000) "
+                  "with `elstm_lemmatizer` in place of spaCy's `trainable_lemmatizer` (its "
+                  "edit trees read each form and lemma with its first letter in lower case, "
+                  "and the capital comes back per UPOS where the training lemmas keep it: "
+                  "`spacy_elstm/components/cased_lemmatizer.py`), on the dev split: gold "
+                  "words and sentences, then raw text in UD's form; CoNLL 2018 script. "
+                  "`python scripts/train_and_score.py best_elstm_cased=configs/raw/best_elstm.cfg "
+                  "--raw --treebank assets/UD_<Name> --metrics metrics/lemmatizer/UD_<Name> "
+                  "--models training/lemmatizer/UD_<Name> --steps 3000 --splits dev -- "
+                  "--components.lemmatizer.factory elstm_lemmatizer`.", "", lemmatizers, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "
