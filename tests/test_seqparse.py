@@ -450,7 +450,7 @@ def test_every_factory_has_an_identical_entry_point():
     declared = {ep.name for ep in entry_points(group="spacy_factories")
                 if ep.value.startswith("spacy_elstm")}
     assert registered == declared == {"elstm_tagger", "elstm_seq_parser", "elstm_biaffine_parser",
-                                      "elstm_senter", "elstm_lemma_lookup"}
+                                      "elstm_senter", "elstm_lemma_lookup", "elstm_lemmatizer"}
 
 
 def test_interleaved_training_hands_the_model_both_labels_of_each_word():
