@@ -228,9 +228,9 @@ def test_raw_text_variants_config(name, tmp_path):
     """configs/raw/best_elstm.cfg and configs/raw/cnn.cfg: the raw config as it
     was (experiments/raw/*_as_written) trained with spacy-elstm's augmenter (a
     tenth of the sentences in lower case, a tenth without punctuation, the
-    whitespace tokens as before), the training data's lemmas looked up after the
-    lemmatizer and the senter's threshold chosen on dev (issue 72), nothing else
-    changed; its header says what the base's does, then what these add."""
+    whitespace tokens as before), a lemmatizer whose edit trees read lower case
+    first and the training data's lemmas looked up after it (issue 72), nothing
+    else changed; its header says what the base's does, then what these add."""
     path = ROOT / "configs" / "raw" / f"{name}.cfg"
     base = f"experiments/raw/{name}_as_written"
     checked_pipeline(path, tmp_path)
@@ -252,8 +252,9 @@ def test_raw_text_variants_config(name, tmp_path):
         "factory": "elstm_lemma_lookup", "min_count": 1, "min_share": 0.9}
     assert variant["initialize"]["components"].pop("elstm_lemma_lookup") == {
         "treebank": "${paths.train}"}
-    assert variant["initialize"]["components"]["elstm_senter"].pop("threshold_dev") == \
-        "${paths.dev}"
+    assert variant["components"]["lemmatizer"]["factory"] == "elstm_lemmatizer"
+    assert raw["components"]["lemmatizer"]["factory"] == "trainable_lemmatizer"
+    variant["components"]["lemmatizer"]["factory"] = "trainable_lemmatizer"
     assert variant == raw
 
 

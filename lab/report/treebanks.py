@@ -16,6 +16,8 @@ import statistics
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+import spacy
+
 from ..published import published_scores
 from .common import read_json, read_log, table
 from .studies import seed_groups
@@ -34,10 +36,16 @@ MEAN_LAS_MARGIN = 4.0
 MARGINS = {"LAS": 2.0, "Words": -0.5, "Sentences": -1.0, "UPOS": 0.0, "UFeats": 0.0,
            "Lemmas": 0.0}
 SPEED_RATIO = 1.5
-# the component of issue 72's levers (with the senter's threshold chosen on dev):
-# rows of pipelines without it are marked as trained by the configs before them
-LEVER = "elstm_lemma_lookup"
-BEFORE_MARK = " (before the levers)"
+# the shipped raw configs: a row whose pipelines' components (their factories) are
+# not those of its config as it is now was trained by an earlier one, and says so
+RAW_CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "raw"
+EARLIER_MARK = " (an earlier config)"
+
+
+def shipped_factories(config: str) -> Dict[str, str]:
+    """{component: factory} of the pipeline configs/raw/CONFIG.cfg builds."""
+    found = spacy.util.load_config(RAW_CONFIGS / f"{config}.cfg", interpolate=False)
+    return {name: found["components"][name]["factory"] for name in found["nlp"]["pipeline"]}
 
 
 def treebank_runs(metrics: Path) -> Dict[str, List[Path]]:
@@ -63,11 +71,12 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     timed = [read_json(f / f"train-{config}.time.json") for f in folders]
     seconds = [t["seconds"] if t else log[-1]["seconds"] for t, log in zip(timed, logs) if t or log]
     steps = [log[-1]["step"] for log in logs if log]
-    # a pipeline scored before scores named their components, or without the
-    # lookup, was trained by the configs as they were before issue 72's levers
-    before = any(LEVER not in r.get("components", []) for r in raws)
+    # a pipeline scored before scores named their factories, or with others than
+    # the config's, was trained by an earlier version of the config
+    shipped = shipped_factories(config)
+    earlier = any(r.get("factories") != shipped for r in raws)
     return {"scores": {c: _mean([r[c] for r in raws if c in r]) for c in COLUMNS},
-            "before_levers": before,
+            "earlier_config": earlier,
             "sd_LAS": statistics.stdev([r["LAS"] for r in raws]) if len(raws) > 1 else None,
             "gold_LAS": _mean([g["LAS"] for g in golds]), "seeds": len(raws),
             "train_seconds": _mean(seconds), "steps": max(steps) if steps else None}
@@ -120,7 +129,7 @@ def results(metrics: Path) -> Dict[str, Dict[str, Dict[str, Any]]]:
 def _system_label(name: str, row: Dict[str, Any]) -> str:
     label = f"`{CONFIGS[name]}`" if name in CONFIGS else "UDPipe 1 (here)"
     return (label + (f" ({row['seeds']} seeds)" if row["seeds"] > 1 else "")
-            + (BEFORE_MARK if row.get("before_levers") else ""))
+            + (EARLIER_MARK if row.get("earlier_config") else ""))
 
 
 def scores_table(found: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
@@ -334,9 +343,10 @@ NOTE = (
     "epochs, tagger 20 iterations, parser 10; dev as heldout), `trained` its training time. "
     "`words/s`: each system's own words per second on the test text, one thread, all in one "
     "process (`python -m lab.treebank_speed`), median of 3 interleaved rounds. "
-    "`(before the levers)`: pipelines trained by the configs before issue 72 added the "
-    "training data's lemma lookup (`elstm_lemma_lookup`) and the senter's threshold chosen "
-    "on dev (`threshold_dev`); the others have both.")
+    "`(an earlier config)`: pipelines whose components are not those of "
+    "`configs/raw/CONFIG.cfg` as it is now (trained before issue 72 put in "
+    "`elstm_lemmatizer` and the training data's lemma lookup, `elstm_lemma_lookup`); "
+    "the others were trained by the config as it is.")
 
 
 def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
@@ -436,7 +446,7 @@ def readme_table(metrics: Path) -> Optional[str]:
             return " / ".join(get(row) if row else "-" for row in (ours, peer))
 
         seeds = f" ({ours['seeds']} seeds)" if ours and ours["seeds"] > 1 else ""
-        seeds += BEFORE_MARK if ours and ours.get("before_levers") else ""
+        seeds += EARLIER_MARK if ours and ours.get("earlier_config") else ""
         rows.append([treebank.replace("UD_", "") + seeds]
                     + [pair(lambda row, c=c: _f(row["scores"].get(c)))
                        for c in ("Words", "Sentences", "UPOS", "LAS")]
