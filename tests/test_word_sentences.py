@@ -437,3 +437,54 @@ def test_a_saved_pipeline_loads_with_the_default_threshold_or_the_one_asked_for(
     asked = spacy.load(tmp_path / "nlp",
                        config={"components": {"elstm_senter": {"end_threshold": 0.5}}})
     assert asked.get_pipe("elstm_senter").end_threshold == 0.5
+
+
+def rare_words(rng, n):
+    """n sentences of words each seen once, whose endings alone say where a
+    sentence ends: the last word's ending is "ldi", the others' never."""
+    letters = list("abcefghkmnoprstuvwyz")
+
+    def stem():
+        return "".join(rng.choice(letters, 6))
+    return [[stem() + str(rng.choice(["lar", "ning", "da"])) for _ in range(rng.integers(2, 7))]
+            + [stem() + "ldi"] for _ in range(n)]
+
+
+def found_ends(model, docs):
+    """Sentence F1 of the word model's ends (probability above one half)."""
+    right = found = expected = 0
+    for doc, p in zip(docs, model.end_probabilities(docs)):
+        gold = word_sentences.gold_ends(doc, word_sentences.word_index(doc)) > 0.5
+        right, found, expected = right + (gold & (p > 0.5)).sum(), found + (p > 0.5).sum(), \
+            expected + gold.sum()
+    return 2 * right / (found + expected)
+
+
+def test_word_endings_find_the_ends_of_sentences_of_rare_words(tmp_path):
+    """suffix_chars: where every word is rare (all read as unknown), a word's
+    ending is what tells a sentence end; without it the model cannot tell. The
+    table of endings is saved and loaded with the weights."""
+    vocab = spacy.blank("xx").vocab
+    rng = numpy.random.default_rng(0)
+    train = [doc_of(vocab, rare_words(rng, 6)) for _ in range(150)]
+    test = [doc_of(vocab, rare_words(rng, 6)) for _ in range(20)]
+    scores = {}
+    for suffix_chars in (0, 3):
+        model = WordSentences({**SMALL, "suffix_chars": suffix_chars}, "test")
+        model.train(train, epochs=6, batch_size=8, learn_rate=0.01, seed=0)
+        scores[suffix_chars] = found_ends(model, test)
+    assert model.reads_suffixes() and model.suffixes["ldi"] > 1 and model.learned["suffixes"] >= 4
+    assert scores[3] > 0.95 and scores[0] < 0.6, scores
+    loaded = WordSentences(SMALL, "test").from_bytes(model.to_bytes())
+    assert loaded.reads_suffixes() and loaded.suffixes == model.suffixes
+    for a, b in zip(loaded.end_probabilities(test), model.end_probabilities(test)):
+        numpy.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("value, message", [
+    (-1, r"word_suffix_chars must be an integer >= 0 \(0: none\), got -1"),
+    (1.5, "word_suffix_chars"),  # spaCy names it: 1.5 is not an int
+])
+def test_a_bad_word_suffix_chars_is_named(value, message):
+    with pytest.raises(ValueError, match=message):
+        spacy.blank("en").add_pipe("elstm_senter", config={"word_suffix_chars": value})

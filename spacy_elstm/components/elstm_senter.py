@@ -82,13 +82,14 @@ THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # what threshold_dev chooses from
 
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
                                            "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH,
-                                           "word_char_bins": 0, "end_threshold": END_THRESHOLD,
+                                           "word_char_bins": 0, "word_suffix_chars": 0,
+                                           "end_threshold": END_THRESHOLD,
                                            "unpunctuated": True},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
                       max_sentence_words: int, word_width: int,
-                      word_depth: int, word_char_bins: int,
+                      word_depth: int, word_char_bins: int, word_suffix_chars: int,
                       end_threshold: float, unpunctuated: bool) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
@@ -106,6 +107,10 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         probability that a sentence ends at each word's last character, in
         this many equal bins, and learns when to trust it (0: it does not; the
         two views are averaged either way).
+    word_suffix_chars (int): the word-level model also reads each word's last
+        this many characters (lower-cased; an ending seen once in training
+        reads as unknown), for languages whose words are each rare but whose
+        endings say what a word does (0: it does not).
     end_threshold (float): with the word-level model, a sentence ends after a
         word where the mean of the two models' probabilities is above this
         (between 0 and 1; END_THRESHOLD, chosen on EWT dev). Without it, the
@@ -117,7 +122,8 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
     """
     limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
               ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""),
-              ("word_char_bins", word_char_bins, 0, " (0: none)"))
+              ("word_char_bins", word_char_bins, 0, " (0: none)"),
+              ("word_suffix_chars", word_suffix_chars, 0, " (0: none)"))
     for key, value, least, zero in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise ValueError(f"[components.{name}] {key} must be an integer >= {least}{zero}, "
@@ -135,6 +141,8 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
                          dropout=WORD_DROPOUT)
     if word_char_bins:
         word_settings["char_bins"] = word_char_bins
+    if word_suffix_chars:
+        word_settings["suffix_chars"] = word_suffix_chars
 
     def senter(owner: str, bare: Optional[ELSTMSenter] = None) -> ELSTMSenter:
         words = WordSentences(word_settings, owner) if word_width else None

@@ -5,7 +5,9 @@ gives each word the probability that a sentence ends after it, and the two
 views' probabilities are averaged. The character model reads a word's last
 characters and the space after it; this one reads which words come before and
 after, which finds the sentences that end without punctuation ("Thanks John",
-"great service highly recommend").
+"great service highly recommend"). With `suffix_chars` in its settings, each
+word's last characters are a feature of their own too (a finite verb's ending
+before a comma that ends a sentence, in a language whose words are each rare).
 
 It is trained on the same Docs as the character model, when the pipeline is
 initialised. A Doc is read in windows of WINDOW words, each with CONTEXT words
@@ -42,16 +44,19 @@ class WordSentences:
         self.settings = dict(settings)
         self.owner = owner
         self.words: Dict[str, int] = {}
+        self.suffixes: Dict[str, int] = {}  # with suffix_chars: each ending's id
         self.model: Optional[WordSentenceModel] = None
         self.learned: Dict[str, object] = {}
 
     def _new_model(self) -> WordSentenceModel:
+        extra = {"n_suffixes": len(self.suffixes) + 2} if self.reads_suffixes() else {}
         return WordSentenceModel(n_words=len(self.words) + 2, word_width=WORD_WIDTH,
-                                 **self.settings)
+                                 **self.settings, **extra)
 
     def features(self, doc: Doc) -> Tuple[List[int], numpy.ndarray]:
         """The Doc's words (token indices, whitespace tokens left out) and their
-        features, (3, n_words) int64: word id, shape, the gap after it."""
+        features, (3, n_words) int64: word id, shape, the gap after it (and a
+        fourth row, each word's ending, with suffix_chars)."""
         return self.features_of([doc])[0]
 
     def features_of(self, docs: Sequence[Doc], texts: Optional[Sequence[str]] = None,
@@ -67,16 +72,18 @@ class WordSentences:
         orths, inverse = numpy.unique(numpy.concatenate([a[:, 0] for a in arrays]),
                                       return_inverse=True)
         strings = docs[0].vocab.strings
+        width = 4 if self.reads_suffixes() else 3  # whitespace or not, word, shape (ending)
         lexemes = numpy.array([self._lexeme(strings[int(orth)]) for orth in orths.tolist()],
-                              dtype="int64").reshape(-1, 3)[inverse.reshape(-1)]
+                              dtype="int64").reshape(-1, width)[inverse.reshape(-1)]
         out, start = [], 0
         texts = texts if texts is not None else [doc.text for doc in docs]
         for doc, array, text in zip(docs, arrays, texts):
             rows = lexemes[start:start + len(array)]
             start += len(array)
             index = numpy.flatnonzero(rows[:, 0] == 0)  # the words: whitespace tokens left out
-            found = numpy.zeros((3, len(index)), dtype="int64")
+            found = numpy.zeros((width, len(index)), dtype="int64")  # word, shape, gap (ending)
             found[0], found[1] = rows[index, 1], rows[index, 2]
+            found[3:] = rows[index, 3:].T
             if len(index):
                 found[2, :-1] = numpy.where(array[index[:-1], 1] == 1, SPACES, 1)
                 for k in numpy.flatnonzero(numpy.diff(index) > 1).tolist():
@@ -86,11 +93,28 @@ class WordSentences:
             out.append((index.tolist(), found))
         return out
 
-    def _lexeme(self, text: str) -> Tuple[int, int, int]:
-        """Whether a token's text is whitespace, its word id and its shape."""
+    def _lexeme(self, text: str) -> Tuple[int, ...]:
+        """Whether a token's text is whitespace, its word id and its shape (and
+        its ending's id, with suffix_chars)."""
+        ending = (self.suffixes.get(self.ending(text), UNKNOWN),) if self.reads_suffixes() else ()
         if text.isspace():
-            return 1, 0, 0
-        return 0, self.words.get(text.lower(), UNKNOWN), word_shape(text)
+            return (1, 0, 0) + (0,) * len(ending)
+        return (0, self.words.get(text.lower(), UNKNOWN), word_shape(text)) + ending
+
+    def ending(self, text: str) -> str:
+        """A word's last suffix_chars characters, in lower case."""
+        return text.lower()[-self.settings["suffix_chars"]:]
+
+    def reads_suffixes(self) -> bool:
+        """Whether each word reads its ending too (suffix_chars)."""
+        return bool(self.settings.get("suffix_chars"))
+
+    def _logits(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """The model's logits for features stacked as `features_of` and
+        `_with_chars` make them."""
+        suffix_ids = x[3] if self.reads_suffixes() else None
+        char_ends = x[-1] if self.reads_chars() else None
+        return self.model(x[0], x[1], x[2], lengths, char_ends, suffix_ids)
 
     def reads_chars(self) -> bool:
         """Whether each word reads the character model's probability too (char_bins)."""
@@ -98,7 +122,7 @@ class WordSentences:
 
     def _with_chars(self, doc: Doc, index: Sequence[int], feats: numpy.ndarray,
                     char_ends: Optional[numpy.ndarray]) -> numpy.ndarray:
-        """The features, with a fourth row where this model reads the character
+        """The features, with a last row where this model reads the character
         model: its probability at each word's last character, binned
         (`char_ends`: per character of the Doc's text)."""
         if not self.reads_chars():
@@ -137,7 +161,7 @@ class WordSentences:
                                                    axis=1))
             lengths = torch.tensor([b - a for _, a, b, _, _ in chunk], dtype=torch.long)
             with torch.no_grad(), training_mode(False):
-                p = torch.sigmoid(self.model(*x[:3], lengths, *x[3:])).numpy()
+                p = torch.sigmoid(self._logits(x, lengths)).numpy()
             start = 0
             for i, a, b, keep_a, keep_b in chunk:
                 found[i][keep_a:keep_b] = p[start + keep_a - a:start + keep_b - a]
@@ -166,6 +190,9 @@ class WordSentences:
         first = docs_of(1)
         self.words = seen_twice(Counter(t.text.lower() for doc in first for t in doc
                                         if not t.text.isspace()))
+        if self.reads_suffixes():
+            self.suffixes = seen_twice(Counter(self.ending(t.text) for doc in first for t in doc
+                                               if not t.text.isspace()))
         torch.manual_seed(seed)
         self.model = self._new_model()
 
@@ -189,25 +216,30 @@ class WordSentences:
         def batch_loss(batch) -> torch.Tensor:
             x = torch.cat([b[0] for b in batch], dim=1)
             lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
-            logits = self.model(*x[:3], lengths, *x[3:])
+            logits = self._logits(x, lengths)
             return torch.nn.functional.binary_cross_entropy_with_logits(
                 logits, torch.cat([b[1] for b in batch]))
 
         fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
                      learn_rate=learn_rate, seed=seed, label=f"{self.owner}, words", score=score)
-        self.learned = {"windows": len(data), "words": len(self.words), "epochs": epochs,
+        self.learned = {"windows": len(data), "words": len(self.words),
+                        **({"suffixes": len(self.suffixes)} if self.reads_suffixes() else {}),
+                        "epochs": epochs,
                         "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
 
     def to_bytes(self) -> bytes:
-        return srsly.msgpack_dumps({"settings": self.settings, "words": self.words,
-                                    "learned": self.learned,
-                                    "weights": weights_to_bytes(self.model)})
+        msg = {"settings": self.settings, "words": self.words, "learned": self.learned,
+               "weights": weights_to_bytes(self.model)}
+        if self.reads_suffixes():
+            msg["suffixes"] = self.suffixes
+        return srsly.msgpack_dumps(msg)
 
     def from_bytes(self, data: bytes) -> "WordSentences":
         msg = srsly.msgpack_loads(data)
         self.settings, self.words, self.learned = msg["settings"], msg["words"], msg["learned"]
+        self.suffixes = msg.get("suffixes", {})
         self.model = load_weights(self._new_model(), msg["weights"])
         return self
 
