@@ -61,9 +61,15 @@ def metrics_folder(tmp_path: Path) -> Path:
     write(base / "joined-words-dev.json", {"rows": [
         {"variant": "learned", "chunks": 5748, "Tokens": 97.24, "Words": 97.24,
          "Words_precision": 97.27, "Words_recall": 97.21, "seconds": 0.77}]})
-    write(base / "best_elstm-dev.official.json", {"f1": {"Lemmas": 0.9, "UPOS": 0.88, "LAS": 0.6}})
-    write(base / "best_elstm-dev.raw.json", {"Lemmas": 89.0, "LAS": 58.0})
+    marks = {"،": {"gold": 100, "found": 30, "extra": 20}, ".": {"gold": 600, "found": 590,
+                                                               "extra": 10}}
+    write(base / "senter-suffixes-dev.json", {"seed": 0, "rows": [
+        {"suffix_chars": 0, "Sentences": 75.04, "ends_by_mark": marks},
+        {"suffix_chars": 3, "Sentences": 79.89, "ends_by_mark": marks}]})
     cased = metrics / "lemmatizer" / "UD_Uyghur-UDT"
+    write(cased / "best_elstm_trainable-dev.official.json",
+          {"f1": {"Lemmas": 0.9, "UPOS": 0.88, "LAS": 0.6}})
+    write(cased / "best_elstm_trainable-dev.raw.json", {"Lemmas": 89.0, "LAS": 58.0})
     write(cased / "best_elstm_cased-dev.official.json", {"f1": {"Lemmas": 0.92, "UPOS": 0.885,
                                                                 "LAS": 0.605}})
     write(cased / "best_elstm_cased-dev.raw.json", {"Lemmas": 91.0, "LAS": 58.2})
@@ -104,6 +110,8 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | all | 300 | 270 (90.00%) | - | 240 (80.00%) |" in page
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
+    assert "| Uyghur-UDT | 0 | none | 75.04 | 620 of 700 | 30 |" in page
+    assert "| Uyghur-UDT | 0 | 3 | 79.89 | 620 of 700 | 30 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
     assert "| Uyghur-UDT | spaCy's `trainable_lemmatizer` | 90.00 | 88.00 | 60.00 | 89.00 | 58.00 |" in page
     assert "| Uyghur-UDT | `elstm_lemmatizer` | 92.00 | 88.50 | 60.50 | 91.00 | 58.20 |" in page

@@ -265,22 +265,48 @@ def joined_words_table(metrics: Path) -> Optional[str]:
                   "seconds"], rows)
 
 
+SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
+EWT_SENTER_SUFFIXES = "tokenizers/senter-suffixes-dev.json"  # EWT's, beside the others
+
+
+def senter_suffix_table(metrics: Path) -> Optional[str]:
+    """Per treebank and seed, the senter's word-level model reading no word
+    endings and reading them (`lab.senter_suffixes`, dev, UD's form):
+    Sentences F1 and the sentence ends found and put where the gold has none."""
+    files = [(treebank.replace("UD_", ""), path) for treebank, folders
+             in treebank_runs(metrics).items() for path in sorted(folders[0].glob(SENTER_SUFFIXES))]
+    if (metrics / EWT_SENTER_SUFFIXES).is_file():
+        files.append(("English-EWT", metrics / EWT_SENTER_SUFFIXES))
+    rows = []
+    for treebank, path in files:
+        found = read_json(path)
+        for row in found["rows"]:
+            ends = row["ends_by_mark"].values()
+            rows.append([treebank, str(found["seed"]), str(row["suffix_chars"] or "none"),
+                         _f(row["Sentences"]), f"{sum(e['found'] for e in ends)} of "
+                         f"{sum(e['gold'] for e in ends)}", str(sum(e["extra"] for e in ends))])
+    if not rows:
+        return None
+    return table(["treebank", "seed", "endings read", "Sentences", "ends found", "extra ends"],
+                 rows)
+
+
 LEMMATIZER_FOLDER = "lemmatizer"  # metrics/lemmatizer/<UD_Name>/: levers on the lemmatizer
-LEMMATIZER_RUNS = {"best_elstm_cased": "`elstm_lemmatizer`"}
+# the runs compared there: the config before elstm_lemmatizer, and with it
+LEMMATIZER_RUNS = {"best_elstm_trainable": "spaCy's `trainable_lemmatizer`",
+                   "best_elstm_cased": "`elstm_lemmatizer`"}
 
 
 def lemmatizer_table(metrics: Path) -> Optional[str]:
-    """Per treebank with runs in metrics/lemmatizer/: `raw/best_elstm` as shipped
-    beside the same config with another lemmatizer, same seed and steps, on dev:
-    gold words (Lemmas, UPOS, LAS) and raw text in UD's form (Lemmas, LAS)."""
+    """Per treebank with runs in metrics/lemmatizer/: `raw/best_elstm` with each
+    lemmatizer, same seed and steps, on dev: gold words (Lemmas, UPOS, LAS) and
+    raw text in UD's form (Lemmas, LAS)."""
     root = metrics / LEMMATIZER_FOLDER
     rows = []
     for folder in sorted(root.iterdir()) if root.is_dir() else []:
-        runs = [("spaCy's `trainable_lemmatizer`", metrics / FOLDER / folder.name, "best_elstm")]
-        runs += [(label, folder, name) for name, label in LEMMATIZER_RUNS.items()]
-        for label, where, name in runs:
-            gold = read_json(where / f"{name}-dev.official.json")
-            raw = read_json(where / f"{name}-dev.raw.json")
+        for name, label in LEMMATIZER_RUNS.items():
+            gold = read_json(folder / f"{name}-dev.official.json")
+            raw = read_json(folder / f"{name}-dev.raw.json")
             if gold and raw:
                 rows.append([folder.name.replace("UD_", ""), label]  # gold: every F1 in "f1"
                             + [_f(100 * gold["f1"][c]) for c in ("Lemmas", "UPOS", "LAS")]
@@ -378,6 +404,16 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "punctuation mark, or a word), how many of them each system finds on the raw "
                   "text, and in brackets the ends it puts after that mark where the gold has "
                   "none; `python -m lab.sentence_ends`.", "", ends, ""]
+    suffixes = senter_suffix_table(metrics)
+    if suffixes:
+        parts += ["## The senter's word-level model reading word endings (dev)", "",
+                  "`elstm_senter`'s character model trained once as `configs/raw/best_elstm.cfg` "
+                  "trains it, then its word-level model beside it without word endings "
+                  "(`none`) and reading each word's last characters (`word_suffix_chars`), "
+                  "each trained as the config trains it, same seed; the dev split's raw text "
+                  "in UD's form through the treebank's tokenizer, CoNLL 2018 script; the "
+                  "ends of every mark summed. `python -m lab.senter_suffixes --treebank "
+                  "assets/UD_<Name> --output ... [--seed S]`.", "", suffixes, ""]
     multiword = multiword_table(metrics)
     if multiword:
         parts += ["## Multiword tokens written with the right words", "",
@@ -413,16 +449,18 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
     lemmatizers = lemmatizer_table(metrics)
     if lemmatizers:
         parts += ["## A lemmatizer whose edit trees read lower case first (dev)", "",
-                  "`raw/best_elstm` as shipped, and the same config, seed (0) and steps (3,000) "
-                  "with `elstm_lemmatizer` in place of spaCy's `trainable_lemmatizer` (its "
-                  "edit trees read each form and lemma with its first letter in lower case, "
-                  "and the capital comes back per UPOS where the training lemmas keep it: "
-                  "`spacy_elstm/components/cased_lemmatizer.py`), on the dev split: gold "
-                  "words and sentences, then raw text in UD's form; CoNLL 2018 script. "
-                  "`python scripts/train_and_score.py best_elstm_cased=configs/raw/best_elstm.cfg "
-                  "--raw --treebank assets/UD_<Name> --metrics metrics/lemmatizer/UD_<Name> "
-                  "--models training/lemmatizer/UD_<Name> --steps 3000 --splits dev -- "
-                  "--components.lemmatizer.factory elstm_lemmatizer`.", "", lemmatizers, ""]
+                  "`raw/best_elstm` with spaCy's `trainable_lemmatizer`, as it was before "
+                  "issue 72, and with `elstm_lemmatizer`, as it is now (its edit trees read "
+                  "each form and lemma with its first letter in lower case, and the capital "
+                  "comes back per UPOS where the training lemmas keep it: "
+                  "`spacy_elstm/components/cased_lemmatizer.py`), the same seed (0) and steps "
+                  "(3,000), on the dev split: gold words and sentences, then raw text in UD's "
+                  "form; CoNLL 2018 script. `python scripts/train_and_score.py "
+                  "best_elstm_cased=configs/raw/best_elstm.cfg --raw --treebank "
+                  "assets/UD_<Name> --metrics metrics/lemmatizer/UD_<Name> --models "
+                  "training/lemmatizer/UD_<Name> --steps 3000 --splits dev`, and "
+                  "`best_elstm_trainable=...` with `-- "
+"--components.lemmatizer.factory trainable_lemmatizer`.", "", lemmatizers, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "
