@@ -266,7 +266,7 @@ def joined_words_table(metrics: Path) -> Optional[str]:
 
 
 SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
-EWT_SENTER_SUFFIXES = "tokenizers/senter-suffixes-dev.json"  # EWT's, beside the others
+EWT_SENTER_SUFFIXES = "tokenizers"  # EWT's, beside the others
 
 
 def senter_suffix_table(metrics: Path) -> Optional[str]:
@@ -275,8 +275,8 @@ def senter_suffix_table(metrics: Path) -> Optional[str]:
     Sentences F1 and the sentence ends found and put where the gold has none."""
     files = [(treebank.replace("UD_", ""), path) for treebank, folders
              in treebank_runs(metrics).items() for path in sorted(folders[0].glob(SENTER_SUFFIXES))]
-    if (metrics / EWT_SENTER_SUFFIXES).is_file():
-        files.append(("English-EWT", metrics / EWT_SENTER_SUFFIXES))
+    files += [("English-EWT", path)
+              for path in sorted((metrics / EWT_SENTER_SUFFIXES).glob(SENTER_SUFFIXES))]
     rows = []
     for treebank, path in files:
         found = read_json(path)
