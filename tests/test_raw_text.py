@@ -252,6 +252,8 @@ def test_score_raw_gives_every_metric(splitter, tmp_path):
                    output=tmp_path / "raw.json", predictions=tmp_path / "raw.conllu")
     assert result["tokenisation"] == "pipeline" and result["input"] == "raw text"
     assert result["components"] == splitter.pipe_names  # which pipeline made the row
+    name = splitter.pipe_names[-1]  # and how each was set
+    assert result["components_config"][name] == dict(splitter.config["components"][name])
     assert result["Tokens"] > 95 and result["Words"] > 95 and result["Sentences"] > 0
     assert result["sentence_count"] > 2 * result["documents"]
     assert result["UPOS"] is None and result["Lemmas"] is None and result["LAS"] is not None

@@ -11,7 +11,7 @@ from lab.report import treebanks
 from lab.treebank_speed import main as speed_main
 
 COLUMNS = treebanks.COLUMNS
-SHIPPED = treebanks.shipped_factories("best_elstm")  # the config as it is now
+SHIPPED = treebanks.shipped_components("best_elstm")  # the config as it is now
 FIXTURE = Path(__file__).parent / "fixtures" / "ud_text" / "UD_Uyghur-UDT" / "ug_udt-ud-test.conllu"
 
 
@@ -32,7 +32,7 @@ def metrics_folder(tmp_path: Path) -> Path:
     base = metrics / "treebanks" / "UD_Uyghur-UDT"
     for folder, las in ((base, 70.0), (base.with_name("UD_Uyghur-UDT-seed1"), 72.0)):
         write(folder / "best_elstm-test.raw.json", {**scores(90.0, LAS=las, Words=99.2),
-                                                    "factories": SHIPPED})
+                                                    "components_config": SHIPPED})
         write(folder / "best_elstm-test.official.json", {"LAS": las + 5})
         write(folder / "train-best_elstm.jsonl", [{"step": 0, "seconds": 10, "words": 0, "score": 0.1},
                                                    {"step": 3000, "seconds": 1800, "words": 9, "score": 0.7}])
@@ -115,16 +115,18 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
     assert "| Uyghur-UDT | spaCy's `trainable_lemmatizer` | 90.00 | 88.00 | 60.00 | 89.00 | 58.00 |" in page
     assert "| Uyghur-UDT | `elstm_lemmatizer` | 92.00 | 88.50 | 60.50 | 91.00 | 58.20 |" in page
-    # a row scored before scores named factories, or of other factories: marked
+    # a row scored before scores recorded settings, or set otherwise: marked
     cnn = metrics / "treebanks" / "UD_Uyghur-UDT" / "cnn-test.raw.json"
     write(cnn, scores(80.0))
     assert "| Uyghur-UDT | `raw/cnn` (an earlier config) | 80.00 |" in \
         treebanks.page_section(metrics)[0]
-    write(cnn, {**scores(80.0), "factories": {**treebanks.shipped_factories("cnn"),
-                                              "lemmatizer": "trainable_lemmatizer"}})
+    shipped = treebanks.shipped_components("cnn")
+    senter = {**shipped["elstm_senter"], "word_suffix_chars": 0}
+    write(cnn, {**scores(80.0), "components_config": {**shipped, "elstm_senter": senter}})
     assert "| Uyghur-UDT | `raw/cnn` (an earlier config) | 80.00 |" in \
         treebanks.page_section(metrics)[0]
-    write(cnn, {**scores(80.0), "factories": treebanks.shipped_factories("cnn")})
+    filled = {**shipped, "elstm_senter": {**shipped["elstm_senter"], "word_char_bins": 0}}
+    write(cnn, {**scores(80.0), "components_config": filled})  # defaults filled in: the same
     assert "| Uyghur-UDT | `raw/cnn` | 80.00 |" in treebanks.page_section(metrics)[0]
     readme = treebanks.readme_table(metrics)
     assert "| `raw/cnn`" not in readme and "cnn" not in readme.split("\n\n")[0]

@@ -36,16 +36,25 @@ MEAN_LAS_MARGIN = 4.0
 MARGINS = {"LAS": 2.0, "Words": -0.5, "Sentences": -1.0, "UPOS": 0.0, "UFeats": 0.0,
            "Lemmas": 0.0}
 SPEED_RATIO = 1.5
-# the shipped raw configs: a row whose pipelines' components (their factories) are
-# not those of its config as it is now was trained by an earlier one, and says so
+# the shipped raw configs: a row whose pipelines' components were not set as its
+# config sets them now was trained by an earlier version of it, and says so
 RAW_CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "raw"
 EARLIER_MARK = " (an earlier config)"
 
 
-def shipped_factories(config: str) -> Dict[str, str]:
-    """{component: factory} of the pipeline configs/raw/CONFIG.cfg builds."""
-    found = spacy.util.load_config(RAW_CONFIGS / f"{config}.cfg", interpolate=False)
-    return {name: found["components"][name]["factory"] for name in found["nlp"]["pipeline"]}
+def shipped_components(config: str) -> Dict[str, Any]:
+    """The [components] of configs/raw/CONFIG.cfg as it is now, interpolated."""
+    return dict(spacy.util.load_config(RAW_CONFIGS / f"{config}.cfg",
+                                       interpolate=True)["components"])
+
+
+def set_as(wanted: Any, found: Any) -> bool:
+    """Whether `found` (a pipeline's settings, every default filled in) has
+    every setting of `wanted` (a config's), with the same value."""
+    if isinstance(wanted, dict):
+        return isinstance(found, dict) and all(k in found and set_as(v, found[k])
+                                               for k, v in wanted.items())
+    return wanted == found
 
 
 def treebank_runs(metrics: Path) -> Dict[str, List[Path]]:
@@ -71,10 +80,10 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     timed = [read_json(f / f"train-{config}.time.json") for f in folders]
     seconds = [t["seconds"] if t else log[-1]["seconds"] for t, log in zip(timed, logs) if t or log]
     steps = [log[-1]["step"] for log in logs if log]
-    # a pipeline scored before scores named their factories, or with others than
-    # the config's, was trained by an earlier version of the config
-    shipped = shipped_factories(config)
-    earlier = any(r.get("factories") != shipped for r in raws)
+    # a pipeline scored before scores recorded its settings, or set otherwise than
+    # the config sets it now, was trained by an earlier version of the config
+    shipped = shipped_components(config)
+    earlier = any(not set_as(shipped, r.get("components_config")) for r in raws)
     return {"scores": {c: _mean([r[c] for r in raws if c in r]) for c in COLUMNS},
             "earlier_config": earlier,
             "sd_LAS": statistics.stdev([r["LAS"] for r in raws]) if len(raws) > 1 else None,
@@ -369,9 +378,9 @@ NOTE = (
     "epochs, tagger 20 iterations, parser 10; dev as heldout), `trained` its training time. "
     "`words/s`: each system's own words per second on the test text, one thread, all in one "
     "process (`python -m lab.treebank_speed`), median of 3 interleaved rounds. "
-    "`(an earlier config)`: pipelines whose components are not those of "
-    "`configs/raw/CONFIG.cfg` as it is now (trained before issue 72 put in "
-    "`elstm_lemmatizer` and the training data's lemma lookup, `elstm_lemma_lookup`); "
+    "`(an earlier config)`: pipelines whose components were not set as "
+    "`configs/raw/CONFIG.cfg` sets them now (trained before issue 72 put in "
+    "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings); "
     "the others were trained by the config as it is.")
 
 

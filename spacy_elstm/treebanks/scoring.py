@@ -266,6 +266,12 @@ def joined(vocab: Vocab, docs: Sequence[Doc]) -> Doc:
     return joined_docs(docs, ensure_whitespace=True)
 
 
+def components_config(nlp) -> Dict[str, Any]:
+    """The pipeline's [components] settings as it was loaded, interpolated: what
+    made it, so that a score can be matched to the config that trained it."""
+    return json.loads(json.dumps(nlp.config.interpolate()["components"]))
+
+
 def tok2vec_architectures(nlp) -> List[str]:
     """The registered architecture of each tok2vec component's model, as the
     pipeline was loaded (spacy.Tok2Vec.v2 reads a doc whole,
@@ -385,7 +391,7 @@ def score(pipeline: Union[str, Path], gold_path: Union[str, Path], *,
         "gold": gold_path.name,
         "pipeline": str(pipeline),
         "components": list(nlp.pipe_names),
-        "factories": {name: nlp.get_pipe_meta(name).factory for name in nlp.pipe_names},
+        "components_config": components_config(nlp),
         "tokenisation": "pipeline" if raw else "gold",
         "sentences": "pipeline" if raw else "gold",
         "input": "raw text" if raw else "gold lemmas" if gold_lemmas else "words",
