@@ -134,7 +134,11 @@ def test_the_page_and_the_readme_table(tmp_path):
             "71.00 / 69.50 | 3000 / 2500 |") in readme
     assert "one seed where no count is given" in readme
     seed1 = metrics / "treebanks" / "UD_Uyghur-UDT-seed1" / "best_elstm-test.raw.json"
-    write(seed1, scores(90.0, LAS=72.0, Words=99.2))  # one seed of an earlier config
+    write(seed1, scores(90.0, LAS=72.0, Words=99.2))  # one seed of an earlier config:
+    assert ("| Uyghur-UDT | 99.20 / 99.60 | 90.00 / 90.00 | 90.00 / 90.00 | 70.00 / 69.50 |"
+            in treebanks.readme_table(metrics))  # the other counted alone
+    for folder in (seed1.parent, seed1.parent.with_name("UD_Uyghur-UDT")):
+        write(folder / "best_elstm-test.raw.json", scores(90.0, LAS=72.0, Words=99.2))
     assert "| Uyghur-UDT (2 seeds) (an earlier config) |" in treebanks.readme_table(metrics)
     assert treebanks.readme_table(tmp_path / "nothing") is None
 

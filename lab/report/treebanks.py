@@ -70,9 +70,17 @@ def _mean(values: List[float]) -> Optional[float]:
 def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     """The mean raw-text test scores of a config over its seeds, with its
     gold-token LAS, training time and seeds; None where no seed has them."""
-    raws = [r for r in (read_json(f / f"{config}-test.raw.json") for f in folders) if r]
-    if not raws:
+    scored = [(f, r) for f, r in ((f, read_json(f / f"{config}-test.raw.json")) for f in folders)
+              if r]
+    if not scored:
         return None
+    # a pipeline scored before scores recorded its settings, or set otherwise than
+    # the config sets it now, was trained by an earlier version of the config: where
+    # some seeds are of the config as it is, the others are left out
+    shipped = shipped_components(config)
+    current = [(f, r) for f, r in scored if set_as(shipped, r.get("components_config"))]
+    earlier = not current
+    folders, raws = [f for f, _ in current or scored], [r for _, r in current or scored]
     golds = [g for g in (read_json(f / f"{config}-test.official.json") for f in folders) if g]
     logs = [read_log(f / f"train-{config}.jsonl") for f in folders]
     # the whole `spacy train` where train_and_score.py timed it, else the log's own
@@ -80,10 +88,6 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     timed = [read_json(f / f"train-{config}.time.json") for f in folders]
     seconds = [t["seconds"] if t else log[-1]["seconds"] for t, log in zip(timed, logs) if t or log]
     steps = [log[-1]["step"] for log in logs if log]
-    # a pipeline scored before scores recorded its settings, or set otherwise than
-    # the config sets it now, was trained by an earlier version of the config
-    shipped = shipped_components(config)
-    earlier = any(not set_as(shipped, r.get("components_config")) for r in raws)
     return {"scores": {c: _mean([r[c] for r in raws if c in r]) for c in COLUMNS},
             "earlier_config": earlier,
             "sd_LAS": statistics.stdev([r["LAS"] for r in raws]) if len(raws) > 1 else None,
@@ -381,7 +385,8 @@ NOTE = (
     "`(an earlier config)`: pipelines whose components were not set as "
     "`configs/raw/CONFIG.cfg` sets them now (trained before issue 72 put in "
     "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings); "
-    "the others were trained by the config as it is.")
+    "the others were trained by the config as it is, and where a treebank has seeds of "
+    "both, only those are counted.")
 
 
 def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
