@@ -132,6 +132,8 @@ VARIANTS = (
     Variant("experiments/raw/cnn_as_written", "cnn", "raw/raw_text"),
     Variant("raw/best_elstm", "experiments/raw/best_elstm_as_written", "raw/text_variants"),
     Variant("raw/cnn", "experiments/raw/cnn_as_written", "raw/text_variants"),
+    # raw/best_elstm with a UPOS tagger of its own (Uyghur-UDT's UPOS, issue 71)
+    Variant("experiments/raw/best_elstm_upos", "raw/best_elstm"),
     # the quick start's pipeline for raw text (issue 55: the sample splits sentences)
     Variant("raw/elstm_brnn", "elstm_brnn", "raw/raw_text"),
     # raw/best_elstm as it was before issue 43 (the word features of best_elstm_wide_words)
