@@ -14,12 +14,8 @@ chunk of the training text tokenized as spaCy does, on its own):
    in EWT, every time);
 2. the language's infix rules that split words the treebank keeps whole (EWT
    keeps `e-mail` and `01-Feb-02`) are dropped;
-3. every token (a word, or a multiword token's words together) whose most
-   frequent analysis in the training data the rules miss becomes a special
-   case (spaCy's tokenizer exceptions, which the rules also apply inside a
-   chunk once its punctuation is split off: Turkish `parmaklı` = `parmak` +
-   `lı` with the comma after it in training, alone in use); then every chunk
-   whose most frequent analysis the rules still miss;
+3. every chunk whose most frequent analysis in the training data the
+   rules still miss becomes a special case (spaCy's tokenizer exceptions);
 4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
    CoNLL-U output writes `don't` as one token of two words; a token of letters
    training never had is split by the rules of the endings of its multiword
@@ -57,7 +53,7 @@ from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffi
 from spacy.vocab import Vocab
 
 from .joined_words import BELOW, CHUNK, JoinedWords
-from .multiword import MultiwordRules, multiword_spans, set_multiword_spans, set_word_forms
+from .multiword import MultiwordRules, set_multiword_spans, set_word_forms
 from .multiword_suffixes import SuffixRules
 from .paragraphs import mark_paragraph_starts
 from .spaced_words import SpacedWords
@@ -125,8 +121,8 @@ class TreebankTokenizer:
         """Adapt the rules to the training data's words (see the module's
         docstring).
 
-        min_count (int): the fewest times a token's or a chunk's most frequent
-            analysis must occur in the training data to become a special case.
+        min_count (int): the fewest times a chunk's most frequent analysis must
+            occur in the training data to become a special case.
         treebank (Optional[Path]): learn from this converted corpus (.spacy) in
             place of the training examples: whole Docs with their multiword
             tokens, which examples read with gold_preproc = true lack.
@@ -167,12 +163,22 @@ class TreebankTokenizer:
                 self.rules, current = candidate, score
         learned["infixes_dropped"] = dropped
         learned["f1_after_rules"] = current
-        tokens = _token_analyses(references)
-        learned["token_special_cases"], learned["token_special_cases_capitalised"] = \
-            self._add_special_cases(tokens, min_count)
-        learned["f1_token_cases"] = _f1(self.rules, chunks)
-        learned["special_cases"], learned["special_cases_capitalised"] = \
-            self._add_special_cases(chunks, min_count)
+        specials = capitalised = 0
+        for chunk, analyses in sorted(chunks.items()):
+            analysis, count = analyses.most_common(1)[0]
+            if count >= min_count and _analysis(self.rules, chunk) != analysis:
+                self.rules.add_special_case(chunk, [{ORTH: chunk[a:b]} for a, b in analysis])
+                specials += 1
+                # a chunk split in words is split so at a sentence's start too, where
+                # the training data never wrote it with a capital (Wolof `Mooy`)
+                capital = chunk[:1].upper() + chunk[1:]
+                if len(analysis) > 1 and capital not in chunks and \
+                        _analysis(self.rules, capital) != analysis:
+                    self.rules.add_special_case(capital,
+                                                [{ORTH: capital[a:b]} for a, b in analysis])
+                    capitalised += 1
+        learned["special_cases"] = specials
+        learned["special_cases_capitalised"] = capitalised
         learned["f1_learned"] = _f1(self.rules, chunks)
         self.multiword = MultiwordRules.learn(references)
         learned["multiword_sequences"] = len(self.multiword.sequences)
@@ -191,26 +197,6 @@ class TreebankTokenizer:
             learned["joined_words"] = {"chunks": len(self.joined_words.chunks),
                                        **self.joined_words.segmenter.learned}
         self.learned = learned
-
-    def _add_special_cases(self, pieces: Dict[str, Counter], min_count: int) -> Tuple[int, int]:
-        """Each piece of text (a token or a chunk) whose most frequent analysis,
-        seen at least min_count times, the rules miss becomes a special case;
-        how many, and how many capitalised ones besides."""
-        specials = capitalised = 0
-        for piece, analyses in sorted(pieces.items()):
-            analysis, count = analyses.most_common(1)[0]
-            if count >= min_count and _analysis(self.rules, piece) != analysis:
-                self.rules.add_special_case(piece, [{ORTH: piece[a:b]} for a, b in analysis])
-                specials += 1
-                # a piece split in words is split so at a sentence's start too, where
-                # the training data never wrote it with a capital (Wolof `Mooy`)
-                capital = piece[:1].upper() + piece[1:]
-                if len(analysis) > 1 and capital not in pieces and \
-                        _analysis(self.rules, capital) != analysis:
-                    self.rules.add_special_case(capital,
-                                                [{ORTH: capital[a:b]} for a, b in analysis])
-                    capitalised += 1
-        return specials, capitalised
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({"rules": self.rules.to_bytes(exclude=["vocab"]),
@@ -259,25 +245,6 @@ def _chunk_analyses(docs: Iterable[Doc]) -> Dict[str, Counter]:
                     all(a >= start and b <= end for a, b in spans):
                 chunks[match.group()][tuple((a - start, b - start) for a, b in spans)] += 1
     return chunks
-
-
-def _token_analyses(docs: Iterable[Doc]) -> Dict[str, Counter]:
-    """Each token of the docs (a word, or a multiword token's words together)
-    that holds a letter or digit and no whitespace -> how often each analysis
-    (its words' spans) occurs."""
-    tokens: Dict[str, Counter] = defaultdict(Counter)
-    for doc in docs:
-        last_of = dict(multiword_spans(doc))
-        k = 0
-        while k < len(doc):
-            last = last_of.get(k, k)
-            start, end = doc[k].idx, doc[last].idx + len(doc[last].text)
-            text = doc.text[start:end]
-            if not any(c.isspace() for c in text) and any(c.isalnum() for c in text):
-                tokens[text][tuple((t.idx - start, t.idx + len(t.text) - start)
-                                   for t in doc[k:last + 1])] += 1
-            k = last + 1
-    return tokens
 
 
 def _analysis(rules: Tokenizer, chunk: str) -> Analysis:
