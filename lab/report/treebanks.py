@@ -291,8 +291,9 @@ def senter_suffix_table(metrics: Path) -> Optional[str]:
     files += [("English-EWT", path)
               for path in sorted((metrics / EWT_SENTER_SUFFIXES).glob(SENTER_SUFFIXES))]
     rows = []
-    for treebank, path in files:
-        found = read_json(path)
+    found_files = sorted(((treebank, read_json(path)) for treebank, path in files),
+                         key=lambda item: (item[0], item[1]["seed"]))
+    for treebank, found in found_files:
         for row in found["rows"]:
             ends = row["ends_by_mark"].values()
             rows.append([treebank, str(found["seed"]), str(row["suffix_chars"] or "none"),
