@@ -10,6 +10,7 @@ extra). On Uyghur-UDT a sentence may end after `،`, which also divides
 clauses; the endings of its rare words (a finite verb's) may tell which.
 
     python -m lab.senter_suffixes --treebank assets/UD_Uyghur-UDT --output metrics/treebanks/UD_Uyghur-UDT/senter-suffixes-dev.json [--suffix-chars 0 3] [--seed 0]
+    python -m lab.senter_suffixes --treebank assets/UD_English-EWT --output metrics/tokenizers/senter-suffixes-seed0.json
 """
 import json
 import tempfile

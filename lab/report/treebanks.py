@@ -279,7 +279,8 @@ def joined_words_table(metrics: Path) -> Optional[str]:
 
 
 SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
-EWT_SENTER_SUFFIXES = "tokenizers"  # EWT's, beside the others
+# EWT's, beside the others (named apart from the runs of metrics/tokenizers/)
+EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
 
 
 def senter_suffix_table(metrics: Path) -> Optional[str]:
@@ -289,7 +290,7 @@ def senter_suffix_table(metrics: Path) -> Optional[str]:
     files = [(treebank.replace("UD_", ""), path) for treebank, folders
              in treebank_runs(metrics).items() for path in sorted(folders[0].glob(SENTER_SUFFIXES))]
     files += [("English-EWT", path)
-              for path in sorted((metrics / EWT_SENTER_SUFFIXES).glob(SENTER_SUFFIXES))]
+              for path in sorted((metrics / EWT_SENTER_SUFFIXES[0]).glob(EWT_SENTER_SUFFIXES[1]))]
     rows = []
     found_files = sorted(((treebank, read_json(path)) for treebank, path in files),
                          key=lambda item: (item[0], item[1]["seed"]))
