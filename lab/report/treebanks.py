@@ -12,6 +12,7 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
 (lab.words_with_spaces) and ``joined-words-dev.json`` (lab.joined_words)."""
+import functools
 import statistics
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -42,8 +43,11 @@ RAW_CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "raw"
 EARLIER_MARK = " (an earlier config)"
 
 
+@functools.lru_cache(maxsize=None)
 def shipped_components(config: str) -> Dict[str, Any]:
-    """The [components] of configs/raw/CONFIG.cfg as it is now, interpolated."""
+    """The [components] of configs/raw/CONFIG.cfg as it is now, interpolated
+    (read once per report: every treebank's rows compare against it; not to be
+    changed by callers)."""
     return dict(spacy.util.load_config(RAW_CONFIGS / f"{config}.cfg",
                                        interpolate=True)["components"])
 
@@ -476,7 +480,7 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "assets/UD_<Name> --metrics metrics/lemmatizer/UD_<Name> --models "
                   "training/lemmatizer/UD_<Name> --steps 3000 --splits dev`, and "
                   "`best_elstm_trainable=...` with `-- "
-"--components.lemmatizer.factory trainable_lemmatizer`.", "", lemmatizers, ""]
+                  "--components.lemmatizer.factory trainable_lemmatizer`.", "", lemmatizers, ""]
     parts += ["## Published scores on these treebanks (other UD versions)", "",
               "Quoted from their sources (`lab/published_scores.json` names each file and "
               "commit), on the UD release each was measured on; not measured here, and their "
