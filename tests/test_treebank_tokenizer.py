@@ -113,3 +113,26 @@ def test_runs_of_mixed_punctuation_stay_one_word_where_the_treebank_writes_them_
     assert [t.text for t in nlp("Nice?!? Great!!?! ?!?")] == ["Nice", "?!?", "Great", "!!?!",
                                                                "?!?"]
     assert [t.text for t in default_rules(nlp)("Nice?!?")] == ["Nice", "?", "!", "?"]
+
+
+def test_a_chunk_s_words_are_found_again_inside_other_punctuation():
+    """Training writes `gibiydi.` as gibi + ydi + . (a special case of that
+    chunk); `gibiydi` alone, `gibiydi,` and `(gibiydi` are split so too, as
+    spaCy looks a special case up again after it splits punctuation off. A core
+    the training data keeps whole (`g.j.` of `(g.j.`) adds no special case:
+    `g.j.` at a sentence's end is `g.j` + `.`."""
+    nlp = spacy.blank("tr", config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    filler = "Ali eve geldi ve kitabı okudu".split() * 10  # words the rules get right
+    gold = Doc(nlp.vocab, words=["O", "gibi", "ydi", ".", "Sen", "gibi", "ydi", ".",
+                                 "(", "g.j.", ")", "ne"] + filler,
+               spaces=[True, False, False, True, True, False, False, True,
+                       False, False, True, True] + [True] * len(filler))
+    set_multiword_spans(gold, [(1, 2), (5, 6)])
+    nlp.tokenizer.initialize(lambda: [Example(nlp.make_doc(gold.text), gold)], nlp=nlp)
+    assert nlp.tokenizer.learned["special_cases_inside_punctuation"] == 1
+    for text, words in [("Ben gibiydi", ["Ben", "gibi", "ydi"]),
+                        ("gibiydi, (gibiydi!", ["gibi", "ydi", ",", "(", "gibi", "ydi", "!"]),
+                        ("ne g.j.", ["ne", "g.j", "."])]:
+        doc = nlp(text)
+        assert [t.text for t in doc] == words, text
+    assert multiword_spans(nlp("Ben gibiydi")) == [(1, 2)]

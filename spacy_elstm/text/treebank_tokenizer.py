@@ -16,6 +16,12 @@ chunk of the training text tokenized as spaCy does, on its own):
    keeps `e-mail` and `01-Feb-02`) are dropped;
 3. every chunk whose most frequent analysis in the training data the
    rules still miss becomes a special case (spaCy's tokenizer exceptions);
+   so does a chunk's core, the chunk without the words of punctuation at its
+   ends, where its most frequent analysis over every chunk that holds it is
+   of several words and the training text never has it alone: Turkish
+   `gibiydi.` (`gibi` + `ydi` + `.`) teaches `gibiydi,` and `gibiydi`, as
+   spaCy's rules look a special case up again once punctuation is split off
+   (kept where the training words' F1 does not drop);
 4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
    CoNLL-U output writes `don't` as one token of two words; a token of letters
    training never had is split by the rules of the endings of its multiword
@@ -56,6 +62,7 @@ from .joined_words import BELOW, CHUNK, JoinedWords
 from .multiword import MultiwordRules, set_multiword_spans, set_word_forms
 from .multiword_suffixes import SuffixRules
 from .paragraphs import mark_paragraph_starts
+from .punctuation import is_punctuation
 from .spaced_words import SpacedWords
 from .training_docs import treebank_docs
 
@@ -179,6 +186,22 @@ class TreebankTokenizer:
                     capitalised += 1
         learned["special_cases"] = specials
         learned["special_cases_capitalised"] = capitalised
+        cores = _core_analyses(chunks)
+        candidate = _with_patterns(self.rules, _runs(kept_runs) + prefixes,
+                                   _runs(kept_runs) + suffixes,
+                                   [p for p in infixes if p not in dropped])
+        added = 0
+        for core, analyses in sorted(cores.items()):
+            analysis, count = analyses.most_common(1)[0]
+            if count >= min_count and len(analysis) > 1 and core not in chunks and \
+                    _analysis(candidate, core) != analysis:
+                candidate.add_special_case(core, [{ORTH: core[a:b]} for a, b in analysis])
+                added += 1
+        if added and _f1(candidate, chunks) >= _f1(self.rules, chunks):
+            self.rules = candidate
+        else:
+            added = 0
+        learned["special_cases_inside_punctuation"] = added
         learned["f1_learned"] = _f1(self.rules, chunks)
         self.multiword = MultiwordRules.learn(references)
         learned["multiword_sequences"] = len(self.multiword.sequences)
@@ -245,6 +268,27 @@ def _chunk_analyses(docs: Iterable[Doc]) -> Dict[str, Counter]:
                     all(a >= start and b <= end for a, b in spans):
                 chunks[match.group()][tuple((a - start, b - start) for a, b in spans)] += 1
     return chunks
+
+
+def _core_analyses(chunks: Dict[str, Counter]) -> Dict[str, Counter]:
+    """The analyses of each chunk's core: the chunk without the words of
+    punctuation at its start and end (`gibiydi` of `gibiydi.` and `gibiydi,`),
+    counted over every chunk that has it, as spaCy's rules look up a special
+    case again once they have split such punctuation off."""
+    cores: Dict[str, Counter] = defaultdict(Counter)
+    for chunk, analyses in chunks.items():
+        for analysis, count in analyses.items():
+            first, last = 0, len(analysis)
+            while first < last and is_punctuation(chunk[slice(*analysis[first])]):
+                first += 1
+            while last > first and is_punctuation(chunk[slice(*analysis[last - 1])]):
+                last -= 1
+            if first == last:
+                continue
+            start, end = analysis[first][0], analysis[last - 1][1]
+            cores[chunk[start:end]][tuple((a - start, b - start)
+                                          for a, b in analysis[first:last])] += count
+    return cores
 
 
 def _analysis(rules: Tokenizer, chunk: str) -> Analysis:
