@@ -11,7 +11,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
-(lab.words_with_spaces) and ``joined-words-dev.json`` (lab.joined_words)."""
+(lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases)
+and ``joined-words-dev.json`` (lab.joined_words)."""
 import functools
 import statistics
 from pathlib import Path
@@ -267,6 +268,20 @@ def tokenizer_table(metrics: Path) -> Optional[str]:
                   "seconds"], rows)
 
 
+def core_cases_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.core_special_cases: the tokenizer alone on
+    dev, without and with the special cases of chunks' cores."""
+    rows = []
+    for treebank, found in seed0_files(metrics, "tokenizer-cores-dev.json"):
+        for row in found["rows"]:
+            rows.append([treebank, row["variant"], str(row["special_cases"]), _f(row["Tokens"]),
+                         _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"])])
+    if not rows:
+        return None
+    return table(["treebank", "variant", "special cases", "Tokens", "Words", "Words P",
+                  "Words R"], rows)
+
+
 def joined_words_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.joined_words: the tokenizer alone on dev,
     its rules, its character model alone and the two as learned."""
@@ -454,6 +469,16 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "(docs/design.md). `lexicon`: its words with a space; `seconds`: the "
                   "tokenizer's time on the text; `python -m lab.words_with_spaces`.", "",
                   tokenizers, ""]
+    cores = core_cases_table(metrics)
+    if cores:
+        parts += ["## Special cases inside punctuation: the tokenizer alone", "",
+                  "The treebank tokenizer learned from the train split, on the dev split's raw "
+                  "text in UD's form, scored alone by the CoNLL 2018 script (no senter): "
+                  "`chunks only` with the special cases of whole chunks, as before issue 72's "
+                  "third session, `learned` with those of each chunk's core too (the chunk "
+                  "without its words of punctuation: `gibiydi` of `gibiydi.`), as "
+                  "`[initialize.tokenizer]` leaves it. `special cases`: all the rules hold; "
+                  "`python -m lab.core_special_cases`.", "", cores, ""]
     joined = joined_words_table(metrics)
     if joined:
         parts += ["## Words written together: the tokenizer alone", "",
