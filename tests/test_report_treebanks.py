@@ -58,6 +58,11 @@ def metrics_folder(tmp_path: Path) -> Path:
     write(base / "multiword-test.json", {"systems": {
         "best_elstm": {"all": {"gold": 300, "right": 270}, "unseen": {"gold": 40, "right": 10}},
         "udpipe1": {"all": {"gold": 300, "right": 240}, "unseen": {"gold": 40, "right": 20}}}})
+    write(base / "tokenizer-cores-dev.json", {"rows": [
+        {"variant": "chunks only", "special_cases": 1648, "Tokens": 99.67, "Words": 97.48,
+         "Words_precision": 97.78, "Words_recall": 97.18},
+        {"variant": "learned", "special_cases": 1980, "Tokens": 99.67, "Words": 97.58,
+         "Words_precision": 97.84, "Words_recall": 97.32}]})
     write(base / "joined-words-dev.json", {"rows": [
         {"variant": "learned", "chunks": 5748, "Tokens": 97.24, "Words": 97.24,
          "Words_precision": 97.27, "Words_recall": 97.21, "seconds": 0.77}]})
@@ -110,6 +115,7 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | all | 300 | 270 (90.00%) | - | 240 (80.00%) |" in page
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
+    assert "| Uyghur-UDT | learned | 1980 | 99.67 | 97.58 | 97.84 | 97.32 |" in page
     assert "| Uyghur-UDT | 0 | none | 75.04 | 620 of 700 | 30 |" in page
     assert "| Uyghur-UDT | 0 | 3 | 79.89 | 620 of 700 | 30 |" in page
     assert "Stanza 1.5.1 | UD 2.12 |" in page  # published, with its UD version
