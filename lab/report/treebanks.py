@@ -11,8 +11,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
-(lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases)
-and ``joined-words-dev.json`` (lab.joined_words)."""
+(lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases;
+EWT's in ``metrics/tokenizers/``) and ``joined-words-dev.json`` (lab.joined_words)."""
 import functools
 import statistics
 from pathlib import Path
@@ -271,8 +271,11 @@ def tokenizer_table(metrics: Path) -> Optional[str]:
 def core_cases_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.core_special_cases: the tokenizer alone on
     dev, without and with the special cases of chunks' cores."""
+    files = list(seed0_files(metrics, "tokenizer-cores-dev.json"))
+    ewt = metrics / "tokenizers" / "tokenizer-cores-dev.json"  # EWT's, beside the others
+    files += [("English-EWT", read_json(ewt))] if ewt.exists() else []
     rows = []
-    for treebank, found in seed0_files(metrics, "tokenizer-cores-dev.json"):
+    for treebank, found in files:
         for row in found["rows"]:
             rows.append([treebank, row["variant"], str(row["special_cases"]), _f(row["Tokens"]),
                          _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"])])
