@@ -27,3 +27,13 @@ def test_scripts_keep_their_options(module, option, capsys):
         module.main(["--help"])
     out = capsys.readouterr().out
     assert option in out and "--split" in out and "--output" in out
+
+
+def test_senter_epochs_measures_once_per_epoch_and_keeps_the_last_weights():
+    from lab.senter_epochs import every_epoch
+    curve, measured = [], iter([70.0, 75.0, 72.0])
+    score = every_epoch(3, lambda: {"Sentences": next(measured)}, curve)
+    returned = [score() for _ in range(9)]
+    assert returned == sorted(returned) and len(set(returned)) == 9  # rising: the last is kept
+    assert curve == [{"epoch": 1, "Sentences": 70.0}, {"epoch": 2, "Sentences": 75.0},
+                     {"epoch": 3, "Sentences": 72.0}]
