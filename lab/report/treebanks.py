@@ -12,7 +12,8 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
 (lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases;
-EWT's in ``metrics/tokenizers/``) and ``joined-words-dev.json`` (lab.joined_words)."""
+EWT's in ``metrics/tokenizers/``), ``senter-epochs-dev.json`` (lab.senter_epochs)
+and ``joined-words-dev.json`` (lab.joined_words)."""
 import functools
 import statistics
 from pathlib import Path
@@ -305,6 +306,28 @@ SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treeba
 EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
 
 
+def senter_epochs_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.senter_epochs: each model's dev Sentences
+    after its last epoch, with its weights and with their running average, and
+    the lowest and highest of the weights' over the epochs."""
+    rows = []
+    for treebank, found in seed0_files(metrics, "senter-epochs-dev.json"):
+        for model in ("characters", "words"):
+            curve = found.get(model, [])
+            if not curve or "average" not in curve[-1]:
+                continue
+            scores = [row["Sentences"] for row in curve]
+            best = scores.index(max(scores))
+            rows.append([treebank, model, str(len(curve)), _f(scores[-1]),
+                         _f(curve[-1]["average"]["Sentences"]),
+                         f"{_f(min(scores))}-{_f(max(scores))}",
+                         f"{best + 1}"])
+    if not rows:
+        return None
+    return table(["treebank", "model", "epochs", "last: weights", "last: average",
+                  "weights, all epochs", "best epoch"], rows)
+
+
 def senter_suffix_table(metrics: Path) -> Optional[str]:
     """Per treebank and seed, the senter's word-level model reading no word
     endings and reading them (`lab.senter_suffixes`, dev, UD's form):
@@ -452,6 +475,18 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "in UD's form through the treebank's tokenizer, CoNLL 2018 script; the "
                   "ends of every mark summed. `python -m lab.senter_suffixes --treebank "
                   "assets/UD_<Name> --output ... [--seed S]`.", "", suffixes, ""]
+    epochs = senter_epochs_table(metrics)
+    if epochs:
+        parts += ["## The senter's sentences epoch by epoch (dev)", "",
+                  "`elstm_senter` trained as `configs/raw/best_elstm.cfg` trains it (seed 0; "
+                  "on a small treebank each epoch passes over the training text several "
+                  "times): Sentences F1 on the dev split's raw text in UD's form after each "
+                  "epoch of the character model (alone), then of the word-level model beside "
+                  "it; `last`: after the last epoch, with the weights (as shipped) and with "
+                  "their running average over the updates (decay 0.995); `weights, all "
+                  "epochs`: the lowest and highest after any epoch, and the epoch of the "
+                  "highest. `python -m lab.senter_epochs --treebank assets/UD_<Name> "
+                  "--output ...`.", "", epochs, ""]
     multiword = multiword_table(metrics)
     if multiword:
         parts += ["## Multiword tokens written with the right words", "",
