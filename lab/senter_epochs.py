@@ -12,7 +12,10 @@ held-out text fall as it does or swing from epoch to epoch, so whether an
 epoch chosen on held-out text (the senter's `dev`) or averaged weights are
 worth a study.
 
-    python -m lab.senter_epochs --treebank assets/UD_Uyghur-UDT --output metrics/treebanks/UD_Uyghur-UDT/senter-epochs-dev.json [--seed 0]
+    python -m lab.senter_epochs --treebank assets/UD_Uyghur-UDT --output metrics/treebanks/UD_Uyghur-UDT/senter-epochs-dev.json [--seed 0] [--word-epochs 16]
+
+`--word-epochs`: the word-level model's epochs, where not the config's (8), to
+see whether it still gains after them.
 """
 import copy
 import json
@@ -56,6 +59,8 @@ def every_epoch(repeats: int, score_now, curve: List[Dict[str, Any]]):
 def main(argv=None) -> int:
     parser = treebank_parser(__doc__)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--word-epochs", type=int, default=None,
+                        help="the word-level model's epochs (default: the config's)")
     args = parse_treebank_args(parser, argv, "the senter")
     torch.set_num_threads(1)
     treebank = find_treebank(args.treebank)
@@ -63,6 +68,8 @@ def main(argv=None) -> int:
     config = spacy.util.load_config(CONFIG, interpolate=False)
     shipped = {k: v for k, v in config["components"]["elstm_senter"].items() if k != "factory"}
     training = dict(config["initialize"]["components"]["elstm_senter"])
+    if args.word_epochs is not None:
+        training["word_epochs"] = args.word_epochs
     nlp = spacy.blank(treebank.lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     nlp.tokenizer.initialize(lambda: [], nlp=nlp, min_count=1, treebank=str(corpus),
                              seed=args.seed)  # as [initialize.tokenizer] has it
@@ -97,7 +104,8 @@ def main(argv=None) -> int:
     repeats = epoch_repeats(sentence_starts, training["min_epoch_sentences"])
     result: Dict[str, Any] = {"treebank": treebank.name, "split": args.split, "text_form": "ud",
                               "seed": args.seed, "config": CONFIG.as_posix(), "decay": DECAY,
-                              "epoch_repeats": repeats, "characters": [], "words": []}
+                              "epoch_repeats": repeats, "word_epochs": training["word_epochs"],
+                              "characters": [], "words": []}
     senter.words.model = None  # the characters alone while they learn
     observed(segmenter_module, averages)
     observed(word_sentences_module, averages)

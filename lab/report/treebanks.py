@@ -12,7 +12,7 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
 (lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases;
-EWT's in ``metrics/tokenizers/``), ``senter-epochs-dev.json`` (lab.senter_epochs)
+EWT's in ``metrics/tokenizers/``), ``senter-epochs*-dev.json`` (lab.senter_epochs)
 and ``joined-words-dev.json`` (lab.joined_words)."""
 import functools
 import statistics
@@ -311,13 +311,19 @@ def senter_epochs_table(metrics: Path) -> Optional[str]:
     after its last epoch, with its weights and with their running average, and
     the lowest and highest of the weights' over the epochs."""
     rows = []
-    for treebank, found in seed0_files(metrics, "senter-epochs-dev.json"):
+    files = [(treebank.replace("UD_", ""), read_json(path)) for treebank, folders
+             in treebank_runs(metrics).items()
+             for path in sorted(folders[0].glob("senter-epochs*-dev.json"))]
+    for treebank, found in files:
         for model in ("characters", "words"):
             curve = found.get(model, [])
             if not curve or "average" not in curve[-1]:
                 continue
             scores = [row["Sentences"] for row in curve]
             best = scores.index(max(scores))
+            if model == "characters" and any(row[:3] == [treebank, model, str(len(curve))]
+                                             for row in rows):
+                continue  # the same character model again, before more word epochs
             rows.append([treebank, model, str(len(curve)), _f(scores[-1]),
                          _f(curve[-1]["average"]["Sentences"]),
                          f"{_f(min(scores))}-{_f(max(scores))}",
