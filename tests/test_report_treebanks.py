@@ -164,3 +164,22 @@ def test_speed_times_each_system_on_the_treebank_s_text(tmp_path):
     assert result["language"] == "ug" and result["threads"] == 1
     blank = result["systems"]["blank"]
     assert blank["words"] > 0 and blank["words_per_second"] > 0
+
+
+def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path):
+    def run(folder, config, las, gold_las):
+        write(tmp_path / folder / f"{config}-test.raw.json",
+              {"Tokens": 98.95, "Words": 98.72, "Sentences": 88.0, "UPOS": 94.5,
+               "Lemmas": 95.3, "LAS": las})
+        write(tmp_path / folder / f"{config}-test.official.json", {"f1": {"LAS": gold_las}})
+    assert treebanks.ewt_now_table(tmp_path) is None
+    run("raw-text-variants-10000steps", "best_elstm_text_variants", 83.0, 0.86)
+    run("raw-text-variants-10000steps-seed1", "best_elstm_text_variants", 83.4, 0.86)
+    assert treebanks.ewt_now_table(tmp_path) is None  # nothing trained as it is now
+    run("raw-endings-10000steps", "best_elstm", 83.3, 0.862)
+    found = treebanks.ewt_now_table(tmp_path)
+    assert ("| `raw-endings-10000steps/best_elstm` seed 0 (now) | 1 | 98.95 | 98.72 | 88.00 | "
+            "94.50 | 95.30 | 83.30 | 86.20 |") in found
+    assert "| `raw-text-variants-10000steps/best_elstm_text_variants` seed 0 (before) | 1 |" in found
+    assert "the README's raw row | 2 | 98.95 | 98.72 | 88.00 | 94.50 | 95.30 | 83.20 | 86.00 |" \
+        in found

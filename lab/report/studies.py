@@ -92,6 +92,17 @@ STUDIES = [
           "(`tests/test_training_repeats.py`): the machine or its libraries made the "
           "difference. Beside "
           "`raw-ud-10000steps/NAME` in \"Raw text as users have it\" above."),
+    Study(r"raw-endings-.+", "ud", "ud",
+          "Raw text in: raw/best_elstm as it is now (issue 72's lemmatizer, word endings "
+          "and threshold)",
+          "`configs/raw/best_elstm.cfg` as it is now: `elstm_lemmatizer` in place of "
+          "spaCy's `trainable_lemmatizer`, the senter's word-level model reading word "
+          "endings (`word_suffix_chars = 3`), no dev-chosen threshold, and the tokenizer's "
+          "special cases of chunks' cores (`python scripts/train_and_score.py "
+          "best_elstm=configs/raw/best_elstm.cfg --raw --steps 10000 --metrics "
+          "metrics/raw-endings-10000steps --models training/raw-endings-10000steps "
+          "[--seed N]`); beside the runs of the README's raw row, trained before these, in "
+          "[treebanks.md](treebanks.md#english-ewt-with-the-raw-config-as-it-is-now)."),
     Study(r"raw-ud-.+", "ud", "ud",
           "Raw text in UD's text form: the pipelines of configs/raw/ before their text "
           "variants",

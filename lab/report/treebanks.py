@@ -23,7 +23,7 @@ import spacy
 
 from ..published import published_scores
 from .common import read_json, read_log, table
-from .studies import seed_groups
+from .studies import seed_groups, split_seed
 
 FOLDER = "treebanks"
 PAGE = "treebanks"
@@ -306,6 +306,45 @@ SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treeba
 EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
 
 
+# English-EWT with configs/raw/best_elstm.cfg as it is now, beside the runs of the
+# README's raw row (the config before issue 72's lemmatizer, word endings and threshold)
+EWT_NOW = ("raw-endings-10000steps", "best_elstm")
+EWT_README = ("raw-text-variants-10000steps", "best_elstm_text_variants")
+EWT_METRICS = ("Tokens", "Words", "Sentences", "UPOS", "Lemmas", "LAS")
+
+
+def ewt_now_table(metrics: Path) -> Optional[str]:
+    """EWT test in UD's form: the config as it is now and the README's runs,
+    seed by seed (the same seed beside it) and the README's mean; gold-token
+    LAS beside."""
+    def scores(study: str, config: str) -> Dict[int, Tuple[Dict, Optional[Dict]]]:
+        found = {}
+        for folder in seed_groups(metrics).get(study, []):
+            raw = read_json(folder / f"{config}-test.raw.json")
+            if raw:
+                found[split_seed(folder.name)[1]] = (raw, read_json(folder / f"{config}-test.official.json"))
+        return found
+
+    now, before = scores(*EWT_NOW), scores(*EWT_README)
+    if not now or not before:
+        return None
+
+    def row(name: str, runs: List[Tuple[Dict, Optional[Dict]]]) -> List[str]:
+        gold = [100 * o["f1"]["LAS"] for _, o in runs if o]
+        return ([name, str(len(runs))]
+                + [_f(statistics.fmean(r[m] for r, _ in runs)) for m in EWT_METRICS]
+                + [_f(statistics.fmean(gold)) if gold else "-"])
+    rows = []
+    for seed in sorted(now):
+        rows.append(row(f"`{EWT_NOW[0]}/{EWT_NOW[1]}` seed {seed} (now)", [now[seed]]))
+        if seed in before:
+            rows.append(row(f"`{EWT_README[0]}/{EWT_README[1]}` seed {seed} (before)",
+                            [before[seed]]))
+    rows.append(row(f"`{EWT_README[0]}/{EWT_README[1]}`, the README's raw row",
+                    list(before.values())))
+    return table(["run", "seeds"] + list(EWT_METRICS) + ["gold-token LAS"], rows)
+
+
 def senter_epochs_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.senter_epochs: each model's dev Sentences
     after its last epoch, with its weights and with their running average, and
@@ -456,6 +495,17 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "the treebanks), Words at least its - 0.5, Sentences its - 1, UPOS, UFeats "
                   "and Lemmas at least its, words/s at least 1.5 times its.", "",
                   table(["treebank", "target", "ours", "UDPipe 1", "bound", "met?"], targets), ""]
+    ewt = ewt_now_table(metrics)
+    if ewt:
+        parts += ["## English-EWT with the raw config as it is now", "",
+                  "UD English-EWT test, raw text in UD's form, CoNLL 2018 script: "
+                  "`configs/raw/best_elstm.cfg` as it is now (`elstm_lemmatizer`, the "
+                  "senter's word endings, no dev-chosen threshold; 10,000 steps at most, "
+                  "`python scripts/train_and_score.py best_elstm=configs/raw/best_elstm.cfg "
+                  "--raw --metrics metrics/raw-endings-10000steps --models "
+                  "training/raw-endings-10000steps --steps 10000 --seed S`) beside the runs "
+                  "of the README's raw row, trained before those changes, seed by seed and "
+                  "their mean.", "", ewt, ""]
     nonprojective = nonprojective_table(metrics)
     if nonprojective:
         parts += ["## Non-projective trees", "",
