@@ -12,7 +12,7 @@ from typing import Any, Dict
 from spacy.tokenizer import Tokenizer
 
 from spacy_elstm.files import write_json
-from spacy_elstm.text.treebank_tokenizer import _chunk_analyses, _core_analyses
+from spacy_elstm.text.treebank_tokenizer import _chunk_analyses, _copied, _core_analyses
 from spacy_elstm.treebanks.gold_text import raw_documents
 from spacy_elstm.treebanks.scoring import load_scorer, md5
 from spacy_elstm.treebanks.ud_folder import find_treebank
@@ -25,8 +25,7 @@ def without_cores(rules: Tokenizer, train) -> Tokenizer:
     training text never has as a chunk."""
     chunks = _chunk_analyses(train)
     cores = set(_core_analyses(chunks)) - set(chunks)
-    copy = Tokenizer(rules.vocab)
-    copy.from_bytes(rules.to_bytes(exclude=["vocab"]), exclude=["vocab"])
+    copy = _copied(rules)
     copy.rules = {key: value for key, value in rules.rules.items() if key not in cores}
     return copy
 

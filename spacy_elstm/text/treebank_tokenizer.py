@@ -186,23 +186,22 @@ class TreebankTokenizer:
                     capitalised += 1
         learned["special_cases"] = specials
         learned["special_cases_capitalised"] = capitalised
-        cores = _core_analyses(chunks)
-        candidate = _with_patterns(self.rules, _runs(kept_runs) + prefixes,
-                                   _runs(kept_runs) + suffixes,
-                                   [p for p in infixes if p not in dropped])
+        current = _f1(self.rules, chunks)
+        candidate = _copied(self.rules)
         added = 0
-        for core, analyses in sorted(cores.items()):
+        for core, analyses in sorted(_core_analyses(chunks).items()):
             analysis, count = analyses.most_common(1)[0]
             if count >= min_count and len(analysis) > 1 and core not in chunks and \
                     _analysis(candidate, core) != analysis:
                 candidate.add_special_case(core, [{ORTH: core[a:b]} for a, b in analysis])
                 added += 1
-        if added and _f1(candidate, chunks) >= _f1(self.rules, chunks):
-            self.rules = candidate
+        score = _f1(candidate, chunks) if added else current
+        if added and score >= current:
+            self.rules, current = candidate, score
         else:
             added = 0
         learned["special_cases_inside_punctuation"] = added
-        learned["f1_learned"] = _f1(self.rules, chunks)
+        learned["f1_learned"] = current
         self.multiword = MultiwordRules.learn(references)
         learned["multiword_sequences"] = len(self.multiword.sequences)
         learned["multiword_endings"] = sorted(self.multiword.endings)
@@ -336,11 +335,17 @@ def _patterns(lang: str) -> Tuple[List[str], List[str], List[str]]:
             list(defaults.infixes or []))
 
 
+def _copied(rules: Tokenizer) -> Tokenizer:
+    """A copy of the rules: their affix patterns and special cases."""
+    copy = Tokenizer(rules.vocab)
+    copy.from_bytes(rules.to_bytes(exclude=["vocab"]), exclude=["vocab"])
+    return copy
+
+
 def _with_patterns(rules: Tokenizer, prefixes: List[str], suffixes: List[str],
                    infixes: List[str]) -> Tokenizer:
     """A copy of the rules (special cases included) with these affix patterns."""
-    copy = Tokenizer(rules.vocab)
-    copy.from_bytes(rules.to_bytes(exclude=["vocab"]), exclude=["vocab"])
+    copy = _copied(rules)
     copy.prefix_search = compile_prefix_regex(prefixes).search if prefixes else None
     copy.suffix_search = compile_suffix_regex(suffixes).search if suffixes else None
     copy.infix_finditer = compile_infix_regex(infixes).finditer if infixes else None
