@@ -23,7 +23,7 @@ import spacy
 
 from ..published import published_scores
 from .common import read_json, read_log, table
-from .studies import seed_groups, split_seed
+from .studies import seed_groups, seeds_of, split_seed
 
 FOLDER = "treebanks"
 PAGE = "treebanks"
@@ -254,19 +254,28 @@ def multiword_table(metrics: Path) -> Optional[str]:
                  + [f"`{CONFIGS[c]}`" for c in CONFIGS] + ["UDPipe 1"], rows)
 
 
+def tokenizer_alone_table(files: List[Tuple[str, Dict[str, Any]]], count: str, header: str,
+                          seconds: bool = True) -> Optional[str]:
+    """The rows of lab.tokenizer_alone's variants (the tokenizer alone on dev)
+    of each (treebank, file): its variant, its `count` (as `header`), Tokens
+    and Words F1, Words' precision and recall, and with `seconds` its time."""
+    rows = []
+    for treebank, found in files:
+        for row in found["rows"]:
+            rows.append([treebank, row["variant"], str(row[count]), _f(row["Tokens"]),
+                         _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"])]
+                        + ([f"{row['seconds']:.2f}"] if seconds else []))
+    if not rows:
+        return None
+    return table(["treebank", "variant", header, "Tokens", "Words", "Words P", "Words R"]
+                 + (["seconds"] if seconds else []), rows)
+
+
 def tokenizer_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.words_with_spaces: the tokenizer alone on dev,
     without words with spaces and with each way of learning them."""
-    rows = []
-    for treebank, found in seed0_files(metrics, "tokenizer-dev.json"):
-        for row in found["rows"]:
-            rows.append([treebank, row["variant"], str(row["lexicon"]),
-                         _f(row["Tokens"]), _f(row["Words"]), _f(row["Words_precision"]),
-                         _f(row["Words_recall"]), f"{row['seconds']:.2f}"])
-    if not rows:
-        return None
-    return table(["treebank", "variant", "lexicon", "Tokens", "Words", "Words P", "Words R",
-                  "seconds"], rows)
+    return tokenizer_alone_table(list(seed0_files(metrics, "tokenizer-dev.json")),
+                                 "lexicon", "lexicon")
 
 
 def core_cases_table(metrics: Path) -> Optional[str]:
@@ -275,30 +284,14 @@ def core_cases_table(metrics: Path) -> Optional[str]:
     files = list(seed0_files(metrics, "tokenizer-cores-dev.json"))
     ewt = metrics / "tokenizers" / "tokenizer-cores-dev.json"  # EWT's, beside the others
     files += [("English-EWT", read_json(ewt))] if ewt.exists() else []
-    rows = []
-    for treebank, found in files:
-        for row in found["rows"]:
-            rows.append([treebank, row["variant"], str(row["special_cases"]), _f(row["Tokens"]),
-                         _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"])])
-    if not rows:
-        return None
-    return table(["treebank", "variant", "special cases", "Tokens", "Words", "Words P",
-                  "Words R"], rows)
+    return tokenizer_alone_table(files, "special_cases", "special cases", seconds=False)
 
 
 def joined_words_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.joined_words: the tokenizer alone on dev,
     its rules, its character model alone and the two as learned."""
-    rows = []
-    for treebank, found in seed0_files(metrics, "joined-words-dev.json"):
-        for row in found["rows"]:
-            rows.append([treebank, row["variant"], str(row["chunks"]), _f(row["Tokens"]),
-                         _f(row["Words"]), _f(row["Words_precision"]), _f(row["Words_recall"]),
-                         f"{row['seconds']:.2f}"])
-    if not rows:
-        return None
-    return table(["treebank", "variant", "chunks", "Tokens", "Words", "Words P", "Words R",
-                  "seconds"], rows)
+    return tokenizer_alone_table(list(seed0_files(metrics, "joined-words-dev.json")),
+                                 "chunks", "chunks")
 
 
 SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
@@ -319,10 +312,11 @@ def ewt_now_table(metrics: Path) -> Optional[str]:
     LAS beside."""
     def scores(study: str, config: str) -> Dict[int, Tuple[Dict, Optional[Dict]]]:
         found = {}
-        for folder in seed_groups(metrics).get(study, []):
+        for folder in seeds_of(metrics, study):
             raw = read_json(folder / f"{config}-test.raw.json")
             if raw:
-                found[split_seed(folder.name)[1]] = (raw, read_json(folder / f"{config}-test.official.json"))
+                found[split_seed(folder.name)[1]] = (
+                    raw, read_json(folder / f"{config}-test.official.json"))
         return found
 
     now, before = scores(*EWT_NOW), scores(*EWT_README)
