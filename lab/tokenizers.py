@@ -19,7 +19,7 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 import spacy
 from spacy.training import Example
@@ -75,8 +75,12 @@ def senter_pipeline(path: Path):
     return pipeline_with(path, ("elstm_senter",))
 
 
-def measure(make_doc, gold: Path, scorer, text_form: str) -> Dict[str, Any]:
-    documents = raw_documents(gold, text_form)
+def measure(make_doc, gold: Path, scorer, text_form: str,
+            language: Optional[str] = None) -> Dict[str, Any]:
+    """Tokens, Words and Sentences F1 of `make_doc` on the gold file's raw text
+    in `text_form` (UD's wrapped for `language`, a UD code; English's by
+    default), and its words/s."""
+    documents = raw_documents(gold, text_form, language or "en")
     texts = [d.text for d in documents]
     start = time.perf_counter()
     docs = [make_doc(text) for text in texts]
