@@ -16,7 +16,7 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, NamedTuple
 
 import spacy
 from spacy_elstm.files import write_json
@@ -46,37 +46,63 @@ def measure(nlp, gold: Path, documents, scorer) -> Dict[str, Any]:
             "ends_by_mark": marks}
 
 
-def main(argv=None) -> int:
-    parser = treebank_parser(__doc__)
-    parser.add_argument("--suffix-chars", type=int, nargs="+", default=[0, 3],
-                        help="the ending lengths the word-level model reads (0: none, as shipped)")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parse_treebank_args(parser, argv, "the senter")
-    treebank = find_treebank(args.treebank)
+class CharsTrained(NamedTuple):
+    """A blank pipeline of a treebank's language with its learned tokenizer and
+    an elstm_senter (the shipped config's) whose character model is trained;
+    the training layouts the word-level model learns from; the config's
+    `[initialize]` of the senter; the passes over the text per epoch."""
+
+    treebank: Any
+    nlp: Any
+    senter: Any
+    layouts: Any
+    training: Dict[str, Any]
+    repeats: int
+    char_seconds: float
+
+
+def characters_trained(treebank_folder: Path, seed: int) -> CharsTrained:
+    """The tokenizer and the senter's character model trained on the treebank's
+    train split as `configs/raw/best_elstm.cfg` trains them (`seed`); the
+    senter's models of text without punctuation left out (the dev text has
+    punctuation: the first pair splits it)."""
+    treebank = find_treebank(treebank_folder)
     corpus = Path("corpus") / treebank.name / f"{treebank.stem}-ud-train.spacy"
     config = spacy.util.load_config(CONFIG, interpolate=False)
     shipped = {k: v for k, v in config["components"]["elstm_senter"].items() if k != "factory"}
     training = dict(config["initialize"]["components"]["elstm_senter"])
     nlp = spacy.blank(treebank.lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
     nlp.tokenizer.initialize(lambda: [], nlp=nlp, min_count=1, treebank=str(corpus),
-                             seed=args.seed)  # as [initialize.tokenizer] has it
+                             seed=seed)  # as [initialize.tokenizer] has it
     senter = nlp.add_pipe("elstm_senter", config=shipped)
-    senter.unpunctuated = None  # the dev text has punctuation: the first pair splits it
+    senter.unpunctuated = None
     start = time.perf_counter()
     layouts = senter.segmenter.learn(None, str(corpus), nlp.vocab, epochs=training["epochs"],
-                                     batch_size=32, learn_rate=0.002, seed=args.seed,
+                                     batch_size=32, learn_rate=0.002, seed=seed,
                                      training_text="varied",
                                      min_epoch_sentences=training["min_epoch_sentences"],
                                      read_as=unwrapped)
     senter.segmenter.learned["wraps"] = "as spaces"
-    repeats = senter.segmenter.learned.get("epoch_repeats", 1)
+    return CharsTrained(treebank, nlp, senter, layouts, training,
+                        senter.segmenter.learned.get("epoch_repeats", 1),
+                        round(time.perf_counter() - start, 1))
+
+
+def main(argv=None) -> int:
+    parser = treebank_parser(__doc__)
+    parser.add_argument("--suffix-chars", type=int, nargs="+", default=[0, 3],
+                        help="the ending lengths the word-level model reads (0: none, as shipped)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parse_treebank_args(parser, argv, "the senter")
+    trained = characters_trained(args.treebank, args.seed)
+    treebank, nlp, senter, layouts, training, repeats = trained[:6]
     word_settings = dict(senter.words.settings)
     gold = treebank.files[args.split]
     documents = raw_documents(gold, "ud", treebank.code)
     scorer = load_scorer(args.scorer)
     result: Dict[str, Any] = {
         "treebank": treebank.name, "split": args.split, "text_form": "ud", "seed": args.seed,
-        "config": CONFIG.as_posix(), "char_seconds": round(time.perf_counter() - start, 1),
+        "config": CONFIG.as_posix(), "char_seconds": trained.char_seconds,
         "epoch_repeats": repeats, "word_epochs": training["word_epochs"] * repeats,
         "end_threshold": senter.end_threshold, "rows": []}
     for suffix_chars in args.suffix_chars:

@@ -488,3 +488,46 @@ def test_word_endings_find_the_ends_of_sentences_of_rare_words(tmp_path):
 def test_a_bad_word_suffix_chars_is_named(value, message):
     with pytest.raises(ValueError, match=message):
         spacy.blank("en").add_pipe("elstm_senter", config={"word_suffix_chars": value})
+
+
+def test_word_models_of_several_seeds_average_and_reload(trained):
+    """word_models: the first model is the one a single model would be (same
+    seed, same data), the others differ by their seeds, a word's probability
+    is the mean of all, and they are saved and loaded with it; one model saves
+    as before (no other seeds in its bytes)."""
+    import srsly
+    import torch
+    one, vocab = trained
+    rng = numpy.random.default_rng(1)
+    docs = [doc_of(vocab, sentences(rng, 6)) for _ in range(150)]
+    single = WordSentences(SMALL, "test")
+    single.train(docs, epochs=2, batch_size=8, learn_rate=0.01, seed=0)
+    three = WordSentences(SMALL, "test", models=3)
+    three.train(docs, epochs=2, batch_size=8, learn_rate=0.01, seed=0)
+    assert len(three.other_seeds) == 2 and len(three.learned["other_seeds"]) == 2
+    for a, b in zip(single.model.state_dict().values(), three.model.state_dict().values()):
+        assert torch.equal(a, b)
+    assert not torch.equal(three.model.output.weight, three.other_seeds[0].output.weight)
+    test = [doc_of(vocab, sentences(rng, 4)) for _ in range(5)]
+    alone = {}
+    for k, model in enumerate([three.model, *three.other_seeds]):
+        copy = WordSentences(SMALL, "test")
+        copy.words, copy.model = three.words, model
+        alone[k] = copy.end_probabilities(test)
+    for i, found in enumerate(three.end_probabilities(test)):
+        numpy.testing.assert_allclose(found, sum(alone[k][i] for k in alone) / 3, rtol=1e-6)
+    loaded = WordSentences(SMALL, "test").from_bytes(three.to_bytes())
+    assert loaded.models == 3
+    for a, b in zip(loaded.end_probabilities(test), three.end_probabilities(test)):
+        numpy.testing.assert_array_equal(a, b)
+    assert "other_seeds" not in srsly.msgpack_loads(single.to_bytes())
+    assert WordSentences(SMALL, "test").from_bytes(single.to_bytes()).other_seeds == []
+
+
+@pytest.mark.parametrize("value, message", [
+    (0, r"word_models must be an integer >= 1, got 0"),
+    (2.0, "word_models"),  # spaCy names it: 2.0 is not an int
+])
+def test_a_bad_word_models_is_named(value, message):
+    with pytest.raises(ValueError, match=message):
+        spacy.blank("en").add_pipe("elstm_senter", config={"word_models": value})

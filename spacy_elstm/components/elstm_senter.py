@@ -83,14 +83,15 @@ THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # what threshold_dev chooses from
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
                                            "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH,
                                            "word_char_bins": 0, "word_suffix_chars": 0,
-                                           "end_threshold": END_THRESHOLD,
+                                           "word_models": 1, "end_threshold": END_THRESHOLD,
                                            "unpunctuated": True},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
                       max_sentence_words: int, word_width: int,
                       word_depth: int, word_char_bins: int, word_suffix_chars: int,
-                      end_threshold: float, unpunctuated: bool) -> "ELSTMSenter":
+                      word_models: int, end_threshold: float,
+                      unpunctuated: bool) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
     max_sentence_words (int): the longest sentence, in words (0: no limit); a
@@ -111,6 +112,9 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         this many characters (lower-cased; an ending seen once in training
         reads as unknown), for languages whose words are each rare but whose
         endings say what a word does (0: it does not).
+    word_models (int): how many word-level models, each of its own seed, learn
+        the same words; a word's probability is their mean (1: one model, as
+        before the setting).
     end_threshold (float): with the word-level model, a sentence ends after a
         word where the mean of the two models' probabilities is above this
         (between 0 and 1; END_THRESHOLD, chosen on EWT dev). Without it, the
@@ -123,7 +127,8 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
     limits = (("max_sentence_words", max_sentence_words, 0, " (0: no limit)"),
               ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""),
               ("word_char_bins", word_char_bins, 0, " (0: none)"),
-              ("word_suffix_chars", word_suffix_chars, 0, " (0: none)"))
+              ("word_suffix_chars", word_suffix_chars, 0, " (0: none)"),
+              ("word_models", word_models, 1, ""))
     for key, value, least, zero in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise ValueError(f"[components.{name}] {key} must be an integer >= {least}{zero}, "
@@ -145,7 +150,7 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
         word_settings["suffix_chars"] = word_suffix_chars
 
     def senter(owner: str, bare: Optional[ELSTMSenter] = None) -> ELSTMSenter:
-        words = WordSentences(word_settings, owner) if word_width else None
+        words = WordSentences(word_settings, owner, word_models) if word_width else None
         return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words,
                            float(end_threshold), bare)
     owner = f"{FACTORY} ({name})"
@@ -232,7 +237,8 @@ class ELSTMSenter:
                  if self.reads_unpunctuated() else {})
         if not self.reads_words():
             return {"reads_words": False, **found}
-        return {"reads_words": True, "end_threshold": self.end_threshold,
+        return {"reads_words": True, "word_models": self.words.models,
+                "end_threshold": self.end_threshold,
                 "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT), **found}
 
     def reads_unpunctuated(self) -> bool:

@@ -11,7 +11,10 @@ before a comma that ends a sentence, in a language whose words are each rare).
 
 It is trained on the same Docs as the character model, when the pipeline is
 initialised. A Doc is read in windows of WINDOW words, each with CONTEXT words
-on either side, so memory stays bounded however long the Doc is.
+on either side, so memory stays bounded however long the Doc is. With `models`
+above 1, that many models of as many seeds learn the same words, and a word's
+probability is their mean (on a small treebank the word model's seed moves its
+sentences by a point: `python -m lab.senter_ensemble`).
 """
 import unicodedata
 from collections import Counter
@@ -33,19 +36,26 @@ WORD_WIDTH = 64  # each word's embedding
 WINDOW, CONTEXT = 200, 25  # words read as one sequence, and read around it
 WINDOWS_PER_CALL = 64
 UNKNOWN = 1  # id of a word seen fewer than twice in training (0: unused)
+SEED_STEP = 7919  # the seed of the k-th model (from 0) is the senter's + k * SEED_STEP
 SPACES, LINE_BREAK, BLANK_LINE, TEXT_END = 2, 3, 4, 5  # the gaps after a word; 1: none
 
 
 class WordSentences:
     """The word-level model and its word table; untrained until `train`.
-    settings: width, depth, cell, period, dropout (as the character model's)."""
+    settings: width, depth, cell, period, dropout (as the character model's).
+    models: how many models of different seeds `train` trains (their
+    probabilities averaged); a saved one keeps its own."""
 
-    def __init__(self, settings: Dict, owner: str):
+    def __init__(self, settings: Dict, owner: str, models: int = 1):
+        if not isinstance(models, int) or isinstance(models, bool) or models < 1:
+            raise ValueError(f"{owner}: word_models must be an integer >= 1, got {models!r}.")
         self.settings = dict(settings)
         self.owner = owner
+        self.models = models
         self.words: Dict[str, int] = {}
         self.suffixes: Dict[str, int] = {}  # with suffix_chars: each ending's id
         self.model: Optional[WordSentenceModel] = None
+        self.other_seeds: List[WordSentenceModel] = []  # averaged with `model`'s
         self.learned: Dict[str, object] = {}
 
     def _new_model(self) -> WordSentenceModel:
@@ -109,12 +119,20 @@ class WordSentences:
         """Whether each word reads its ending too (suffix_chars)."""
         return bool(self.settings.get("suffix_chars"))
 
-    def _logits(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """The model's logits for features stacked as `features_of` and
+    def _logits(self, model: WordSentenceModel, x: torch.Tensor,
+                lengths: torch.Tensor) -> torch.Tensor:
+        """One model's logits for features stacked as `features_of` and
         `_with_chars` make them."""
         suffix_ids = x[3] if self.reads_suffixes() else None
         char_ends = x[-1] if self.reads_chars() else None
-        return self.model(x[0], x[1], x[2], lengths, char_ends, suffix_ids)
+        return model(x[0], x[1], x[2], lengths, char_ends, suffix_ids)
+
+    def _probabilities(self, x: torch.Tensor, lengths: torch.Tensor) -> numpy.ndarray:
+        """The mean of every model's probabilities."""
+        models = [self.model, *self.other_seeds]
+        with torch.no_grad(), training_mode(False):
+            found = sum(torch.sigmoid(self._logits(m, x, lengths)) for m in models)
+        return (found / len(models)).numpy()
 
     def reads_chars(self) -> bool:
         """Whether each word reads the character model's probability too (char_bins)."""
@@ -160,8 +178,7 @@ class WordSentences:
             x = torch.from_numpy(numpy.concatenate([feats[i][:, a:b] for i, a, b, _, _ in chunk],
                                                    axis=1))
             lengths = torch.tensor([b - a for _, a, b, _, _ in chunk], dtype=torch.long)
-            with torch.no_grad(), training_mode(False):
-                p = torch.sigmoid(self._logits(x, lengths)).numpy()
+            p = self._probabilities(x, lengths)
             start = 0
             for i, a, b, keep_a, keep_b in chunk:
                 found[i][keep_a:keep_b] = p[start + keep_a - a:start + keep_b - a]
@@ -182,7 +199,8 @@ class WordSentences:
         place of its gold sentence end. A model that reads the character
         model's probabilities (char_bins) takes them per Doc from `char_ends`.
         `read_as` gives each Doc's text as the senter reads it (`features_of`'s
-        `texts`)."""
+        `texts`). With `models` above 1 the others learn the same examples
+        after the first, each from its own seed (`score` judges the first only)."""
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
@@ -195,6 +213,7 @@ class WordSentences:
                                                if not t.text.isspace()))
         torch.manual_seed(seed)
         self.model = self._new_model()
+        self.other_seeds = []
 
         def examples(docs: Sequence[Doc]) -> List:
             data = []
@@ -213,27 +232,40 @@ class WordSentences:
 
         data, data_of = epoch_examples(docs_of, examples)
 
-        def batch_loss(batch) -> torch.Tensor:
-            x = torch.cat([b[0] for b in batch], dim=1)
-            lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
-            logits = self._logits(x, lengths)
-            return torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, torch.cat([b[1] for b in batch]))
+        def loss_of(model: WordSentenceModel) -> Callable[[Sequence], torch.Tensor]:
+            def batch_loss(batch) -> torch.Tensor:
+                x = torch.cat([b[0] for b in batch], dim=1)
+                lengths = torch.tensor([b[0].shape[1] for b in batch], dtype=torch.long)
+                return torch.nn.functional.binary_cross_entropy_with_logits(
+                    self._logits(model, x, lengths), torch.cat([b[1] for b in batch]))
+            return batch_loss
 
-        fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
-                     learn_rate=learn_rate, seed=seed, label=f"{self.owner}, words", score=score)
+        fitted = fit(self.model, data_of, loss_of(self.model), epochs=epochs,
+                     batch_size=batch_size, learn_rate=learn_rate, seed=seed,
+                     label=f"{self.owner}, words", score=score)
         self.learned = {"windows": len(data), "words": len(self.words),
                         **({"suffixes": len(self.suffixes)} if self.reads_suffixes() else {}),
                         "epochs": epochs,
                         "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
+        for k in range(1, self.models):
+            torch.manual_seed(seed + k * SEED_STEP)
+            model = self._new_model()
+            other = fit(model, data_of, loss_of(model), epochs=epochs, batch_size=batch_size,
+                        learn_rate=learn_rate, seed=seed + k * SEED_STEP,
+                        label=f"{self.owner}, words {k + 1}/{self.models}")
+            self.other_seeds.append(model)
+            self.learned.setdefault("other_seeds", []).append(
+                {"loss": other.losses[-1], "seconds": other.seconds})
 
     def to_bytes(self) -> bytes:
         msg = {"settings": self.settings, "words": self.words, "learned": self.learned,
                "weights": weights_to_bytes(self.model)}
         if self.reads_suffixes():
             msg["suffixes"] = self.suffixes
+        if self.other_seeds:  # a pipeline saved before them, or with one model, has none
+            msg["other_seeds"] = [weights_to_bytes(m) for m in self.other_seeds]
         return srsly.msgpack_dumps(msg)
 
     def from_bytes(self, data: bytes) -> "WordSentences":
@@ -241,6 +273,8 @@ class WordSentences:
         self.settings, self.words, self.learned = msg["settings"], msg["words"], msg["learned"]
         self.suffixes = msg.get("suffixes", {})
         self.model = load_weights(self._new_model(), msg["weights"])
+        self.other_seeds = [load_weights(self._new_model(), w) for w in msg.get("other_seeds", [])]
+        self.models = 1 + len(self.other_seeds)
         return self
 
 
