@@ -97,9 +97,11 @@ def main(argv=None) -> int:
         result["treebank"] = find_treebank(args.treebank).name
 
     def score(name: str, senter) -> None:
-        row = {"senters": name, **{
-            f"Sentences_{form}": measure(lambda text: senter(tokenizer(text)), gold, scorer,
-                                         form, language)["Sentences"] for form in forms}}
+        row: Dict[str, Any] = {"senters": name}
+        for form in forms:
+            found = measure(lambda text: senter(tokenizer(text)), gold, scorer, form, language)
+            row[f"Sentences_{form}"] = found["Sentences"]
+            row[f"words_per_second_{form}"] = found["words_per_second"]  # tokenizer and senter
         print(json.dumps(row), flush=True)
         result["rows"].append(row)
 

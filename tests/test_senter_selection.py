@@ -133,3 +133,37 @@ def test_the_senter_keeps_each_model_s_best_epoch_on_held_out_text(treebank, tmp
     found = list(senter.pipe(nlp.make_doc(d.text) for d in held_out))
     assert sentence_f1(held_out, found) == pytest.approx(senter.words.learned["scores"][
         senter.words.learned["kept_epoch"] - 1], abs=1e-4)
+
+
+def test_character_models_of_several_seeds_average_and_reload(treebank):
+    """char_models: the first model is the one a single model would be, the
+    others differ by their seeds, each character's probabilities are the mean
+    of all, and they are saved and loaded with it; one model saves as before."""
+    import numpy
+    import srsly
+    from spacy_elstm.text.segmenter import DEFAULTS, SETTINGS, Segmenter
+    settings = {**{k: DEFAULTS[k] for k in SETTINGS}, "width": 16, "depth": 1}
+    trained = {}
+    for models in (1, 3):
+        trained[models] = Segmenter(settings, DEFAULTS["window"], "test", models)
+        trained[models].train(treebank, epochs=1, batch_size=8, learn_rate=0.01, seed=0)
+    single, three = trained[1], trained[3]
+    assert len(three.other_seeds) == 2 and len(three.learned["other_seeds"]) == 2
+    assert all(torch.equal(a, b) for a, b in zip(single.model.state_dict().values(),
+                                                 three.model.state_dict().values()))
+    assert not torch.equal(three.model.output.weight, three.other_seeds[1].output.weight)
+    texts = [treebank[0].text, "A short one. And another"]
+    alone = []
+    for model in (three.model, *three.other_seeds):
+        copy = Segmenter(settings, DEFAULTS["window"], "test")
+        copy.chars, copy.model = three.chars, model
+        alone.append(copy.probabilities(texts))
+    for i, found in enumerate(three.probabilities(texts)):
+        numpy.testing.assert_allclose(found, sum(a[i] for a in alone) / 3, rtol=1e-5, atol=1e-7)
+    loaded = Segmenter(settings, DEFAULTS["window"], "test").from_bytes(three.to_bytes())
+    assert loaded.models == 3
+    for a, b in zip(loaded.probabilities(texts), three.probabilities(texts)):
+        numpy.testing.assert_array_equal(a, b)
+    assert "other_seeds" not in srsly.msgpack_loads(single.to_bytes())
+    with pytest.raises(ValueError, match=r"test: char_models must be an integer >= 1, got 0"):
+        Segmenter(settings, DEFAULTS["window"], "test", 0)

@@ -524,10 +524,11 @@ def test_word_models_of_several_seeds_average_and_reload(trained):
     assert WordSentences(SMALL, "test").from_bytes(single.to_bytes()).other_seeds == []
 
 
+@pytest.mark.parametrize("key", ["word_models", "char_models"])
 @pytest.mark.parametrize("value, message", [
-    (0, r"word_models must be an integer >= 1, got 0"),
-    (2.0, "word_models"),  # spaCy names it: 2.0 is not an int
+    (0, r"\[components.elstm_senter\] {key} must be an integer >= 1, got 0"),
+    (2.0, "{key}"),  # spaCy names it: 2.0 is not an int
 ])
-def test_a_bad_word_models_is_named(value, message):
-    with pytest.raises(ValueError, match=message):
-        spacy.blank("en").add_pipe("elstm_senter", config={"word_models": value})
+def test_a_bad_number_of_models_is_named(key, value, message):
+    with pytest.raises(ValueError, match=message.format(key=key)):
+        spacy.blank("en").add_pipe("elstm_senter", config={key: value})

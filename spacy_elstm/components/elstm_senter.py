@@ -83,14 +83,15 @@ THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)  # what threshold_dev chooses from
 @Language.factory(FACTORY, default_config={**DEFAULTS, "max_sentence_words": LONGEST_SENTENCE,
                                            "word_width": WORD_WIDTH, "word_depth": WORD_DEPTH,
                                            "word_char_bins": 0, "word_suffix_chars": 0,
-                                           "word_models": 1, "end_threshold": END_THRESHOLD,
+                                           "word_models": 1, "char_models": 1,
+                                           "end_threshold": END_THRESHOLD,
                                            "unpunctuated": True},
                   assigns=["token.is_sent_start"])
 def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, depth: int,
                       cell: str, period: int, dropout: float, window: int,
                       max_sentence_words: int, word_width: int,
                       word_depth: int, word_char_bins: int, word_suffix_chars: int,
-                      word_models: int, end_threshold: float,
+                      word_models: int, char_models: int, end_threshold: float,
                       unpunctuated: bool) -> "ELSTMSenter":
     """A sentence splitter learned from the training data's characters and words.
 
@@ -115,6 +116,8 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
     word_models (int): how many word-level models, each of its own seed, learn
         the same words; a word's probability is their mean (1: one model, as
         before the setting).
+    char_models (int): the same for the character model: how many, each of its
+        own seed, learn the same text, their probabilities averaged.
     end_threshold (float): with the word-level model, a sentence ends after a
         word where the mean of the two models' probabilities is above this
         (between 0 and 1; END_THRESHOLD, chosen on EWT dev). Without it, the
@@ -128,7 +131,7 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
               ("word_width", word_width, 0, " (0: none)"), ("word_depth", word_depth, 1, ""),
               ("word_char_bins", word_char_bins, 0, " (0: none)"),
               ("word_suffix_chars", word_suffix_chars, 0, " (0: none)"),
-              ("word_models", word_models, 1, ""))
+              ("word_models", word_models, 1, ""), ("char_models", char_models, 1, ""))
     for key, value, least, zero in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise ValueError(f"[components.{name}] {key} must be an integer >= {least}{zero}, "
@@ -151,7 +154,8 @@ def make_elstm_senter(nlp: Language, name: str, char_width: int, width: int, dep
 
     def senter(owner: str, bare: Optional[ELSTMSenter] = None) -> ELSTMSenter:
         words = WordSentences(word_settings, owner, word_models) if word_width else None
-        return ELSTMSenter(name, Segmenter(settings, window, owner), max_sentence_words, words,
+        return ELSTMSenter(name, Segmenter(settings, window, owner, char_models),
+                           max_sentence_words, words,
                            float(end_threshold), bare)
     owner = f"{FACTORY} ({name})"
     return senter(owner, senter(f"{owner}, unpunctuated") if unpunctuated else None)
@@ -237,7 +241,8 @@ class ELSTMSenter:
                  if self.reads_unpunctuated() else {})
         if not self.reads_words():
             return {"reads_words": False, **found}
-        return {"reads_words": True, "word_models": self.words.models,
+        return {"reads_words": True, "char_models": self.segmenter.models,
+                "word_models": self.words.models,
                 "end_threshold": self.end_threshold,
                 "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT), **found}
 

@@ -15,6 +15,22 @@ import torch
 from ..pytorch.mode import training_mode
 
 
+SEED_STEP = 7919  # the seed of a model's k-th other (from 1) is its own + k * SEED_STEP
+
+
+def seeds_of_others(seed: int, models: int) -> List[int]:
+    """The seeds of the models trained beside the one of `seed`, where `models`
+    learn the same examples and their probabilities are averaged."""
+    return [seed + k * SEED_STEP for k in range(1, models)]
+
+
+def check_models(models: object, setting: str, owner: str) -> int:
+    """`models` where it is an integer >= 1, else an error naming `setting`."""
+    if not isinstance(models, int) or isinstance(models, bool) or models < 1:
+        raise ValueError(f"{owner}: {setting} must be an integer >= 1, got {models!r}.")
+    return models
+
+
 def seen_twice(counts: Counter) -> Dict[str, int]:
     """Each item seen at least twice -> its id, from 2 in sorted order (0 is
     unused, 1 is every other item)."""

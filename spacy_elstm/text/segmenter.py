@@ -19,8 +19,8 @@ import srsly
 import torch
 from spacy.tokens import Doc
 
-from .learning import (epoch_examples, epoch_repeats, fit, load_weights, seen_twice,
-                       weights_to_bytes)
+from .learning import (check_models, epoch_examples, epoch_repeats, fit, load_weights,
+                       seeds_of_others, seen_twice, weights_to_bytes)
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
@@ -75,16 +75,20 @@ WINDOWS_PER_CALL = 64
 
 class Segmenter:
     """A character model and what it needs: its settings (the keys of
-    SETTINGS), its window, its character table; untrained until `train`."""
+    SETTINGS), its window, its character table; untrained until `train`.
+    models: how many character models of different seeds `train` trains (their
+    probabilities averaged); a saved one keeps its own."""
 
-    def __init__(self, settings: Dict, window: int, owner: str):
+    def __init__(self, settings: Dict, window: int, owner: str, models: int = 1):
         if window < 20:
             raise ValueError(f"{owner}: window must be at least 20 characters, got {window!r}.")
         self.settings = {k: settings[k] for k in SETTINGS}
         self.window = window
         self.owner = owner  # the registered name or factory, for messages
+        self.models = check_models(models, "char_models", owner)
         self.chars: Dict[str, int] = {}
         self.model: Optional[CharSegmenter] = None
+        self.other_seeds: List[CharSegmenter] = []  # averaged with `model`'s
         self.learned: Dict[str, object] = {}
         self._tables = None  # (the character table they were built from, ids, shapes)
 
@@ -120,9 +124,11 @@ class Segmenter:
             chunk = pieces[k:k + WINDOWS_PER_CALL]
             ids, shapes = zip(*(self._ids(piece) for _, piece in chunk))
             lengths = torch.tensor([len(piece) for _, piece in chunk], dtype=torch.long)
+            ids, shapes = torch.cat(ids), torch.cat(shapes)
+            models = [self.model, *self.other_seeds]
             with torch.no_grad(), training_mode(False):
-                logits = self.model(torch.cat(ids), torch.cat(shapes), lengths)
-            probabilities = torch.softmax(logits, -1).numpy().astype("float32")
+                summed = sum(torch.softmax(m(ids, shapes, lengths), -1) for m in models)
+            probabilities = (summed / len(models)).numpy().astype("float32")
             start = 0
             for i, piece in chunk:  # each text's windows cover it in order
                 found[i].append(probabilities[start:start + len(piece)])
@@ -188,7 +194,9 @@ class Segmenter:
         learns the distribution over LABELS that `targets` gives for its Doc
         (teachers' probabilities: `distillation.py`) in place of its gold label.
         `read_as` gives each Doc's text as the model reads it, of the same
-        length (`wrapping.unwrapped`, as elstm_senter reads text)."""
+        length (`wrapping.unwrapped`, as elstm_senter reads text). With
+        `models` above 1 the others learn the same examples after the first,
+        each from its own seed (`score` judges the first only)."""
         for name, value in (("epochs", epochs), ("batch_size", batch_size)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
@@ -199,6 +207,7 @@ class Segmenter:
         self.chars = seen_twice(Counter(c for doc in first for c in doc.text))
         torch.manual_seed(seed)
         self.model = self._new_model()
+        self.other_seeds = []
 
         def examples(docs: Sequence[Doc]) -> List:
             data = []
@@ -213,27 +222,41 @@ class Segmenter:
 
         data, data_of = epoch_examples(docs_of, examples)
 
-        def batch_loss(batch) -> torch.Tensor:
-            lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
-            logits = self.model(torch.cat([b[0] for b in batch]),
-                                torch.cat([b[1] for b in batch]), lengths)
-            wanted = torch.cat([b[2] for b in batch])
-            if targets is not None:  # distributions over the labels
-                return -(wanted * torch.log_softmax(logits, -1)).sum(-1).mean()
-            return torch.nn.functional.cross_entropy(logits, wanted)
+        def loss_of(model: CharSegmenter) -> Callable[[Sequence], torch.Tensor]:
+            def batch_loss(batch) -> torch.Tensor:
+                lengths = torch.tensor([len(b[0]) for b in batch], dtype=torch.long)
+                logits = model(torch.cat([b[0] for b in batch]),
+                               torch.cat([b[1] for b in batch]), lengths)
+                wanted = torch.cat([b[2] for b in batch])
+                if targets is not None:  # distributions over the labels
+                    return -(wanted * torch.log_softmax(logits, -1)).sum(-1).mean()
+                return torch.nn.functional.cross_entropy(logits, wanted)
+            return batch_loss
 
-        fitted = fit(self.model, data_of, batch_loss, epochs=epochs, batch_size=batch_size,
-                     learn_rate=learn_rate, seed=seed, label=self.owner, score=score)
+        fitted = fit(self.model, data_of, loss_of(self.model), epochs=epochs,
+                     batch_size=batch_size, learn_rate=learn_rate, seed=seed, label=self.owner,
+                     score=score)
         self.learned = {"windows": len(data), "characters": sum(len(d[0]) for d in data),
                         "epochs": epochs, "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
+        for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
+            torch.manual_seed(other_seed)
+            model = self._new_model()
+            other = fit(model, data_of, loss_of(model), epochs=epochs, batch_size=batch_size,
+                        learn_rate=learn_rate, seed=other_seed,
+                        label=f"{self.owner} {k}/{self.models}")
+            self.other_seeds.append(model)
+            self.learned.setdefault("other_seeds", []).append(
+                {"loss": other.losses[-1], "seconds": other.seconds})
 
     def to_bytes(self) -> bytes:
         weights = None if self.model is None else weights_to_bytes(self.model)
-        return srsly.msgpack_dumps({"settings": self.settings, "window": self.window,
-                                    "chars": self.chars, "learned": self.learned,
-                                    "weights": weights})
+        msg = {"settings": self.settings, "window": self.window, "chars": self.chars,
+               "learned": self.learned, "weights": weights}
+        if self.other_seeds:  # a pipeline saved before them, or with one model, has none
+            msg["other_seeds"] = [weights_to_bytes(m) for m in self.other_seeds]
+        return srsly.msgpack_dumps(msg)
 
     def from_bytes(self, data: bytes) -> "Segmenter":
         msg = srsly.msgpack_loads(data)
@@ -242,6 +265,8 @@ class Segmenter:
         self.model = None
         if msg["weights"] is not None:
             self.model = load_weights(self._new_model(), msg["weights"])
+        self.other_seeds = [load_weights(self._new_model(), w) for w in msg.get("other_seeds", [])]
+        self.models = 1 + len(self.other_seeds)
         return self
 
 

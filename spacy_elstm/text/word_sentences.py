@@ -26,8 +26,8 @@ import torch
 from spacy.attrs import IDX, LENGTH, ORTH, SPACY
 from spacy.tokens import Doc
 
-from .learning import (epoch_examples, fit, load_weights, seen_twice,
-                       weights_to_bytes)
+from .learning import (check_models, epoch_examples, fit, load_weights, seeds_of_others,
+                       seen_twice, weights_to_bytes)
 from .paragraphs import ends_paragraph
 from ..pytorch.mode import training_mode
 from ..pytorch.word_sentences import WordSentenceModel
@@ -36,7 +36,6 @@ WORD_WIDTH = 64  # each word's embedding
 WINDOW, CONTEXT = 200, 25  # words read as one sequence, and read around it
 WINDOWS_PER_CALL = 64
 UNKNOWN = 1  # id of a word seen fewer than twice in training (0: unused)
-SEED_STEP = 7919  # the seed of the k-th model (from 0) is the senter's + k * SEED_STEP
 SPACES, LINE_BREAK, BLANK_LINE, TEXT_END = 2, 3, 4, 5  # the gaps after a word; 1: none
 
 
@@ -47,11 +46,9 @@ class WordSentences:
     probabilities averaged); a saved one keeps its own."""
 
     def __init__(self, settings: Dict, owner: str, models: int = 1):
-        if not isinstance(models, int) or isinstance(models, bool) or models < 1:
-            raise ValueError(f"{owner}: word_models must be an integer >= 1, got {models!r}.")
         self.settings = dict(settings)
         self.owner = owner
-        self.models = models
+        self.models = check_models(models, "word_models", owner)
         self.words: Dict[str, int] = {}
         self.suffixes: Dict[str, int] = {}  # with suffix_chars: each ending's id
         self.model: Optional[WordSentenceModel] = None
@@ -249,12 +246,12 @@ class WordSentences:
                         "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
-        for k in range(1, self.models):
-            torch.manual_seed(seed + k * SEED_STEP)
+        for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
+            torch.manual_seed(other_seed)
             model = self._new_model()
             other = fit(model, data_of, loss_of(model), epochs=epochs, batch_size=batch_size,
-                        learn_rate=learn_rate, seed=seed + k * SEED_STEP,
-                        label=f"{self.owner}, words {k + 1}/{self.models}")
+                        learn_rate=learn_rate, seed=other_seed,
+                        label=f"{self.owner}, words {k}/{self.models}")
             self.other_seeds.append(model)
             self.learned.setdefault("other_seeds", []).append(
                 {"loss": other.losses[-1], "seconds": other.seconds})
