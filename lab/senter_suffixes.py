@@ -61,11 +61,12 @@ class CharsTrained(NamedTuple):
     char_seconds: float
 
 
-def characters_trained(treebank_folder: Path, seed: int) -> CharsTrained:
-    """The tokenizer and the senter's character model trained on the treebank's
-    train split as `configs/raw/best_elstm.cfg` trains them (`seed`); the
-    senter's models of text without punctuation left out (the dev text has
-    punctuation: the first pair splits it)."""
+def characters_trained(treebank_folder: Path, seed: int, char_models: int = 1) -> CharsTrained:
+    """The tokenizer and the senter's character model (`char_models` of them,
+    of as many seeds) trained on the treebank's train split as
+    `configs/raw/best_elstm.cfg` trains them (`seed`); the senter's models of
+    text without punctuation left out (the dev text has punctuation: the first
+    pair splits it)."""
     treebank = find_treebank(treebank_folder)
     corpus = Path("corpus") / treebank.name / f"{treebank.stem}-ud-train.spacy"
     config = spacy.util.load_config(CONFIG, interpolate=False)
@@ -76,6 +77,7 @@ def characters_trained(treebank_folder: Path, seed: int) -> CharsTrained:
                              seed=seed)  # as [initialize.tokenizer] has it
     senter = nlp.add_pipe("elstm_senter", config=shipped)
     senter.unpunctuated = None
+    senter.segmenter.models = char_models
     start = time.perf_counter()
     layouts = senter.segmenter.learn(None, str(corpus), nlp.vocab, epochs=training["epochs"],
                                      batch_size=32, learn_rate=0.002, seed=seed,

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from lab.arguments import pipelines_parser
-from lab import senter_thresholds, senter_word_models, token_errors
+from lab import senter_models, senter_thresholds, token_errors
 
 
 def test_defaults_and_options():
@@ -22,7 +22,7 @@ def test_labelled_pipelines_stay_strings():
 
 @pytest.mark.parametrize("module,option", [(senter_thresholds, "--thresholds"),
                                            (token_errors, "--text-form"),
-                                           (senter_word_models, "--models")])
+                                           (senter_models, "--models")])
 def test_scripts_keep_their_options(module, option, capsys):
     with pytest.raises(SystemExit):
         module.main(["--help"])
