@@ -295,6 +295,8 @@ def joined_words_table(metrics: Path) -> Optional[str]:
 
 
 SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
+SENTER_MODELS = "senter-models-dev.json"  # lab.senter_models, per treebank
+SENTER_ENSEMBLE = "senter-ensemble-dev.json"  # lab.senter_ensemble, per treebank
 # EWT's, beside the others (named apart from the runs of metrics/tokenizers/)
 EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
 
@@ -365,6 +367,53 @@ def senter_epochs_table(metrics: Path) -> Optional[str]:
         return None
     return table(["treebank", "model", "epochs", "last: weights", "last: average",
                   "weights, all epochs", "best epoch"], rows)
+
+
+def senter_models_table(metrics: Path) -> Optional[str]:
+    """Per treebank (EWT's in tokenizers/) and seed measured by
+    lab.senter_models: dev Sentences with the mean of 1..N character models
+    beside one word-level model and beside N, and the mean over the seeds."""
+    files = [(treebank.replace("UD_", ""), folders[0] / SENTER_MODELS)
+             for treebank, folders in treebank_runs(metrics).items()]
+    files.append(("English-EWT", metrics / "tokenizers" / SENTER_MODELS))
+    rows = []
+    for treebank, path in files:
+        found = read_json(path)
+        if not found or not found.get("rows"):
+            continue
+        models = found["models"]
+        combos = [(c, w) for w in (1, models) for c in range(1, models + 1)]
+        by_seed: Dict[int, Dict[Tuple[int, int], float]] = {}
+        for row in found["rows"]:
+            by_seed.setdefault(row["seed"], {})[row["char_models"], row["word_models"]] = \
+                row["Sentences"]
+        seeds = sorted(s for s, scores in by_seed.items() if all(c in scores for c in combos))
+        for seed in seeds:
+            rows.append([treebank, str(seed)] + [_f(by_seed[seed][c]) for c in combos])
+        if len(seeds) > 1:
+            rows.append([treebank, "mean"] + [_f(statistics.fmean(by_seed[s][c] for s in seeds))
+                                              for c in combos])
+    if not rows:
+        return None
+    return table(["treebank", "seed"] + [f"{c} char, {w} word" for w in (1, models)
+                                         for c in range(1, models + 1)], rows)
+
+
+def senter_ensemble_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.senter_ensemble: each pipeline's senter
+    alone on dev (UD's form), their mean, and the senters averaged as one."""
+    rows = []
+    for treebank, folders in treebank_runs(metrics).items():
+        found = read_json(folders[0] / SENTER_ENSEMBLE)
+        if not found:
+            continue
+        alone = [row["Sentences_ud"] for row in found["rows"][:-1]]
+        rows.append([treebank.replace("UD_", ""), str(len(alone)),
+                     " / ".join(_f(a) for a in alone), _f(statistics.fmean(alone)),
+                     _f(found["rows"][-1]["Sentences_ud"])])
+    if not rows:
+        return None
+    return table(["treebank", "senters", "each alone", "their mean", "averaged as one"], rows)
 
 
 def senter_suffix_table(metrics: Path) -> Optional[str]:
@@ -525,6 +574,26 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "in UD's form through the treebank's tokenizer, CoNLL 2018 script; the "
                   "ends of every mark summed. `python -m lab.senter_suffixes --treebank "
                   "assets/UD_<Name> --output ... [--seed S]`.", "", suffixes, ""]
+    ensemble = senter_ensemble_table(metrics)
+    if ensemble:
+        parts += ["## Senters of several seeds averaged as one (dev)", "",
+                  "The senters of `raw/best_elstm`'s seeds (each pipeline trained by "
+                  "`scripts/treebank_study.sh`), each alone and averaged as one senter (each "
+                  "word's sentence-end probability the mean of every character and word "
+                  "model's), on the dev split's raw text in UD's form through the first "
+                  "pipeline's tokenizer, CoNLL 2018 script, in one run. `python -m "
+                  "lab.senter_ensemble PIPELINE... --treebank assets/UD_<Name> --output "
+                  "...`.", "", ensemble, ""]
+    models = senter_models_table(metrics)
+    if models:
+        parts += ["## The senter's own models of several seeds (dev)", "",
+                  "`elstm_senter` trained as `configs/raw/best_elstm.cfg` trains it, with "
+                  "three character models and three word-level models of as many seeds "
+                  "(`char_models`, `word_models`; the first of each is the one a setting of "
+                  "1 trains); dev Sentences (raw text in UD's form, CoNLL 2018 script) with "
+                  "the mean of the first 1, 2 or 3 character models beside the first "
+                  "word-level model or all three. `python -m lab.senter_models --treebank "
+                  "assets/UD_<Name> --output ... --seeds 0 1 2`.", "", models, ""]
     epochs = senter_epochs_table(metrics)
     if epochs:
         parts += ["## The senter's sentences epoch by epoch (dev)", "",
