@@ -10,7 +10,7 @@ more (`python -m lab.senter_ensemble`); this says how much of that one
 pipeline's own models of several seeds win back, and which of the two models
 needs them.
 
-    python -m lab.senter_models --treebank assets/UD_Wolof-WTB --output metrics/treebanks/UD_Wolof-WTB/senter-models-dev.json [--models 3] [--seeds 0 1 2]
+    python -m lab.senter_models --treebank assets/UD_Wolof-WTB --output metrics/treebanks/UD_Wolof-WTB/senter-models-own-dev.json [--models 3] [--seeds 0 1 2]
 """
 import json
 import time
@@ -35,8 +35,10 @@ def main(argv=None) -> int:
     if args.models < 2:
         raise SystemExit(f"--models must be at least 2 (one is the first row), got {args.models}.")
     scorer = load_scorer(args.scorer)
+    # the other models learn the training text laid out with their own seeds (before, the
+    # first one's layouts: files without the key)
     result: Dict[str, Any] = {"split": args.split, "text_form": "ud", "config": CONFIG.as_posix(),
-                              "models": args.models, "rows": []}
+                              "models": args.models, "layouts": "own", "rows": []}
     for seed in args.seeds:
         trained = characters_trained(args.treebank, seed, args.models)
         senter, training = trained.senter, trained.training

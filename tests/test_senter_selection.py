@@ -12,7 +12,7 @@ from spacy.training import Example
 
 from spacy_elstm.text.held_out import held_out_docs, sentence_f1
 from spacy_elstm.text.learning import fit
-from spacy_elstm.text.training_text import training_layouts, ud_form_docs
+from spacy_elstm.text.training_text import for_seed, training_layouts, ud_form_docs
 from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "assets" / "ud-ewt-sample"
@@ -167,3 +167,12 @@ def test_character_models_of_several_seeds_average_and_reload(treebank):
     assert "other_seeds" not in srsly.msgpack_loads(single.to_bytes())
     with pytest.raises(ValueError, match=r"test: char_models must be an integer >= 1, got 0"):
         Segmenter(settings, DEFAULTS["window"], "test", 0)
+
+
+def test_a_model_of_another_seed_learns_the_docs_laid_out_with_its_seed(treebank):
+    layouts = training_layouts(treebank, "varied", 0, fresh_layouts=False)
+    theirs = for_seed(layouts, 7919)
+    assert [d.text for d in theirs(1)] != [d.text for d in layouts(1)]
+    assert [d.text for d in theirs(2)] == [d.text for d in layouts.for_seed(7919)(1)]
+    assert len(words_and_sentences(theirs(1))) == len(words_and_sentences(layouts(1)))
+    assert for_seed(list(treebank), 5) == list(treebank)  # Docs as they are: the same

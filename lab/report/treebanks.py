@@ -295,7 +295,7 @@ def joined_words_table(metrics: Path) -> Optional[str]:
 
 
 SENTER_SUFFIXES = "senter-suffixes-dev*.json"  # lab.senter_suffixes, per treebank and seed
-SENTER_MODELS = "senter-models-dev.json"  # lab.senter_models, per treebank
+SENTER_MODELS = "senter-models*-dev.json"  # lab.senter_models, per treebank
 SENTER_ENSEMBLE = "senter-ensemble-dev.json"  # lab.senter_ensemble, per treebank
 # EWT's, beside the others (named apart from the runs of metrics/tokenizers/)
 EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
@@ -373,14 +373,16 @@ def senter_models_table(metrics: Path) -> Optional[str]:
     """Per treebank (EWT's in tokenizers/) and seed measured by
     lab.senter_models: dev Sentences with the mean of 1..N character models
     beside one word-level model and beside N, and the mean over the seeds."""
-    files = [(treebank.replace("UD_", ""), folders[0] / SENTER_MODELS)
-             for treebank, folders in treebank_runs(metrics).items()]
-    files.append(("English-EWT", metrics / "tokenizers" / SENTER_MODELS))
+    files = [(treebank.replace("UD_", ""), path)
+             for treebank, folders in treebank_runs(metrics).items()
+             for path in sorted(folders[0].glob(SENTER_MODELS))]
+    files += [("English-EWT", path) for path in sorted((metrics / "tokenizers").glob(SENTER_MODELS))]
     rows = []
     for treebank, path in files:
         found = read_json(path)
         if not found or not found.get("rows"):
             continue
+        layouts = found.get("layouts", "first's")  # files from before the others' own
         models = found["models"]
         combos = [(c, w) for w in (1, models) for c in range(1, models + 1)]
         by_seed: Dict[int, Dict[Tuple[int, int], float]] = {}
@@ -389,14 +391,14 @@ def senter_models_table(metrics: Path) -> Optional[str]:
                 row["Sentences"]
         seeds = sorted(s for s, scores in by_seed.items() if all(c in scores for c in combos))
         for seed in seeds:
-            rows.append([treebank, str(seed)] + [_f(by_seed[seed][c]) for c in combos])
+            rows.append([treebank, layouts, str(seed)] + [_f(by_seed[seed][c]) for c in combos])
         if len(seeds) > 1:
-            rows.append([treebank, "mean"] + [_f(statistics.fmean(by_seed[s][c] for s in seeds))
-                                              for c in combos])
+            rows.append([treebank, layouts, "mean"] + [
+                _f(statistics.fmean(by_seed[s][c] for s in seeds)) for c in combos])
     if not rows:
         return None
-    return table(["treebank", "seed"] + [f"{c} char, {w} word" for w in (1, models)
-                                         for c in range(1, models + 1)], rows)
+    return table(["treebank", "others' layouts", "seed"] + [
+        f"{c} char, {w} word" for w in (1, models) for c in range(1, models + 1)], rows)
 
 
 def senter_ensemble_table(metrics: Path) -> Optional[str]:

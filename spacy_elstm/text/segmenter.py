@@ -24,7 +24,7 @@ from .learning import (check_models, epoch_examples, epoch_repeats, fit, load_we
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
-from .training_text import training_layouts
+from .training_text import for_seed, training_layouts
 from ..pytorch.mode import training_mode
 from ..pytorch.segmenter import LABELS, CharSegmenter
 
@@ -195,8 +195,9 @@ class Segmenter:
         (teachers' probabilities: `distillation.py`) in place of its gold label.
         `read_as` gives each Doc's text as the model reads it, of the same
         length (`wrapping.unwrapped`, as elstm_senter reads text). With
-        `models` above 1 the others learn the same examples after the first,
-        each from its own seed (`score` judges the first only)."""
+        `models` above 1 the others learn after the first, each from its own
+        seed and on the same Docs laid out with that seed where they are
+        `training_text.Layouts` (`score` judges the first only)."""
         for name, value in (("epochs", epochs), ("batch_size", batch_size)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{self.owner}: {name} must be an integer >= 1, got {value!r}.")
@@ -243,7 +244,10 @@ class Segmenter:
         for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
             torch.manual_seed(other_seed)
             model = self._new_model()
-            other = fit(model, data_of, loss_of(model), epochs=epochs, batch_size=batch_size,
+            theirs = for_seed(references, other_seed)  # laid out with their seed
+            their_data = data_of if theirs is references else epoch_examples(
+                theirs if callable(theirs) else (lambda epoch: theirs), examples)[1]
+            other = fit(model, their_data, loss_of(model), epochs=epochs, batch_size=batch_size,
                         learn_rate=learn_rate, seed=other_seed,
                         label=f"{self.owner} {k}/{self.models}")
             self.other_seeds.append(model)

@@ -90,21 +90,47 @@ def unpunctuated_docs(docs: Sequence[Doc], seed: int, epoch: int = 1) -> List[Do
     return varied_docs(docs, seed, epoch, unpunctuated=True)
 
 
+class Layouts:
+    """Each epoch's training Docs (from 1), as `training_layouts` lays them
+    out with its seed; `for_seed` lays the same Docs out with another (the
+    text a model of another seed learns beside the first: `learning.seeds_of_others`)."""
+
+    def __init__(self, docs: Sequence[Doc], training_text: str, seed: int, fresh_layouts: bool):
+        self.docs, self.training_text, self.fresh_layouts = docs, training_text, fresh_layouts
+        self.seed = seed
+        if training_text == "treebank":
+            same = list(docs)
+            self._of_epoch: Callable[[int], List[Doc]] = lambda epoch: same
+            return
+        bare = training_text == "unpunctuated"
+        first = varied_docs(docs, seed, unpunctuated=bare)
+        if not fresh_layouts:
+            self._of_epoch = lambda epoch: first
+        else:
+            self._of_epoch = lambda epoch: (first if epoch == 1
+                                            else varied_docs(docs, seed, epoch, bare))
+
+    def __call__(self, epoch: int) -> List[Doc]:
+        return self._of_epoch(epoch)
+
+    def for_seed(self, seed: int) -> "Layouts":
+        return Layouts(self.docs, self.training_text, seed, self.fresh_layouts)
+
+
 def training_layouts(docs: Sequence[Doc], training_text: str, seed: int,
-                     fresh_layouts: bool) -> Callable[[int], List[Doc]]:
+                     fresh_layouts: bool) -> Layouts:
     """Each epoch's training Docs (from 1): the treebank's as they are
     ("treebank"), or laid out as users' text arrives ("varied"; "unpunctuated":
     so and without punctuation), once for all epochs or, with `fresh_layouts`,
     anew each epoch (as Stanza's tokenizer fakes paragraph ends afresh each time
     it reads them)."""
-    if training_text == "treebank":
-        same = list(docs)
-        return lambda epoch: same
-    bare = training_text == "unpunctuated"
-    first = varied_docs(docs, seed, unpunctuated=bare)
-    if not fresh_layouts:
-        return lambda epoch: first
-    return lambda epoch: first if epoch == 1 else varied_docs(docs, seed, epoch, bare)
+    return Layouts(docs, training_text, seed, fresh_layouts)
+
+
+def for_seed(references, seed: int):
+    """The training Docs a model of `seed` learns beside the first: `references`
+    laid out with that seed where they are `Layouts`, else the same."""
+    return references.for_seed(seed) if isinstance(references, Layouts) else references
 
 
 def ud_form_docs(docs: Sequence[Doc], seed: int) -> List[Doc]:

@@ -29,6 +29,7 @@ from spacy.tokens import Doc
 from .learning import (check_models, epoch_examples, fit, load_weights, seeds_of_others,
                        seen_twice, weights_to_bytes)
 from .paragraphs import ends_paragraph
+from .training_text import for_seed
 from ..pytorch.mode import training_mode
 from ..pytorch.word_sentences import WordSentenceModel
 
@@ -196,8 +197,9 @@ class WordSentences:
         place of its gold sentence end. A model that reads the character
         model's probabilities (char_bins) takes them per Doc from `char_ends`.
         `read_as` gives each Doc's text as the senter reads it (`features_of`'s
-        `texts`). With `models` above 1 the others learn the same examples
-        after the first, each from its own seed (`score` judges the first only)."""
+        `texts`). With `models` above 1 the others learn after the first, each
+        from its own seed and on the same Docs laid out with that seed where
+        they are `training_text.Layouts` (`score` judges the first only)."""
         if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
             raise ValueError(f"{self.owner}: word_epochs must be an integer >= 1, "
                              f"got {epochs!r}.")
@@ -249,7 +251,10 @@ class WordSentences:
         for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
             torch.manual_seed(other_seed)
             model = self._new_model()
-            other = fit(model, data_of, loss_of(model), epochs=epochs, batch_size=batch_size,
+            theirs = for_seed(references, other_seed)  # laid out with their seed
+            their_data = data_of if theirs is references else epoch_examples(
+                theirs if callable(theirs) else (lambda epoch: theirs), examples)[1]
+            other = fit(model, their_data, loss_of(model), epochs=epochs, batch_size=batch_size,
                         learn_rate=learn_rate, seed=other_seed,
                         label=f"{self.owner}, words {k}/{self.models}")
             self.other_seeds.append(model)
