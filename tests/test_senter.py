@@ -230,3 +230,21 @@ def test_the_end_threshold_is_chosen_on_held_out_text_and_saved(tmp_path):
     with pytest.raises(ValueError, match=r"thresholds must be numbers between 0 and 1 "
                                          r"\(exclusive\), got 1.5"):
         chosen.initialize(lambda: [], nlp=nlp, threshold_dev=dev, thresholds=[0.2, 1.5])
+
+
+def test_models_of_several_seeds_are_saved_and_load_back_with_the_pipeline(tmp_path):
+    """char_models and word_models: both pairs of models (with punctuation and
+    without) have that many, the pipeline saves and loads them all, and splits
+    as it did; what the senter decides by names them."""
+    nlp = tiny_senter(char_models=2, word_models=3)
+    senter = nlp.get_pipe("elstm_senter")
+    for pair in (senter, senter.unpunctuated):
+        assert (len(pair.segmenter.other_seeds), len(pair.words.other_seeds)) == (1, 2)
+    assert senter.decisions()["char_models"] == 2 and senter.decisions()["word_models"] == 3
+    want = [starts(d) for d in nlp.pipe(TEXTS)]
+    nlp.to_disk(tmp_path / "p")
+    again = spacy.load(tmp_path / "p")
+    loaded = again.get_pipe("elstm_senter")
+    assert (loaded.segmenter.models, loaded.words.models) == (2, 3)
+    assert (loaded.unpunctuated.segmenter.models, loaded.unpunctuated.words.models) == (2, 3)
+    assert [starts(d) for d in again.pipe(TEXTS)] == want
