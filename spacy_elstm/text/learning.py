@@ -13,6 +13,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, 
 import torch
 
 from ..pytorch.mode import training_mode
+from .training_text import for_seed
 
 
 SEED_STEP = 7919  # the seed of a model's k-th other (from 1) is its own + k * SEED_STEP
@@ -104,6 +105,30 @@ def fit(model: torch.nn.Module, data: Union[List, Callable[[int], List]],
         model.load_state_dict(best[2])
         kept = best[1]
     return Fitted(losses, scores, kept, round(time.perf_counter() - start, 1))
+
+
+def fit_others(new_model: Callable[[], torch.nn.Module], references, data_of: Callable[[int], List],
+               examples: Callable[[Sequence], List],
+               loss_of: Callable[[torch.nn.Module], Callable[[Sequence], torch.Tensor]], *,
+               seed: int, models: int, epochs: int, batch_size: int, learn_rate: float,
+               label: str) -> Tuple[List[torch.nn.Module], List[Dict]]:
+    """The models of the seeds after the first's (`seeds_of_others`), each new
+    (`new_model`, after its seed is set) and trained as `fit` trained the first,
+    on the training Docs laid out with its seed (`training_text.for_seed`:
+    `references` as they are where they are not layouts, and then the first's
+    examples, `data_of`); with what each learned (its last loss, its seconds)."""
+    trained, learned = [], []
+    for k, other_seed in enumerate(seeds_of_others(seed, models), start=2):
+        torch.manual_seed(other_seed)
+        model = new_model()
+        theirs = for_seed(references, other_seed)
+        their_data = data_of if theirs is references else epoch_examples(
+            theirs if callable(theirs) else (lambda epoch: theirs), examples)[1]
+        other = fit(model, their_data, loss_of(model), epochs=epochs, batch_size=batch_size,
+                    learn_rate=learn_rate, seed=other_seed, label=f"{label} {k}/{models}")
+        trained.append(model)
+        learned.append({"loss": other.losses[-1], "seconds": other.seconds})
+    return trained, learned
 
 
 def epoch_examples(docs_of: Callable[[int], Sequence], examples: Callable[[Sequence], List],

@@ -20,11 +20,11 @@ import torch
 from spacy.tokens import Doc
 
 from .learning import (check_models, epoch_examples, epoch_repeats, fit, load_weights,
-                       seeds_of_others, seen_twice, weights_to_bytes)
+                       fit_others, seen_twice, weights_to_bytes)
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
-from .training_text import for_seed, training_layouts
+from .training_text import training_layouts
 from ..pytorch.mode import training_mode
 from ..pytorch.segmenter import LABELS, CharSegmenter
 
@@ -241,18 +241,12 @@ class Segmenter:
                         "epochs": epochs, "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
-        for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
-            torch.manual_seed(other_seed)
-            model = self._new_model()
-            theirs = for_seed(references, other_seed)  # laid out with their seed
-            their_data = data_of if theirs is references else epoch_examples(
-                theirs if callable(theirs) else (lambda epoch: theirs), examples)[1]
-            other = fit(model, their_data, loss_of(model), epochs=epochs, batch_size=batch_size,
-                        learn_rate=learn_rate, seed=other_seed,
-                        label=f"{self.owner} {k}/{self.models}")
-            self.other_seeds.append(model)
-            self.learned.setdefault("other_seeds", []).append(
-                {"loss": other.losses[-1], "seconds": other.seconds})
+        self.other_seeds, others = fit_others(
+            self._new_model, references, data_of, examples, loss_of, seed=seed,
+            models=self.models, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
+            label=self.owner)
+        if others:
+            self.learned["other_seeds"] = others
 
     def to_bytes(self) -> bytes:
         weights = None if self.model is None else weights_to_bytes(self.model)

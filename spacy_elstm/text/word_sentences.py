@@ -26,10 +26,9 @@ import torch
 from spacy.attrs import IDX, LENGTH, ORTH, SPACY
 from spacy.tokens import Doc
 
-from .learning import (check_models, epoch_examples, fit, load_weights, seeds_of_others,
+from .learning import (check_models, epoch_examples, fit, fit_others, load_weights,
                        seen_twice, weights_to_bytes)
 from .paragraphs import ends_paragraph
-from .training_text import for_seed
 from ..pytorch.mode import training_mode
 from ..pytorch.word_sentences import WordSentenceModel
 
@@ -248,18 +247,12 @@ class WordSentences:
                         "loss": fitted.losses, "seconds": fitted.seconds}
         if score is not None:
             self.learned.update(scores=fitted.scores, kept_epoch=fitted.epoch)
-        for k, other_seed in enumerate(seeds_of_others(seed, self.models), start=2):
-            torch.manual_seed(other_seed)
-            model = self._new_model()
-            theirs = for_seed(references, other_seed)  # laid out with their seed
-            their_data = data_of if theirs is references else epoch_examples(
-                theirs if callable(theirs) else (lambda epoch: theirs), examples)[1]
-            other = fit(model, their_data, loss_of(model), epochs=epochs, batch_size=batch_size,
-                        learn_rate=learn_rate, seed=other_seed,
-                        label=f"{self.owner}, words {k}/{self.models}")
-            self.other_seeds.append(model)
-            self.learned.setdefault("other_seeds", []).append(
-                {"loss": other.losses[-1], "seconds": other.seconds})
+        self.other_seeds, others = fit_others(
+            self._new_model, references, data_of, examples, loss_of, seed=seed,
+            models=self.models, epochs=epochs, batch_size=batch_size, learn_rate=learn_rate,
+            label=f"{self.owner}, words")
+        if others:
+            self.learned["other_seeds"] = others
 
     def to_bytes(self) -> bytes:
         msg = {"settings": self.settings, "words": self.words, "learned": self.learned,
