@@ -21,7 +21,7 @@ SEED_STEP = 7919  # the seed of a model's k-th other (from 1) is its own + k * S
 
 def seeds_of_others(seed: int, models: int) -> List[int]:
     """The seeds of the models trained beside the one of `seed`, where `models`
-    learn the same examples and their probabilities are averaged."""
+    learn from one training text and their probabilities are averaged."""
     return [seed + k * SEED_STEP for k in range(1, models)]
 
 

@@ -97,7 +97,6 @@ class Layouts:
 
     def __init__(self, docs: Sequence[Doc], training_text: str, seed: int, fresh_layouts: bool):
         self.docs, self.training_text, self.fresh_layouts = docs, training_text, fresh_layouts
-        self.seed = seed
         if training_text == "treebank":
             same = list(docs)
             self._of_epoch: Callable[[int], List[Doc]] = lambda epoch: same
