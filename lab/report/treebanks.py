@@ -521,7 +521,8 @@ NOTE = (
     "process (`python -m lab.treebank_speed`), median of 3 interleaved rounds. "
     "`(an earlier config)`: pipelines whose components were not set as "
     "`configs/raw/CONFIG.cfg` sets them now (trained before issue 72 put in "
-    "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings); "
+    "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings, "
+    "or before the senter's models were each three of as many seeds); "
     "the others were trained by the config as it is, and where a treebank has seeds of "
     "both, only those are counted.")
 
