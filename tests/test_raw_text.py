@@ -304,7 +304,8 @@ def test_score_raw_says_what_decided_the_senter_s_sentence_ends(tmp_path):
     result = score(tmp_path / "p", SAMPLE_DEV, raw=True, scorer=SCRIPT)
     from spacy_elstm.components.elstm_senter import CHAR_CONTEXT, WORD_SURE
     from spacy_elstm.text.punctuation import SENTENCE_MARKS_RULE
-    assert result["senter"] == {"reads_words": True, "end_threshold": 0.45,
+    assert result["senter"] == {"reads_words": True, "char_models": 1, "word_models": 1,
+                                "end_threshold": 0.45,
                                 "word_sure": WORD_SURE, "char_context": list(CHAR_CONTEXT),
                                 "unpunctuated": True, "punctuated_by": SENTENCE_MARKS_RULE}
     gold = score(tmp_path / "p", SAMPLE_DEV, scorer=SCRIPT)
