@@ -522,7 +522,8 @@ NOTE = (
     "`(an earlier config)`: pipelines whose components were not set as "
     "`configs/raw/CONFIG.cfg` sets them now (trained before issue 72 put in "
     "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings, "
-    "or before the senter's models were each three of as many seeds); "
+    "or with the senter's models each three of as many seeds, which the config does not "
+    "set until English-EWT is trained with them); "
     "the others were trained by the config as it is, and where a treebank has seeds of "
     "both, only those are counted.")
 
