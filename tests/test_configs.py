@@ -230,7 +230,9 @@ def test_raw_text_variants_config(name, tmp_path):
     tenth of the sentences in lower case, a tenth without punctuation, the
     whitespace tokens as before), a lemmatizer whose edit trees read lower case
     first and the training data's lemmas looked up after it (issue 72), a senter
-    whose word-level model reads word endings, nothing else changed; its header says what the base's does, then what these add."""
+    whose word-level model reads word endings and whose models are each three of
+    as many seeds, nothing else changed; its header says what the base's does,
+    then what these add."""
     path = ROOT / "configs" / "raw" / f"{name}.cfg"
     base = f"experiments/raw/{name}_as_written"
     checked_pipeline(path, tmp_path)
@@ -255,7 +257,8 @@ def test_raw_text_variants_config(name, tmp_path):
     assert variant["components"]["lemmatizer"]["factory"] == "elstm_lemmatizer"
     assert raw["components"]["lemmatizer"]["factory"] == "trainable_lemmatizer"
     variant["components"]["lemmatizer"]["factory"] = "trainable_lemmatizer"
-    assert variant["components"]["elstm_senter"].pop("word_suffix_chars") == 3
+    senter = variant["components"]["elstm_senter"]
+    assert [senter.pop(k) for k in ("word_suffix_chars", "char_models", "word_models")] == [3, 3, 3]
     assert variant == raw
 
 

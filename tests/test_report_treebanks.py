@@ -192,9 +192,13 @@ def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path
     run("raw-text-variants-10000steps-seed1", "best_elstm_text_variants", 83.4, 0.86)
     assert treebanks.ewt_now_table(tmp_path) is None  # nothing trained as it is now
     run("raw-endings-10000steps", "best_elstm", 83.3, 0.862)
+    assert treebanks.ewt_now_table(tmp_path) is None  # an earlier step alone
+    run("raw-senter-models-10000steps", "best_elstm", 83.4, 0.862)
     found = treebanks.ewt_now_table(tmp_path)
-    assert ("| `raw-endings-10000steps/best_elstm` seed 0 (now) | 1 | 98.95 | 98.72 | 88.00 | "
-            "94.50 | 95.30 | 83.30 | 86.20 |") in found
+    assert ("| `raw-senter-models-10000steps/best_elstm` seed 0 (now) | 1 | 98.95 | 98.72 | "
+            "88.00 | 94.50 | 95.30 | 83.40 | 86.20 |") in found
+    assert ("| `raw-endings-10000steps/best_elstm` seed 0 (one model of each in the senter) "
+            "| 1 | 98.95 | 98.72 | 88.00 | 94.50 | 95.30 | 83.30 | 86.20 |") in found
     assert "| `raw-text-variants-10000steps/best_elstm_text_variants` seed 0 (before) | 1 |" in found
     assert "the README's raw row | 2 | 98.95 | 98.72 | 88.00 | 94.50 | 95.30 | 83.20 | 86.00 |" \
         in found

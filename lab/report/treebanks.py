@@ -301,9 +301,11 @@ SENTER_ENSEMBLE = "senter-ensemble-dev.json"  # lab.senter_ensemble, per treeban
 EWT_SENTER_SUFFIXES = ("tokenizers", "senter-suffixes-seed*.json")
 
 
-# English-EWT with configs/raw/best_elstm.cfg as it is now, beside the runs of the
-# README's raw row (the config before issue 72's lemmatizer, word endings and threshold)
-EWT_NOW = ("raw-endings-10000steps", "best_elstm")
+# English-EWT with configs/raw/best_elstm.cfg as it is now, beside the config of
+# each step before it (study, config, what it lacked) and the runs of the README's raw
+# row (the config before issue 72's lemmatizer, word endings and threshold)
+EWT_NOW = ("raw-senter-models-10000steps", "best_elstm")
+EWT_EARLIER = (("raw-endings-10000steps", "best_elstm", "one model of each in the senter"),)
 EWT_README = ("raw-text-variants-10000steps", "best_elstm_text_variants")
 EWT_METRICS = ("Tokens", "Words", "Sentences", "UPOS", "Lemmas", "LAS")
 
@@ -330,9 +332,12 @@ def ewt_now_table(metrics: Path) -> Optional[str]:
         return ([name, str(len(runs))]
                 + [_f(statistics.fmean(r[m] for r, _ in runs)) for m in EWT_METRICS]
                 + [_f(statistics.fmean(gold)) if gold else "-"])
+    earlier = [(f"`{study}/{config}` seed {{}} ({lacked})", scores(study, config))
+               for study, config, lacked in EWT_EARLIER]
     rows = []
     for seed in sorted(now):
         rows.append(row(f"`{EWT_NOW[0]}/{EWT_NOW[1]}` seed {seed} (now)", [now[seed]]))
+        rows += [row(name.format(seed), [runs[seed]]) for name, runs in earlier if seed in runs]
         if seed in before:
             rows.append(row(f"`{EWT_README[0]}/{EWT_README[1]}` seed {seed} (before)",
                             [before[seed]]))
@@ -522,8 +527,7 @@ NOTE = (
     "`(an earlier config)`: pipelines whose components were not set as "
     "`configs/raw/CONFIG.cfg` sets them now (trained before issue 72 put in "
     "`elstm_lemmatizer`, the training data's lemma lookup and the senter's word endings, "
-    "or with the senter's models each three of as many seeds, which the config does not "
-    "set until English-EWT is trained with them); "
+    "or before the senter's models were each three of as many seeds); "
     "the others were trained by the config as it is, and where a treebank has seeds of "
     "both, only those are counted.")
 
@@ -547,12 +551,15 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
         parts += ["## English-EWT with the raw config as it is now", "",
                   "UD English-EWT test, raw text in UD's form, CoNLL 2018 script: "
                   "`configs/raw/best_elstm.cfg` as it is now (`elstm_lemmatizer`, the "
-                  "senter's word endings, no dev-chosen threshold; 10,000 steps at most, "
+                  "senter's word endings and its three character and three word-level "
+                  "models, no dev-chosen threshold; 10,000 steps at most, "
                   "`python scripts/train_and_score.py best_elstm=configs/raw/best_elstm.cfg "
-                  "--raw --metrics metrics/raw-endings-10000steps --models "
-                  "training/raw-endings-10000steps --steps 10000 --seed S`) beside the runs "
-                  "of the README's raw row, trained before those changes, seed by seed and "
-                  "their mean.", "", ewt, ""]
+                  f"--raw --metrics metrics/{EWT_NOW[0]} --models training/{EWT_NOW[0]} "
+                  "--steps 10000 --seed S`; run with `-- --components.elstm_senter.char_models 3 "
+                  "--components.elstm_senter.word_models 3` before the config set them), "
+                  "the same config before its last changes, and the runs of the README's raw "
+                  "row, trained before issue 72's changes, seed by seed and their mean.",
+                  "", ewt, ""]
     nonprojective = nonprojective_table(metrics)
     if nonprojective:
         parts += ["## Non-projective trees", "",
