@@ -332,12 +332,13 @@ def ewt_now_table(metrics: Path) -> Optional[str]:
         return ([name, str(len(runs))]
                 + [_f(statistics.fmean(r[m] for r, _ in runs)) for m in EWT_METRICS]
                 + [_f(statistics.fmean(gold)) if gold else "-"])
-    earlier = [(f"`{study}/{config}` seed {{}} ({lacked})", scores(study, config))
+    earlier = [(study, config, lacked, scores(study, config))
                for study, config, lacked in EWT_EARLIER]
     rows = []
     for seed in sorted(now):
         rows.append(row(f"`{EWT_NOW[0]}/{EWT_NOW[1]}` seed {seed} (now)", [now[seed]]))
-        rows += [row(name.format(seed), [runs[seed]]) for name, runs in earlier if seed in runs]
+        rows += [row(f"`{study}/{config}` seed {seed} ({lacked})", [runs[seed]])
+                 for study, config, lacked, runs in earlier if seed in runs]
         if seed in before:
             rows.append(row(f"`{EWT_README[0]}/{EWT_README[1]}` seed {seed} (before)",
                             [before[seed]]))
