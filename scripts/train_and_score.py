@@ -56,6 +56,7 @@ class Options(NamedTuple):
     force: bool = False
     raw: bool = False
     train: bool = True
+    one_tag: bool = False  # the training split has one XPOS value at most (`_`: none)
 
 
 def runs_of(specs: Sequence[str]) -> List[Run]:
@@ -90,6 +91,23 @@ def _call(args: List[str]) -> None:
     subprocess.run([str(a) for a in args], check=True, env=os.environ)
 
 
+def run_overrides(run: Run, opts: Options) -> List[str]:
+    """The overrides of the run's `spacy train`: opts.overrides, and where the
+    treebank's words have one XPOS at most (`_` where it has none, as French-GSD),
+    no label smoothing for the config's taggers (first, so that the user's
+    overrides win): with one label there is nothing to smooth towards, and
+    thinc refuses it."""
+    extra: List[str] = []
+    if opts.one_tag:
+        from spacy.util import load_config
+
+        components = load_config(run.config, interpolate=False).get("components", {})
+        for name, component in components.items():
+            if component.get("factory") == "tagger" and component.get("label_smoothing"):
+                extra += [f"--components.{name}.label_smoothing", "0.0"]
+    return [*extra, *map(str, opts.overrides)]
+
+
 def train_and_score(run: Run, opts: Options) -> bool:
     """Train and score one run; False when its scores were there already."""
     if not opts.force and all(path.is_file() for path in outputs(run, opts)):
@@ -102,19 +120,20 @@ def train_and_score(run: Run, opts: Options) -> bool:
     py = sys.executable
     pipeline = model / ("model-last" if opts.model_last else "model-best")
     if opts.train:
+        overrides = run_overrides(run, opts)
         start = time.time()
         _call([py, "-m", "spacy", "train", run.config, "--output", model,
                "--paths.train", opts.corpus.format(split="train"),
                "--paths.dev", opts.corpus.format(split="dev"),
                "--paths.train_log", opts.metrics / f"train-{run.name}.jsonl",
-               *steps, "--gpu-id", opts.gpu_id, *opts.overrides])
+               *steps, "--gpu-id", opts.gpu_id, *overrides])
         from spacy_elstm.files import write_json
 
         # the whole `spacy train`: initialisation (a raw pipeline's tokenizer and senter
         # learn then) and the training loop, whose own seconds the log holds
         write_json(opts.metrics / f"train-{run.name}.time.json",
                    {"seconds": round(time.time() - start, 1), "config": str(run.config),
-                    "overrides": [str(o) for o in opts.overrides], "steps": opts.steps})
+                    "overrides": [str(o) for o in overrides], "steps": opts.steps})
     elif not pipeline.is_dir():
         raise SystemExit(f"--no-train: no trained pipeline at {pipeline}")
     for split in opts.splits:
@@ -177,6 +196,7 @@ def parse(argv: Sequence[str]):
                              "METRICS/NAME-SPLIT.raw.json")
     parser.add_argument("--no-train", action="store_true",
                         help="score the pipelines already trained in MODELS, train none")
+    parser.set_defaults(one_tag=False)  # --treebank's treebank decides it
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
     if args.treebank is not None:
@@ -187,7 +207,7 @@ def parse(argv: Sequence[str]):
                    splits=tuple(args.splits), evaluate=not args.no_evaluate,
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,
                    steps=args.steps, gpu_id=args.gpu_id, force=args.force, raw=args.raw,
-                   train=not args.no_train,
+                   train=not args.no_train, one_tag=args.one_tag,
                    overrides=(["--nlp.lang", args.language] if args.treebank else [])
                    + (["--system.seed", str(args.seed)] if args.seed else []) + overrides)
     return runs_of(args.configs), opts
@@ -195,18 +215,22 @@ def parse(argv: Sequence[str]):
 
 def treebank_options(args) -> None:
     """--treebank's corpus, CoNLL-U files and language, set on the parsed args."""
-    from spacy_elstm.treebanks.ud_folder import TreebankFolderError, find_treebank, language_note
+    from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank,
+                                             language_note, xpos_note)
 
     try:
         treebank = find_treebank(args.treebank)
     except TreebankFolderError as err:
         raise SystemExit(f"train_and_score.py: {err}")
     print(language_note(treebank), flush=True)
+    if xpos_note(treebank):
+        print(xpos_note(treebank), flush=True)
     pattern = f"{treebank.stem}-ud-{{split}}"
     args.corpus = f"corpus/{treebank.name}/{pattern}.spacy"
     args.conllu = str(treebank.folder / f"{pattern}.conllu")
     args.train_conllu = str(treebank.files["train"])
     args.language = treebank.lang
+    args.one_tag = len(treebank.xpos_tags()) < 2
 
 
 def main(argv=None) -> int:

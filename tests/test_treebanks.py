@@ -3,28 +3,37 @@ the language spaCy builds it in (xx where spaCy has none), its conversion, the
 training options it sets, its package named for it with its own licence, and
 the project's one variable."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import srsly
+from spacy.util import load_config, load_model_from_config
+from thinc.api import ConfigValidationError
 from typer.testing import CliRunner
 
 from spacy_elstm.cli.app import app
+from spacy_elstm.treebanks.conllu_reader import read_conllu
 from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
-                                             spacy_language)
+                                             own_components, spacy_language)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "ud-ewt-sample"
+RAW_CONFIG = ROOT / "configs" / "raw" / "best_elstm.cfg"
 runner = CliRunner()
 
 
-def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "test")) -> Path:
-    """A treebank folder of the committed EWT sample's first sentences under UD's names."""
+def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "test"),
+              xpos: bool = True) -> Path:
+    """A treebank folder of the committed EWT sample's first sentences under UD's
+    names (without XPOS: every word's `_`)."""
     path = tmp_path / folder
     path.mkdir()
     text = (SAMPLE / "dev.conllu").read_text(encoding="utf8")
+    if not xpos:
+        text = re.sub(r"^(\d+\t(?:[^\t]*\t){3})[^\t]*", r"\1_", text, flags=re.M)
     sentences = text.split("\n\n")[:12]
     for split in splits:
         (path / f"{stem}-ud-{split}.conllu").write_text("\n\n".join(sentences) + "\n\n",
@@ -46,9 +55,25 @@ def test_a_folder_s_language_comes_from_its_file_names(tmp_path):
 
 
 @pytest.mark.parametrize("code, lang", [("en", "en"), ("el", "el"), ("cop", "xx"),
-                                        ("lzh", "xx"), ("wo", "xx"), ("cy", "xx")])
+                                        ("lzh", "xx"), ("wo", "xx"), ("cy", "xx"),
+                                        ("zh", "zh"), ("ja", "xx")])
 def test_spacy_s_class_where_it_has_one_else_xx(code, lang):
     assert spacy_language(code) == lang
+
+
+def test_a_class_whose_own_morphologizer_takes_other_settings_is_not_used(tmp_path):
+    """Japanese's class builds its morphologizer with a factory of its own, which
+    has no label_smoothing: the raw config cannot be built in it, and is built as xx."""
+    assert own_components("ja") == ("morphologizer",)
+    assert own_components("en") == ()  # its own lemmatizer takes spaCy's settings
+    config = load_config(RAW_CONFIG, overrides={"nlp.lang": "ja"})
+    with pytest.raises(ConfigValidationError, match="label_smoothing"):
+        load_model_from_config(config, auto_fill=True, validate=True)
+    japanese = find_treebank(ud_folder(tmp_path, "UD_Japanese-GSD", "ja_gsd"))
+    assert (japanese.lang, japanese.package_stem()) == ("xx", "ja_gsd")
+    assert "spaCy's class for 'ja' builds its own morphologizer" in language_note(japanese)
+    config = load_config(RAW_CONFIG, overrides={"nlp.lang": japanese.lang})
+    assert load_model_from_config(config, auto_fill=True, validate=True).lang == "xx"
 
 
 def test_a_folder_without_a_split_is_named_with_what_it_lacks(tmp_path):
@@ -100,6 +125,48 @@ def test_train_and_score_takes_the_treebank_s_files_and_language(tmp_path):
     with pytest.raises(SystemExit, match="no such folder"):
         train_and_score.parse(["configs/raw/cnn.cfg", "--metrics", "m", "--treebank",
                                str(tmp_path / "UD_Missing")])
+
+
+def test_a_treebank_without_xpos_trains_its_taggers_without_label_smoothing(tmp_path):
+    """Its words' tag is `_` (written as the treebank writes it), the taggers'
+    one label, which thinc's label smoothing refuses: train_and_score turns
+    the smoothing off for them alone, before the user's overrides."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_and_score
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    bare = ud_folder(tmp_path, "UD_French-GSD", "fr_gsd", xpos=False)
+    assert find_treebank(bare).xpos_tags() == {"_"}
+    result = runner.invoke(app, ["convert", str(bare), str(tmp_path / "corpus")])
+    assert result.exit_code == 0, result.output
+    assert "have one XPOS at most (_)" in result.output and "label_smoothing 0.0" in result.output
+    run = train_and_score.Run("best_elstm", ROOT / "configs" / "raw" / "best_elstm.cfg")
+    _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank", str(bare),
+                                     "--", "--training.seed", "3"])
+    assert opts.one_tag
+    assert train_and_score.run_overrides(run, opts) == [
+        "--components.tagger.label_smoothing", "0.0", "--nlp.lang", "fr", "--training.seed", "3"]
+    tagged = ud_folder(tmp_path, "UD_English-EWT", "en_ewt")
+    _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank", str(tagged)])
+    assert not opts.one_tag and train_and_score.run_overrides(run, opts) == ["--nlp.lang", "en"]
+
+    import spacy
+    from spacy.training import Example
+
+    doc = read_conllu(bare / "fr_gsd-ud-train.conllu")[0]
+    assert {t.tag_ for t in doc} == {"_"}
+    for smoothing, trains in ((0.05, False), (0.0, True)):
+        nlp = spacy.blank("xx")
+        nlp.add_pipe("tagger", config={"label_smoothing": smoothing})
+        examples = [Example(nlp.make_doc(doc.text), doc)]
+        nlp.initialize(lambda: examples)
+        if trains:
+            nlp.update(examples)
+            assert {t.tag_ for t in nlp(doc.text)} == {"_"}
+        else:
+            with pytest.raises(ValueError, match="label smoothing"):
+                nlp.update(examples)
 
 
 def test_the_package_is_named_for_the_treebank_and_carries_its_licence(tmp_path):

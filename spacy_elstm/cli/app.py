@@ -66,15 +66,19 @@ def convert(
     The Docs are those of `spacy convert --converter conllu`; errors name the
     file and line, and nothing is written unless every file is valid. For a
     folder it also says which language spaCy builds the treebank's pipeline in
-    (`xx` where spaCy has no class for its language).
+    (`xx` where spaCy has no class for its language, or one that builds
+    a component of the configs its own way, as Japanese's morphologizer).
     """
     from ..treebanks.conllu_reader import CorpusFormatError, convert_files
-    from ..treebanks.ud_folder import TreebankFolderError, find_treebank, language_note
+    from ..treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
+                                        xpos_note)
 
     try:
         if data.is_dir():
             treebank = find_treebank(data)
             typer.echo(language_note(treebank))
+            if xpos_note(treebank):
+                typer.echo(xpos_note(treebank))
             files = list(treebank.files.values())
         else:
             files = [data]

@@ -1,14 +1,18 @@
 """The project's one CoNLL-U reader: UD treebank files into spaCy Docs, exactly
 as `spacy convert --converter conllu` makes them (syntactic words as tokens,
-XPOS as tag, or UPOS where XPOS is `_`), but strict: every file is checked
+XPOS as tag), but strict: every file is checked
 before anything is written, and every error names the file and the line. FEATS
 is kept exactly or refused (a feature without a value, 'A=B=C', '=Def', a
 feature twice): spaCy's MorphAnalysis holds Feature=Value pairs only.
 
-One departure from spaCy's converter: a multiword token whose words do not
+Two departures from spaCy's converter. A multiword token whose words do not
 spell it (Wolof `moo` = `mu` + `a`) has pieces of its own text as its Doc
 words (`mo` + `o`), so that the Doc's text is the sentence's, and the words'
-forms in user_data (`text/multiword.py`), which CoNLL-U output writes.
+forms in user_data (`text/multiword.py`), which CoNLL-U output writes. And a
+word without XPOS (`_`) has the tag `_`, where spaCy's converter gives it its
+UPOS: many treebanks have no XPOS (French-GSD, Russian-SynTagRus), and a tagger
+that learned their UPOS as XPOS would write it where the treebank writes `_`
+(the official script's XPOS and AllTags then 0).
 
 Lines are split into sentence blocks here (so line numbers are known); the
 `conllu` package parses the fields of each block.
@@ -302,7 +306,7 @@ def _spacy_doc(path: Path, tokens: List[conllu.models.Token], numbers: List[int]
         else:
             spaces.append((t["misc"] or {}).get("SpaceAfter") != "No")
         upos = t["upos"] if t["upos"] not in (None, "") else "_"
-        tags.append(t["xpos"] if t["xpos"] not in (None, "_") else upos)
+        tags.append(t["xpos"] if t["xpos"] not in (None, "") else "_")
         pos.append("" if upos == "_" else upos)
         morphs.append(serialize_field(t["feats"]) if t["feats"] else "")
         lemmas.append(_lemma(t["form"], t["lemma"]))

@@ -3,11 +3,12 @@
 folder's LICENSE.txt), the language code their names start with, and the
 language spaCy builds for it: its own class where it has one, `xx` (spaCy's
 multi-language class) where it has none, as for Uyghur, Coptic, Wolof or
-Classical Chinese."""
+Classical Chinese, or where its class builds a component of spaCy's with a
+factory of its own taking other settings (Japanese's morphologizer)."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Union
+from typing import Dict, Set, Tuple, Union
 
 from .ud_names import UD_FILE
 
@@ -46,6 +47,16 @@ class UDTreebank:
         raise TreebankFolderError(f"{self.folder}: no licence file ({' or '.join(LICENSE_FILES)}): "
                                   "a pipeline trained on it is shipped with its licence.")
 
+    def xpos_tags(self) -> Set[str]:
+        """The XPOS values of the training split's words (`_` where a word has none)."""
+        found = set()
+        with self.files["train"].open(encoding="utf-8-sig") as lines:
+            for line in lines:
+                fields = line.split("\t")
+                if len(fields) == 10 and fields[0].isdigit():
+                    found.add(fields[4])
+        return found
+
     def package_stem(self) -> str:
         """The package's name after spaCy's language prefix: the treebank's
         name (`ewt` of `en_ewt`), and the language code where spaCy's prefix
@@ -81,20 +92,62 @@ def find_treebank(folder: Union[str, Path]) -> UDTreebank:
 
 @lru_cache(maxsize=None)
 def spacy_language(code: str) -> str:
-    """`code` where spaCy has a language class for it, else `xx`."""
+    """`code` where spaCy has a language class for it that builds spaCy's
+    components as spaCy's own factories do, else `xx`."""
     from spacy.util import get_lang_class
 
     try:
         get_lang_class(code)
     except (ImportError, KeyError):  # E048: no such module in spacy.lang
         return MULTI_LANGUAGE
-    return code
+    return MULTI_LANGUAGE if own_components(code) else code
+
+
+@lru_cache(maxsize=None)
+def own_components(code: str) -> Tuple[str, ...]:
+    """The components that spaCy's class for `code` builds with a factory of
+    its own taking other settings than spaCy's factory of the name (Japanese's
+    morphologizer has no label_smoothing): a config that sets them cannot be
+    built in that class."""
+    import spacy
+    from spacy.language import Language
+    from spacy.util import get_lang_class, registry
+
+    spacy.blank(MULTI_LANGUAGE)  # spaCy registers its own factories on first use
+    lang_class = get_lang_class(code)
+    prefix = f"{lang_class.lang}."
+    found = []
+    for internal in sorted(registry.factories.get_all()):
+        name = internal[len(prefix):]
+        if not internal.startswith(prefix) or not Language.has_factory(name):
+            continue
+        generic = Language.get_factory_meta(name).default_config
+        if set(lang_class.get_factory_meta(name).default_config) != set(generic):
+            found.append(name)
+    return tuple(found)
 
 
 def language_note(treebank: UDTreebank) -> str:
     """One line on the language the pipeline is built for."""
     if treebank.lang == treebank.code:
         return f"{treebank.name}: language {treebank.code!r} (spaCy's class for it)"
-    return (f"{treebank.name}: spaCy has no language class for {treebank.code!r}; the pipeline "
-            f"is built as {MULTI_LANGUAGE!r} (multi-language), which learns the treebank's "
-            "tokens, sentences and tags the same way")
+    learns = (f"the pipeline is built as {MULTI_LANGUAGE!r} (multi-language), which learns the "
+              "treebank's tokens, sentences and tags the same way")
+    try:
+        own = own_components(treebank.code)
+    except (ImportError, KeyError):
+        return f"{treebank.name}: spaCy has no language class for {treebank.code!r}; {learns}"
+    return (f"{treebank.name}: spaCy's class for {treebank.code!r} builds its own "
+            f"{', '.join(own)}, which takes other settings than spaCy's (the configs set "
+            f"them); {learns}")
+
+
+def xpos_note(treebank: UDTreebank) -> str:
+    """A line where the treebank's words have one XPOS at most (none, `_`), else ""."""
+    tags = treebank.xpos_tags()
+    if len(tags) > 1:
+        return ""
+    return (f"{treebank.name}: its training words have one XPOS at most ({', '.join(sorted(tags))}); "
+            "a tagger learns that one label, without label smoothing (thinc refuses it for one "
+            "label: train_and_score.py and the project set --components.tagger.label_smoothing "
+            "0.0; set it so with spacy train)")
