@@ -22,6 +22,7 @@ where spaCy has none); the Penn Treebank runs set --corpus and --conllu none,
 the paper's --model-last --gold-lemmas --no-evaluate.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +58,7 @@ class Options(NamedTuple):
     raw: bool = False
     train: bool = True
     one_tag: bool = False  # the training split has one XPOS value at most (`_`: none)
+    no_lemmas: bool = False  # the training split's words have no lemmas
 
 
 def runs_of(specs: Sequence[str]) -> List[Run]:
@@ -92,19 +94,30 @@ def _call(args: List[str]) -> None:
 
 
 def run_overrides(run: Run, opts: Options) -> List[str]:
-    """The overrides of the run's `spacy train`: opts.overrides, and where the
-    treebank's words have one XPOS at most (`_` where it has none, as French-GSD),
-    no label smoothing for the config's taggers (first, so that the user's
-    overrides win): with one label there is nothing to smooth towards, and
-    thinc refuses it."""
+    """The overrides of the run's `spacy train`: opts.overrides, and before them
+    (so that the user's win) what the treebank needs of the config: where its
+    words have one XPOS at most (`_` where it has none, as French-GSD), no
+    label smoothing for the config's taggers (with one label there is nothing
+    to smooth towards, and thinc refuses it); where they have no lemmas (as
+    Maltese-MUDT), a pipeline without the components that set lemmas (they
+    would have none to learn)."""
+    if not (opts.one_tag or opts.no_lemmas):
+        return list(map(str, opts.overrides))
+    from spacy.util import load_config
+
+    from spacy_elstm.treebanks.ud_folder import sets_lemmas
+
+    config = load_config(run.config, interpolate=False)
+    components = config.get("components", {})
     extra: List[str] = []
     if opts.one_tag:
-        from spacy.util import load_config
-
-        components = load_config(run.config, interpolate=False).get("components", {})
         for name, component in components.items():
             if component.get("factory") == "tagger" and component.get("label_smoothing"):
                 extra += [f"--components.{name}.label_smoothing", "0.0"]
+    if opts.no_lemmas:
+        kept = [name for name in config["nlp"]["pipeline"]
+                if not sets_lemmas(components[name]["factory"])]
+        extra += ["--nlp.pipeline", json.dumps(kept)]
     return [*extra, *map(str, opts.overrides)]
 
 
@@ -196,7 +209,7 @@ def parse(argv: Sequence[str]):
                              "METRICS/NAME-SPLIT.raw.json")
     parser.add_argument("--no-train", action="store_true",
                         help="score the pipelines already trained in MODELS, train none")
-    parser.set_defaults(one_tag=False)  # --treebank's treebank decides it
+    parser.set_defaults(one_tag=False, no_lemmas=False)  # --treebank's treebank decides them
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
     if args.treebank is not None:
@@ -207,7 +220,7 @@ def parse(argv: Sequence[str]):
                    splits=tuple(args.splits), evaluate=not args.no_evaluate,
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,
                    steps=args.steps, gpu_id=args.gpu_id, force=args.force, raw=args.raw,
-                   train=not args.no_train, one_tag=args.one_tag,
+                   train=not args.no_train, one_tag=args.one_tag, no_lemmas=args.no_lemmas,
                    overrides=(["--nlp.lang", args.language] if args.treebank else [])
                    + (["--system.seed", str(args.seed)] if args.seed else []) + overrides)
     return runs_of(args.configs), opts
@@ -216,21 +229,21 @@ def parse(argv: Sequence[str]):
 def treebank_options(args) -> None:
     """--treebank's corpus, CoNLL-U files and language, set on the parsed args."""
     from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank,
-                                             language_note, xpos_note)
+                                             treebank_notes)
 
     try:
         treebank = find_treebank(args.treebank)
     except TreebankFolderError as err:
         raise SystemExit(f"train_and_score.py: {err}")
-    print(language_note(treebank), flush=True)
-    if xpos_note(treebank):
-        print(xpos_note(treebank), flush=True)
+    for note in treebank_notes(treebank):
+        print(note, flush=True)
     pattern = f"{treebank.stem}-ud-{{split}}"
     args.corpus = f"corpus/{treebank.name}/{pattern}.spacy"
     args.conllu = str(treebank.folder / f"{pattern}.conllu")
     args.train_conllu = str(treebank.files["train"])
     args.language = treebank.lang
     args.one_tag = len(treebank.xpos_tags()) < 2
+    args.no_lemmas = not treebank.has_lemmas()
 
 
 def main(argv=None) -> int:

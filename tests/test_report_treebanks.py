@@ -117,6 +117,33 @@ def test_targets_are_judged_against_udpipe(tmp_path):
     assert mean == [["the mean of 2", "LAS", "75.50", "71.25", "≥ 75.25", "met"]]
 
 
+def test_a_treebank_without_lemmas_is_of_the_config_as_it_is_with_no_lemmas_judged(tmp_path):
+    """Maltese-MUDT has no lemmas: train_and_score.py trains the config without
+    the components that set them, its scores have none, and the row is of the
+    config as it is, Lemmas and BLEX "-" and not judged."""
+    metrics = tmp_path / "metrics"
+    folder = metrics / "treebanks" / "UD_Maltese-MUDT"
+    kept = {name: c for name, c in SHIPPED.items()
+            if c["factory"] not in ("elstm_lemmatizer", "elstm_lemma_lookup")}
+    assert len(kept) == len(SHIPPED) - 2
+    write(folder / "best_elstm-test.raw.json", {
+        **scores(80.0, Lemmas=None, BLEX=None), "not_predicted": ["BLEX", "Lemmas"],
+        "components_config": kept})
+    write(folder / "udpipe1-test.json", {"scores_f1": scores(78.0, Lemmas=100.0)})
+    found = treebanks.results(metrics)
+    ours = found["UD_Maltese-MUDT"]["best_elstm"]
+    assert not ours["earlier_config"] and ours["scores"]["Lemmas"] is None
+    judged = {r[1] for r in treebanks.target_rows(found)}
+    assert "Lemmas" not in judged and {"LAS", "UPOS", "UFeats"} <= judged
+    row = next(line for line in treebanks.page_section(metrics)[0].splitlines()
+               if line.startswith("| Maltese-MUDT | `raw/best_elstm`"))
+    assert "(an earlier config)" not in row and "| 80.00 | - | 80.00 |" in row
+    # without the note that its lemmas were not predicted, a pipeline that lacks the
+    # lemmatizer is of an earlier config
+    write(folder / "best_elstm-test.raw.json", {**scores(80.0), "components_config": kept})
+    assert treebanks.results(metrics)["UD_Maltese-MUDT"]["best_elstm"]["earlier_config"]
+
+
 def test_the_page_and_the_readme_table(tmp_path):
     metrics = metrics_folder(tmp_path)
     page, _ = treebanks.page_section(metrics)

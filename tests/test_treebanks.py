@@ -26,14 +26,16 @@ runner = CliRunner()
 
 
 def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "test"),
-              xpos: bool = True) -> Path:
+              xpos: bool = True, lemmas: bool = True) -> Path:
     """A treebank folder of the committed EWT sample's first sentences under UD's
-    names (without XPOS: every word's `_`)."""
+    names (without XPOS or lemmas: every word's `_`)."""
     path = tmp_path / folder
     path.mkdir()
     text = (SAMPLE / "dev.conllu").read_text(encoding="utf8")
     if not xpos:
         text = re.sub(r"^(\d+\t(?:[^\t]*\t){3})[^\t]*", r"\1_", text, flags=re.M)
+    if not lemmas:
+        text = re.sub(r"^(\d+\t[^\t]*\t)[^\t]*", r"\1_", text, flags=re.M)
     sentences = text.split("\n\n")[:12]
     for split in splits:
         (path / f"{stem}-ud-{split}.conllu").write_text("\n\n".join(sentences) + "\n\n",
@@ -167,6 +169,34 @@ def test_a_treebank_without_xpos_trains_its_taggers_without_label_smoothing(tmp_
         else:
             with pytest.raises(ValueError, match="label smoothing"):
                 nlp.update(examples)
+
+
+def test_a_treebank_without_lemmas_trains_a_pipeline_without_the_components_that_set_them(
+        tmp_path):
+    """Maltese-MUDT's words have no lemmas: a lemmatizer would have no label
+    to learn (spaCy's E143), so train_and_score leaves out of the pipeline the
+    components whose factories assign lemmas, before the user's overrides."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_and_score
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    bare = ud_folder(tmp_path, "UD_Maltese-MUDT", "mt_mudt", lemmas=False)
+    assert not find_treebank(bare).has_lemmas()
+    assert find_treebank(ud_folder(tmp_path, "UD_English-EWT", "en_ewt")).has_lemmas()
+    result = runner.invoke(app, ["convert", str(bare), str(tmp_path / "corpus")])
+    assert result.exit_code == 0, result.output
+    assert "UD_Maltese-MUDT: its training words have no lemmas" in result.output
+    for config, pipeline in (("best_elstm", ["elstm_senter", "tok2vec", "tagger", "morphologizer",
+                                            "parser"]),
+                             ("cnn", ["elstm_senter", "tok2vec", "tagger", "morphologizer",
+                                      "parser"])):
+        run = train_and_score.Run(config, ROOT / "configs" / "raw" / f"{config}.cfg")
+        _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank",
+                                         str(bare)])
+        assert opts.no_lemmas and not opts.one_tag
+        assert train_and_score.run_overrides(run, opts) == [
+            "--nlp.pipeline", json.dumps(pipeline), "--nlp.lang", "xx"]
 
 
 def test_the_package_is_named_for_the_treebank_and_carries_its_licence(tmp_path):

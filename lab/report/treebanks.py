@@ -21,6 +21,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import spacy
 
+from spacy_elstm.treebanks.ud_folder import sets_lemmas
+
 from ..published import published_scores
 from .common import read_json, read_log, table
 from .studies import seed_groups, seeds_of, split_seed
@@ -54,6 +56,17 @@ def shipped_components(config: str) -> Dict[str, Any]:
                                        interpolate=True)["components"])
 
 
+def expected_components(config: str, raw: Dict[str, Any]) -> Dict[str, Any]:
+    """The shipped config's components that a run of it has: all of them, but
+    where the treebank has no lemmas (its scores have none), those whose
+    factories set lemmas, which train_and_score.py leaves out."""
+    shipped = shipped_components(config)
+    if "Lemmas" not in raw.get("not_predicted", []):
+        return shipped
+    return {name: component for name, component in shipped.items()
+            if not sets_lemmas(component["factory"])}
+
+
 def set_as(wanted: Any, found: Any) -> bool:
     """Whether `found` (a pipeline's settings, every default filled in) has
     every setting of `wanted` (a config's), with the same value."""
@@ -83,8 +96,8 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     # a pipeline scored before scores recorded its settings, or set otherwise than
     # the config sets it now, was trained by an earlier version of the config: where
     # some seeds are of the config as it is, the others are left out
-    shipped = shipped_components(config)
-    current = [(f, r) for f, r in scored if set_as(shipped, r.get("components_config"))]
+    current = [(f, r) for f, r in scored
+               if set_as(expected_components(config, r), r.get("components_config"))]
     earlier = not current
     folders, raws = [f for f, _ in current or scored], [r for _, r in current or scored]
     golds = [g for g in (read_json(f / f"{config}-test.official.json") for f in folders) if g]
@@ -94,7 +107,7 @@ def system_scores(folders: List[Path], config: str) -> Optional[Dict[str, Any]]:
     timed = [read_json(f / f"train-{config}.time.json") for f in folders]
     seconds = [t["seconds"] if t else log[-1]["seconds"] for t, log in zip(timed, logs) if t or log]
     steps = [log[-1]["step"] for log in logs if log]
-    return {"scores": {c: _mean([r[c] for r in raws if c in r]) for c in COLUMNS},
+    return {"scores": {c: _mean([r[c] for r in raws if r.get(c) is not None]) for c in COLUMNS},
             "earlier_config": earlier,
             "sd_LAS": statistics.stdev([r["LAS"] for r in raws]) if len(raws) > 1 else None,
             "gold_LAS": _mean([g["LAS"] for g in golds]), "seeds": len(raws),

@@ -70,15 +70,14 @@ def convert(
     a component of the configs its own way, as Japanese's morphologizer).
     """
     from ..treebanks.conllu_reader import CorpusFormatError, convert_files
-    from ..treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
-                                        xpos_note)
+    from ..treebanks.ud_folder import (TreebankFolderError, find_treebank,
+                                        treebank_notes)
 
     try:
         if data.is_dir():
             treebank = find_treebank(data)
-            typer.echo(language_note(treebank))
-            if xpos_note(treebank):
-                typer.echo(xpos_note(treebank))
+            for note in treebank_notes(treebank):
+                typer.echo(note)
             files = list(treebank.files.values())
         else:
             files = [data]

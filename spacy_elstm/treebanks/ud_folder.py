@@ -8,7 +8,7 @@ factory of its own taking other settings (Japanese's morphologizer)."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Set, Tuple, Union
+from typing import Dict, List, Set, Tuple, Union
 
 from .ud_names import UD_FILE
 
@@ -49,12 +49,20 @@ class UDTreebank:
 
     def xpos_tags(self) -> Set[str]:
         """The XPOS values of the training split's words (`_` where a word has none)."""
+        return self._train_values(4)
+
+    def has_lemmas(self) -> bool:
+        """Whether any word of the training split has a lemma (Maltese-MUDT's have none)."""
+        return self._train_values(2) != {"_"}
+
+    def _train_values(self, column: int) -> Set[str]:
+        """The values of a column (0-based) of the training split's words."""
         found = set()
         with self.files["train"].open(encoding="utf-8-sig") as lines:
             for line in lines:
                 fields = line.split("\t")
                 if len(fields) == 10 and fields[0].isdigit():
-                    found.add(fields[4])
+                    found.add(fields[column])
         return found
 
     def package_stem(self) -> str:
@@ -109,11 +117,10 @@ def own_components(code: str) -> Tuple[str, ...]:
     its own taking other settings than spaCy's factory of the name (Japanese's
     morphologizer has no label_smoothing): a config that sets them cannot be
     built in that class."""
-    import spacy
     from spacy.language import Language
     from spacy.util import get_lang_class, registry
 
-    spacy.blank(MULTI_LANGUAGE)  # spaCy registers its own factories on first use
+    _register_factories()
     lang_class = get_lang_class(code)
     prefix = f"{lang_class.lang}."
     found = []
@@ -125,6 +132,25 @@ def own_components(code: str) -> Tuple[str, ...]:
         if set(lang_class.get_factory_meta(name).default_config) != set(generic):
             found.append(name)
     return tuple(found)
+
+
+def sets_lemmas(factory: str) -> bool:
+    """Whether the component a factory (spaCy's or this package's) makes sets lemmas."""
+    from spacy.language import Language
+
+    _register_factories()
+    return "token.lemma" in Language.get_factory_meta(factory).assigns
+
+
+@lru_cache(maxsize=None)
+def _register_factories() -> None:
+    """spaCy's factories and this package's, registered (spaCy registers its own
+    on first use)."""
+    import spacy
+
+    from .. import components  # noqa: F401
+
+    spacy.blank(MULTI_LANGUAGE)
 
 
 def language_note(treebank: UDTreebank) -> str:
@@ -142,12 +168,22 @@ def language_note(treebank: UDTreebank) -> str:
             f"them); {learns}")
 
 
-def xpos_note(treebank: UDTreebank) -> str:
-    """A line where the treebank's words have one XPOS at most (none, `_`), else ""."""
+
+def treebank_notes(treebank: UDTreebank) -> List[str]:
+    """What `convert` and train_and_score.py say of the treebank: the language
+    its pipeline is built in, and what it lacks that the configs learn (XPOS,
+    lemmas), with what training does about it."""
+    notes = [language_note(treebank)]
     tags = treebank.xpos_tags()
-    if len(tags) > 1:
-        return ""
-    return (f"{treebank.name}: its training words have one XPOS at most ({', '.join(sorted(tags))}); "
-            "a tagger learns that one label, without label smoothing (thinc refuses it for one "
-            "label: train_and_score.py and the project set --components.tagger.label_smoothing "
-            "0.0; set it so with spacy train)")
+    if len(tags) < 2:
+        notes.append(f"{treebank.name}: its training words have one XPOS at most "
+                     f"({', '.join(sorted(tags))}); a tagger learns that one label, without label "
+                     "smoothing (thinc refuses it for one label: train_and_score.py and the "
+                     "project set --components.tagger.label_smoothing 0.0; set it so with "
+                     "spacy train)")
+    if not treebank.has_lemmas():
+        notes.append(f"{treebank.name}: its training words have no lemmas (`_`); the pipeline "
+                     "is trained without the components that set lemmas (train_and_score.py "
+                     "and the project leave them out of nlp.pipeline; do so with spacy train) "
+                     "and writes `_`")
+    return notes
