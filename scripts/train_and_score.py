@@ -57,7 +57,6 @@ class Options(NamedTuple):
     force: bool = False
     raw: bool = False
     train: bool = True
-    one_tag: bool = False  # the training split has one XPOS value at most (`_`: none)
     no_lemmas: bool = False  # the training split's words have no lemmas
 
 
@@ -95,13 +94,10 @@ def _call(args: List[str]) -> None:
 
 def run_overrides(run: Run, opts: Options) -> List[str]:
     """The overrides of the run's `spacy train`: opts.overrides, and before them
-    (so that the user's win) what the treebank needs of the config: where its
-    words have one XPOS at most (`_` where it has none, as French-GSD), no
-    label smoothing for the config's taggers (with one label there is nothing
-    to smooth towards, and thinc refuses it); where they have no lemmas (as
+    (so that the user's win), where the treebank's words have no lemmas (as
     Maltese-MUDT), a pipeline without the components that set lemmas (they
-    would have none to learn)."""
-    if not (opts.one_tag or opts.no_lemmas):
+    would have none to learn: spaCy's E143)."""
+    if not opts.no_lemmas:
         return list(map(str, opts.overrides))
     from spacy.util import load_config
 
@@ -109,16 +105,9 @@ def run_overrides(run: Run, opts: Options) -> List[str]:
 
     config = load_config(run.config, interpolate=False)
     components = config.get("components", {})
-    extra: List[str] = []
-    if opts.one_tag:
-        for name, component in components.items():
-            if component.get("factory") == "tagger" and component.get("label_smoothing"):
-                extra += [f"--components.{name}.label_smoothing", "0.0"]
-    if opts.no_lemmas:
-        kept = [name for name in config["nlp"]["pipeline"]
-                if not sets_lemmas(components[name]["factory"])]
-        extra += ["--nlp.pipeline", json.dumps(kept)]
-    return [*extra, *map(str, opts.overrides)]
+    kept = [name for name in config["nlp"]["pipeline"]
+            if not sets_lemmas(components[name]["factory"])]
+    return ["--nlp.pipeline", json.dumps(kept), *map(str, opts.overrides)]
 
 
 def train_and_score(run: Run, opts: Options) -> bool:
@@ -209,7 +198,7 @@ def parse(argv: Sequence[str]):
                              "METRICS/NAME-SPLIT.raw.json")
     parser.add_argument("--no-train", action="store_true",
                         help="score the pipelines already trained in MODELS, train none")
-    parser.set_defaults(one_tag=False, no_lemmas=False)  # --treebank's treebank decides them
+    parser.set_defaults(no_lemmas=False)  # --treebank's treebank decides it
     args = parser.parse_args(argv)
     none = lambda value: None if value in ("", "none") else value  # noqa: E731
     if args.treebank is not None:
@@ -220,7 +209,7 @@ def parse(argv: Sequence[str]):
                    splits=tuple(args.splits), evaluate=not args.no_evaluate,
                    model_last=args.model_last, gold_lemmas=args.gold_lemmas, record=args.record,
                    steps=args.steps, gpu_id=args.gpu_id, force=args.force, raw=args.raw,
-                   train=not args.no_train, one_tag=args.one_tag, no_lemmas=args.no_lemmas,
+                   train=not args.no_train, no_lemmas=args.no_lemmas,
                    overrides=(["--nlp.lang", args.language] if args.treebank else [])
                    + (["--system.seed", str(args.seed)] if args.seed else []) + overrides)
     return runs_of(args.configs), opts
@@ -242,7 +231,6 @@ def treebank_options(args) -> None:
     args.conllu = str(treebank.folder / f"{pattern}.conllu")
     args.train_conllu = str(treebank.files["train"])
     args.language = treebank.lang
-    args.one_tag = len(treebank.xpos_tags()) < 2
     args.no_lemmas = not treebank.has_lemmas()
 
 

@@ -129,46 +129,35 @@ def test_train_and_score_takes_the_treebank_s_files_and_language(tmp_path):
                                str(tmp_path / "UD_Missing")])
 
 
-def test_a_treebank_without_xpos_trains_its_taggers_without_label_smoothing(tmp_path):
-    """Its words' tag is `_` (written as the treebank writes it), the taggers'
-    one label, which thinc's label smoothing refuses: train_and_score turns
-    the smoothing off for them alone, before the user's overrides."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import train_and_score
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    bare = ud_folder(tmp_path, "UD_French-GSD", "fr_gsd", xpos=False)
-    assert find_treebank(bare).xpos_tags() == {"_"}
-    result = runner.invoke(app, ["convert", str(bare), str(tmp_path / "corpus")])
-    assert result.exit_code == 0, result.output
-    assert "have one XPOS at most (_)" in result.output and "label_smoothing 0.0" in result.output
-    run = train_and_score.Run("best_elstm", ROOT / "configs" / "raw" / "best_elstm.cfg")
-    _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank", str(bare),
-                                     "--", "--training.seed", "3"])
-    assert opts.one_tag
-    assert train_and_score.run_overrides(run, opts) == [
-        "--components.tagger.label_smoothing", "0.0", "--nlp.lang", "fr", "--training.seed", "3"]
-    tagged = ud_folder(tmp_path, "UD_English-EWT", "en_ewt")
-    _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank", str(tagged)])
-    assert not opts.one_tag and train_and_score.run_overrides(run, opts) == ["--nlp.lang", "en"]
-
+def test_a_treebank_without_xpos_has_the_tag_underscore_and_its_tagger_two_labels(tmp_path):
+    """French-GSD's words have no XPOS: their tag is `_` (spaCy's converter gives
+    them their UPOS, which a tagger then writes where the treebank has `_`),
+    and the raw configs' whitespace augmentation adds spaCy's `_SP`, so the
+    tagger has two labels and its label smoothing has something to smooth
+    towards (one label alone, thinc refuses it)."""
     import spacy
     from spacy.training import Example
+    from spacy.util import load_config, registry
 
-    doc = read_conllu(bare / "fr_gsd-ud-train.conllu")[0]
-    assert {t.tag_ for t in doc} == {"_"}
-    for smoothing, trains in ((0.05, False), (0.0, True)):
+    bare = ud_folder(tmp_path, "UD_French-GSD", "fr_gsd", xpos=False)
+    docs = read_conllu(bare / "fr_gsd-ud-train.conllu")
+    assert {t.tag_ for d in docs for t in d} == {"_"}
+    augmenter = load_config(RAW_CONFIG)["corpora"]["train"]["augmenter"]
+    augment = registry.resolve({"a": augmenter})["a"]
+    nlp = spacy.blank("xx")
+    examples = [e for d in docs for e in augment(nlp, Example(nlp.make_doc(d.text), d))]
+    assert {t.tag_ for e in examples for t in e.reference} == {"_", "_SP"}
+    for smoothing, labels in ((0.05, ["_"]), (0.05, ["_", "_SP"])):
         nlp = spacy.blank("xx")
-        nlp.add_pipe("tagger", config={"label_smoothing": smoothing})
-        examples = [Example(nlp.make_doc(doc.text), doc)]
-        nlp.initialize(lambda: examples)
-        if trains:
-            nlp.update(examples)
-            assert {t.tag_ for t in nlp(doc.text)} == {"_"}
-        else:
+        tagger = nlp.add_pipe("tagger", config={"label_smoothing": smoothing})
+        chosen = [e for e in examples if {t.tag_ for t in e.reference} <= set(labels)]
+        nlp.initialize(lambda: chosen)
+        assert list(tagger.labels) == labels
+        if len(labels) == 1:
             with pytest.raises(ValueError, match="label smoothing"):
-                nlp.update(examples)
+                nlp.update(chosen)
+        else:
+            nlp.update(chosen)
 
 
 def test_a_treebank_without_lemmas_trains_a_pipeline_without_the_components_that_set_them(
@@ -194,7 +183,7 @@ def test_a_treebank_without_lemmas_trains_a_pipeline_without_the_components_that
         run = train_and_score.Run(config, ROOT / "configs" / "raw" / f"{config}.cfg")
         _, opts = train_and_score.parse([str(run.config), "--metrics", "m", "--treebank",
                                          str(bare)])
-        assert opts.no_lemmas and not opts.one_tag
+        assert opts.no_lemmas
         assert train_and_score.run_overrides(run, opts) == [
             "--nlp.pipeline", json.dumps(pipeline), "--nlp.lang", "xx"]
 

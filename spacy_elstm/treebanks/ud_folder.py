@@ -8,7 +8,7 @@ factory of its own taking other settings (Japanese's morphologizer)."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Set, Tuple, Union
+from typing import Dict, List, Tuple, Union
 
 from .ud_names import UD_FILE
 
@@ -47,23 +47,14 @@ class UDTreebank:
         raise TreebankFolderError(f"{self.folder}: no licence file ({' or '.join(LICENSE_FILES)}): "
                                   "a pipeline trained on it is shipped with its licence.")
 
-    def xpos_tags(self) -> Set[str]:
-        """The XPOS values of the training split's words (`_` where a word has none)."""
-        return self._train_values(4)
-
     def has_lemmas(self) -> bool:
         """Whether any word of the training split has a lemma (Maltese-MUDT's have none)."""
-        return self._train_values(2) != {"_"}
-
-    def _train_values(self, column: int) -> Set[str]:
-        """The values of a column (0-based) of the training split's words."""
-        found = set()
         with self.files["train"].open(encoding="utf-8-sig") as lines:
             for line in lines:
                 fields = line.split("\t")
-                if len(fields) == 10 and fields[0].isdigit():
-                    found.add(fields[column])
-        return found
+                if len(fields) == 10 and fields[0].isdigit() and fields[2] != "_":
+                    return True
+        return False
 
     def package_stem(self) -> str:
         """The package's name after spaCy's language prefix: the treebank's
@@ -171,16 +162,9 @@ def language_note(treebank: UDTreebank) -> str:
 
 def treebank_notes(treebank: UDTreebank) -> List[str]:
     """What `convert` and train_and_score.py say of the treebank: the language
-    its pipeline is built in, and what it lacks that the configs learn (XPOS,
-    lemmas), with what training does about it."""
+    its pipeline is built in, and where its words have no lemmas, what training
+    does about it."""
     notes = [language_note(treebank)]
-    tags = treebank.xpos_tags()
-    if len(tags) < 2:
-        notes.append(f"{treebank.name}: its training words have one XPOS at most "
-                     f"({', '.join(sorted(tags))}); a tagger learns that one label, without label "
-                     "smoothing (thinc refuses it for one label: train_and_score.py and the "
-                     "project set --components.tagger.label_smoothing 0.0; set it so with "
-                     "spacy train)")
     if not treebank.has_lemmas():
         notes.append(f"{treebank.name}: its training words have no lemmas (`_`); the pipeline "
                      "is trained without the components that set lemmas (train_and_score.py "
