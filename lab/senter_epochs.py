@@ -29,7 +29,7 @@ import torch
 import spacy_elstm.text.segmenter as segmenter_module
 import spacy_elstm.text.word_sentences as word_sentences_module
 from spacy_elstm.files import write_json
-from spacy_elstm.text.learning import epoch_repeats
+from spacy_elstm.text.learning import epoch_repeats, passes
 from spacy_elstm.text.treebank_tokenizer import NAME
 from spacy_elstm.text.wrapping import unwrapped
 from spacy_elstm.treebanks.gold_text import raw_documents
@@ -101,7 +101,8 @@ def main(argv=None) -> int:
 
     sentence_starts = sum(1 for doc in spacy.tokens.DocBin().from_disk(corpus).get_docs(nlp.vocab)
                           for t in doc if t.is_sent_start)
-    repeats = epoch_repeats(sentence_starts, training["min_epoch_sentences"])
+    # passes an epoch, at least one (a treebank above MAX_EPOCH_SENTENCES is measured per pass)
+    repeats = max(1, round(epoch_repeats(sentence_starts, training["min_epoch_sentences"])))
     result: Dict[str, Any] = {"treebank": treebank.name, "split": args.split, "text_form": "ud",
                               "seed": args.seed, "config": CONFIG.as_posix(), "decay": DECAY,
                               "epoch_repeats": repeats, "word_epochs": training["word_epochs"],
@@ -119,7 +120,7 @@ def main(argv=None) -> int:
                                                        result["characters"]))
     senter.segmenter.learned["wraps"] = "as spaces"
     result["epoch_repeats_learned"] = senter.segmenter.learned.get("epoch_repeats", 1)
-    senter.words.train(layouts, epochs=training["word_epochs"] * repeats, batch_size=32,
+    senter.words.train(layouts, epochs=passes(training["word_epochs"], repeats), batch_size=32,
                        learn_rate=0.002, seed=args.seed, read_as=unwrapped,
                        score=every_epoch(repeats, sentences(lambda: senter.words.model),
                                          result["words"]))

@@ -133,7 +133,7 @@ def test_what_counts_as_text_without_punctuation():
                                       spaces=[False, False, False]))
 
 
-def tiny_senter(min_epoch_sentences=0, **config):
+def tiny_senter(min_epoch_sentences=0, epochs=1, **config):
     from spacy.training import Example
 
     from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
@@ -143,7 +143,7 @@ def tiny_senter(min_epoch_sentences=0, **config):
                                          "word_width": 16, **config})
     docs = conllu_to_docs(SAMPLE_TRAIN, 10, nlp.vocab)
     nlp.get_pipe("elstm_senter").initialize(lambda: [Example(d, d) for d in docs], nlp=nlp,
-                                            epochs=1, word_epochs=1,
+                                            epochs=epochs, word_epochs=epochs,
                                             min_epoch_sentences=min_epoch_sentences)
     return nlp
 
@@ -183,11 +183,18 @@ def test_a_senter_without_the_second_models(tmp_path):
 
 
 def test_a_small_treebank_is_passed_over_more_often_in_each_epoch():
-    from spacy_elstm.text.learning import epoch_repeats
+    from spacy_elstm.text.learning import epoch_repeats, passes
 
     assert epoch_repeats(12544, 12000) == 1  # EWT's size: once, as before
     assert epoch_repeats(1656, 12000) == 7 and epoch_repeats(3435, 12000) == 3
     assert epoch_repeats(50, 0) == 1
+    # a treebank of more than 20,000 sentences: fewer passes in all, about
+    # 20,000 sentences' worth an epoch (Czech-PDT's 68,495: 12 epochs, 4 passes)
+    assert epoch_repeats(20000, 12000) == 1
+    assert epoch_repeats(68495, 12000) == 0.292
+    assert (passes(12, epoch_repeats(68495, 12000)), passes(8, epoch_repeats(68495, 12000))) \
+        == (4, 2)
+    assert passes(1, 0.292) == 1 and passes(12, 7) == 84
     with pytest.raises(ValueError, match="min_epoch_sentences must be an integer >= 0, got -1"):
         epoch_repeats(50, -1)
     from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
@@ -201,6 +208,20 @@ def test_a_small_treebank_is_passed_over_more_often_in_each_epoch():
     once = tiny_senter().get_pipe("elstm_senter")
     assert "epoch_repeats" not in once.segmenter.learned
     assert once.segmenter.learned["epochs"] == 1 and once.words.learned["epochs"] == 1
+
+
+def test_a_large_treebank_is_passed_over_fewer_times(monkeypatch):
+    """Above MAX_EPOCH_SENTENCES (here half the sample's sentences), an epoch is
+    that share of a pass: two epochs of it are one pass, for both models."""
+    from spacy_elstm.text import learning
+    from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
+
+    sentences = sum(1 for d in conllu_to_docs(SAMPLE_TRAIN, 10, spacy.blank("en").vocab)
+                    for _ in d.sents)
+    monkeypatch.setattr(learning, "MAX_EPOCH_SENTENCES", sentences // 2)
+    senter = tiny_senter(min_epoch_sentences=12000, epochs=2).get_pipe("elstm_senter")
+    assert senter.segmenter.learned["epoch_repeats"] == 0.5
+    assert senter.segmenter.learned["epochs"] == 1 and senter.words.learned["epochs"] == 1
 
 
 def test_the_end_threshold_is_chosen_on_held_out_text_and_saved(tmp_path):

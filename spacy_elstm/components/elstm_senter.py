@@ -38,6 +38,7 @@ from spacy.vocab import Vocab
 
 from ..text.distillation import Teachers
 from ..text.held_out import held_out_docs, sentence_f1
+from ..text.learning import passes
 from ..text.paragraphs import paragraph_breaks
 from ..text.punctuation import SENTENCE_MARKS_RULE, has_no_punctuation
 from ..text.segmenter import (DEFAULTS, LEARN_DOC, SENTENCE_END, SETTINGS_DOC,
@@ -333,7 +334,7 @@ class ELSTMSenter:
         self.segmenter.learned["wraps"] = "as spaces"  # read as `pipe` reads them
         if self.words is not None:
             repeats = self.segmenter.learned.get("epoch_repeats", 1)
-            self.words.train(layouts, epochs=word_epochs * repeats, batch_size=batch_size,
+            self.words.train(layouts, epochs=passes(word_epochs, repeats), batch_size=batch_size,
                              learn_rate=learn_rate, seed=seed, score=score,
                              targets=taught and taught.words,
                              char_ends=self._char_ends if self.words.reads_chars() else None,

@@ -38,15 +38,32 @@ def seen_twice(counts: Counter) -> Dict[str, int]:
     return {item: i + 2 for i, item in enumerate(sorted(x for x, n in counts.items() if n >= 2))}
 
 
-def epoch_repeats(sentences: int, min_epoch_sentences: int) -> int:
+# the sentences an epoch reads at most: a larger training text is passed over
+# fewer times in all (`passes`), so that the models learn from a treebank of any
+# size in about the time one of this many sentences takes (UD's largest have
+# 60,000 and more; English-EWT 12,544 and the seven of docs/results/treebanks.md
+# fewer, so none of them is cut)
+MAX_EPOCH_SENTENCES = 20000
+
+
+def epoch_repeats(sentences: int, min_epoch_sentences: int) -> float:
     """How many times an epoch passes over a training text of `sentences`
     sentences so that it sees about `min_epoch_sentences` (at least once): a
-    small treebank's model then gets as many updates as a large one's."""
+    small treebank's model then gets as many updates as a large one's. A text
+    of more than MAX_EPOCH_SENTENCES is passed over that share of it, below one."""
     if not isinstance(min_epoch_sentences, int) or isinstance(min_epoch_sentences, bool) \
             or min_epoch_sentences < 0:
         raise ValueError("min_epoch_sentences must be an integer >= 0, "
                          f"got {min_epoch_sentences!r}.")
+    if sentences > MAX_EPOCH_SENTENCES:
+        return round(MAX_EPOCH_SENTENCES / sentences, 4)
     return max(1, round(min_epoch_sentences / max(sentences, 1)))
+
+
+def passes(epochs: int, repeats: float) -> int:
+    """The passes over the training text of `epochs` epochs of `repeats`
+    passes each (`epoch_repeats`), at least one."""
+    return max(1, round(epochs * repeats))
 
 
 class Fitted(NamedTuple):

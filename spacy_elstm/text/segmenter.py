@@ -20,7 +20,7 @@ import torch
 from spacy.tokens import Doc
 
 from .learning import (check_models, epoch_examples, epoch_repeats, fit, load_weights,
-                       fit_others, seen_twice, weights_to_bytes)
+                       fit_others, passes, seen_twice, weights_to_bytes)
 from .multiword import multiword_spans
 from .paragraphs import BLANK_LINE
 from .training_docs import treebank_docs
@@ -50,6 +50,8 @@ epochs (int): passes over the training text.
 min_epoch_sentences (int): a training text of fewer sentences is passed over
     this many sentences' worth each epoch (epochs times as many passes, about
     min_epoch_sentences / its sentences of them), for both models; 0: once.
+    A text of more than 20,000 sentences (learning.MAX_EPOCH_SENTENCES) is
+    passed over fewer times in all, about 20,000 sentences' worth an epoch.
 batch_size (int): windows per update.
 learn_rate (float): Adam's learning rate.
 seed (int): the random seed of the weights and the order of the windows.
@@ -173,11 +175,11 @@ class Segmenter:
         layouts = training_layouts(docs, training_text, seed, fresh_layouts)
         repeats = epoch_repeats(sum(1 for doc in docs for t in doc if t.is_sent_start),
                                 min_epoch_sentences)
-        self.train(layouts, epochs=epochs * repeats, batch_size=batch_size,
+        self.train(layouts, epochs=passes(epochs, repeats), batch_size=batch_size,
                    learn_rate=learn_rate, seed=seed, score=score, targets=targets,
                    read_as=read_as)
         self.learned["training_text"] = training_text
-        if repeats > 1:
+        if repeats != 1:
             self.learned["epoch_repeats"] = repeats
         if fresh_layouts:
             self.learned["fresh_layouts"] = True
