@@ -49,12 +49,7 @@ class UDTreebank:
 
     def has_lemmas(self) -> bool:
         """Whether any word of the training split has a lemma (Maltese-MUDT's have none)."""
-        with self.files["train"].open(encoding="utf-8-sig") as lines:
-            for line in lines:
-                fields = line.split("\t")
-                if len(fields) == 10 and fields[0].isdigit() and fields[2] != "_":
-                    return True
-        return False
+        return _has_lemmas(self.files["train"])
 
     def package_stem(self) -> str:
         """The package's name after spaCy's language prefix: the treebank's
@@ -87,6 +82,18 @@ def find_treebank(folder: Union[str, Path]) -> UDTreebank:
             f"<code>_<name>-ud-{{{','.join(SPLITS)}}}.conllu; CoNLL-U files there: {present}).")
     stem, code = stems.pop()
     return UDTreebank(folder, stem, code, {split: found[split] for split in SPLITS})
+
+
+@lru_cache(maxsize=None)
+def _has_lemmas(path: Path) -> bool:
+    """Whether any word of the CoNLL-U file has a lemma (read once per file:
+    `convert`'s note and train_and_score.py's overrides both ask)."""
+    with path.open(encoding="utf-8-sig") as lines:
+        for line in lines:
+            fields = line.split("\t")
+            if len(fields) == 10 and fields[0].isdigit() and fields[2] != "_":
+                return True
+    return False
 
 
 @lru_cache(maxsize=None)
@@ -157,7 +164,6 @@ def language_note(treebank: UDTreebank) -> str:
     return (f"{treebank.name}: spaCy's class for {treebank.code!r} builds its own "
             f"{', '.join(own)}, which takes other settings than spaCy's (the configs set "
             f"them); {learns}")
-
 
 
 def treebank_notes(treebank: UDTreebank) -> List[str]:
