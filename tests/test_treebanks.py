@@ -27,9 +27,9 @@ runner = CliRunner()
 
 
 def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "test"),
-              xpos: bool = True, lemmas: bool = True) -> Path:
+              xpos: bool = True, lemmas: bool = True, forms: bool = True) -> Path:
     """A treebank folder of the committed EWT sample's first sentences under UD's
-    names (without XPOS or lemmas: every word's `_`)."""
+    names (without XPOS, lemmas or forms: every word's `_`)."""
     path = tmp_path / folder
     path.mkdir()
     text = (SAMPLE / "dev.conllu").read_text(encoding="utf8")
@@ -37,6 +37,8 @@ def ud_folder(tmp_path: Path, folder: str, stem: str, splits=("train", "dev", "t
         text = re.sub(r"^(\d+\t(?:[^\t]*\t){3})[^\t]*", r"\1_", text, flags=re.M)
     if not lemmas:
         text = re.sub(r"^(\d+\t[^\t]*\t)[^\t]*", r"\1_", text, flags=re.M)
+    if not forms:
+        text = re.sub(r"^([\d-]+\t)[^\t]*", r"\1_", text, flags=re.M)
     sentences = text.split("\n\n")[:12]
     for split in splits:
         (path / f"{stem}-ud-{split}.conllu").write_text("\n\n".join(sentences) + "\n\n",
@@ -86,6 +88,33 @@ def test_a_folder_without_a_split_is_named_with_what_it_lacks(tmp_path):
         find_treebank(folder)
     with pytest.raises(TreebankFolderError, match="no such folder"):
         find_treebank(tmp_path / "UD_Nothing")
+
+
+def test_a_treebank_distributed_without_its_text_is_named_before_anything_trains(tmp_path):
+    """UD ships a few treebanks with every form `_` (their text to be merged in
+    from elsewhere): convert and find_treebank say so, naming the file."""
+    folder = ud_folder(tmp_path, "UD_Japanese-BCCWJ", "ja_bccwj", forms=False)
+    with pytest.raises(TreebankFolderError, match=r"ja_bccwj-ud-train.conllu: every word's "
+                                                  r"form is `_`: .*without its text"):
+        find_treebank(folder)
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 1
+    assert "ja_bccwj-ud-train.conllu: every word's form is `_`" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "corpus").exists()
+    empty = ud_folder(tmp_path, "UD_Welsh-CCG", "cy_ccg")
+    (empty / "cy_ccg-ud-dev.conllu").write_text("# a comment only\n\n", encoding="utf8")
+    with pytest.raises(TreebankFolderError, match=r"cy_ccg-ud-dev.conllu: no words"):
+        find_treebank(empty)
+
+
+def test_a_split_that_is_not_utf8_is_named_with_its_line_by_convert(tmp_path):
+    folder = ud_folder(tmp_path, "UD_Uyghur-UDT", "ug_udt")
+    train = folder / "ug_udt-ud-train.conllu"
+    train.write_bytes(train.read_bytes().replace(b"\n3\t", b"\n3\t\xff", 1))
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 1
+    assert "ug_udt-ud-train.conllu, line" in result.output and "not UTF-8" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_convert_takes_a_treebank_folder_and_says_its_language_once(tmp_path):

@@ -80,15 +80,46 @@ def find_treebank(folder: Union[str, Path]) -> UDTreebank:
         raise TreebankFolderError(
             f"{folder}: no {' and no '.join(missing)} split (looked for "
             f"<code>_<name>-ud-{{{','.join(SPLITS)}}}.conllu; CoNLL-U files there: {present}).")
+    for split in SPLITS:
+        text = _text_of(found[split])
+        if text != "forms":
+            raise TreebankFolderError(f"{found[split]}: {TEXT_PROBLEMS[text]}")
     stem, code = stems.pop()
     return UDTreebank(folder, stem, code, {split: found[split] for split in SPLITS})
+
+
+TEXT_PROBLEMS = {
+    "no words": "no words (no line of a word's ten columns); a split the pipeline learns "
+                "from or is scored on needs its sentences.",
+    "no forms": "every word's form is `_`: the treebank is distributed without its text "
+                "(UD ships a few so, their README saying where the text comes from and how "
+                "to merge it in); merge it in before training, as no tokenizer or tagger "
+                "can learn from `_`.",
+}
+
+
+@lru_cache(maxsize=None)
+def _text_of(path: Path) -> str:
+    """"forms" where some word of the CoNLL-U file has a form other than `_`,
+    else "no forms", or "no words" where it has no word at all (read up to the
+    first form: the first word, in a treebank with its text)."""
+    words = False
+    # a byte that is not UTF-8 is convert's error to report, with its line
+    with path.open(encoding="utf-8-sig", errors="replace") as lines:
+        for line in lines:
+            fields = line.split("\t")
+            if len(fields) == 10 and fields[0].isdigit():
+                if fields[1] != "_":
+                    return "forms"
+                words = True
+    return "no forms" if words else "no words"
 
 
 @lru_cache(maxsize=None)
 def _has_lemmas(path: Path) -> bool:
     """Whether any word of the CoNLL-U file has a lemma (read once per file:
     `convert`'s note and train_and_score.py's overrides both ask)."""
-    with path.open(encoding="utf-8-sig") as lines:
+    with path.open(encoding="utf-8-sig", errors="replace") as lines:
         for line in lines:
             fields = line.split("\t")
             if len(fields) == 10 and fields[0].isdigit() and fields[2] != "_":
