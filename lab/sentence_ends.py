@@ -7,7 +7,14 @@ Gold and prediction are the same text tokenised differently, so an end is the
 count of non-space characters before it, read off each file's tokens (the
 range line of a multiword token, else the word).
 
+The file's own marks are counted too (`marks`): per group, the tokens that end
+with it and how many of them end a sentence. Given the training split alone,
+that says how often a mark ends a sentence in what the senter learns from
+(Uyghur's `،` ends one in seven of its sentences), and so where no model can
+tell from the mark alone.
+
     python -m lab.sentence_ends GOLD NAME=PREDICTION [NAME=PREDICTION ...] [--output metrics/....json]
+    python -m lab.sentence_ends TRAIN --output metrics/treebanks/UD_<Name>/sentence-marks-train.json
 """
 import argparse
 import json
@@ -44,6 +51,22 @@ def mark(character: str) -> str:
     return character if unicodedata.category(character).startswith("P") else A_WORD
 
 
+def mark_ends(path: PathLike) -> Dict[str, Dict[str, int]]:
+    """Per group of a token's last character (`mark`): how many tokens of the
+    CoNLL-U file end with it (`tokens`) and how many of those end a sentence
+    (`ends`), the groups by their ends, most first."""
+    counts: Dict[str, Counter] = {}
+    for tokens in sentence_tokens(path):
+        forms = ["".join(columns[1].split()) for columns in tokens]
+        forms = [form for form in forms if form]
+        for k, form in enumerate(forms):
+            group = counts.setdefault(mark(form[-1]), Counter())
+            group["tokens"] += 1
+            group["ends"] += k == len(forms) - 1
+    return {m: {"tokens": c["tokens"], "ends": c["ends"]}
+            for m, c in sorted(counts.items(), key=lambda item: (-item[1]["ends"], item[0]))}
+
+
 def compare(gold: Sequence[Tuple[int, str]],
             predicted: Sequence[Tuple[int, str]]) -> Dict[str, Dict[str, int]]:
     """Per mark: the gold ends (`gold`), those the prediction has too
@@ -65,11 +88,12 @@ def compare(gold: Sequence[Tuple[int, str]],
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("gold", type=Path, help="the gold CoNLL-U file")
-    parser.add_argument("systems", nargs="+", help="NAME=PREDICTION: a system's CoNLL-U on the raw text")
+    parser.add_argument("systems", nargs="*", help="NAME=PREDICTION: a system's CoNLL-U on the raw text")
     parser.add_argument("--output", type=Path, default=None, help="write the counts as JSON here")
     args = parser.parse_args(argv)
     gold = sentence_ends(args.gold)
-    result = {"gold": args.gold.name, "sentences": len(gold), "systems": {}}
+    result = {"gold": args.gold.name, "sentences": len(gold), "marks": mark_ends(args.gold),
+              "systems": {}}
     for item in args.systems:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:

@@ -3,10 +3,11 @@
 # pipelines (configs/raw/<config>.cfg, CONFIGS) trained and scored on it, UDPipe 1
 # trained beside them with its default schedule and scored on the same raw test
 # text and on the gold words, the non-projective trees each gets right, where
-# each ends sentences, the multiword tokens each writes with the right words, and the
-# words/s of all of them in one process, one thread. Every step whose output is
-# there already is skipped, so a stopped study resumes; another SEED trains and
-# scores our pipelines again into metrics/treebanks/<treebank>-seedN (UDPipe 1,
+# each ends sentences (and how often each mark ends one in the training split),
+# the multiword tokens each writes with the right words, and the words/s of all
+# of them in one process, one thread. Every step whose output is there already
+# is skipped, so a stopped study resumes; another SEED trains and scores our
+# pipelines again into metrics/treebanks/<treebank>-seedN (UDPipe 1,
 # the trees, the sentence ends and the speed are measured on seed 0's pipelines).
 #
 #   bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]
@@ -54,6 +55,8 @@ for config in $CONFIGS; do
 done
 [ -f "$METRICS/nonprojective-test.json" ] || python -m lab.nonprojective "$GOLD" "${systems[@]}" \
     "udpipe1=$PEER/udpipe1-test.gold.conllu" --output "$METRICS/nonprojective-test.json"
+[ -f "$METRICS/sentence-marks-train.json" ] || python -m lab.sentence_ends \
+    "assets/$TREEBANK/$STEM-ud-train.conllu" --output "$METRICS/sentence-marks-train.json"
 [ -f "$METRICS/sentence-ends-test.json" ] || python -m lab.sentence_ends "$GOLD" "${raw[@]}" \
     "udpipe1=$PEER/udpipe1-test.conllu" --output "$METRICS/sentence-ends-test.json"
 [ -f "$METRICS/multiword-test.json" ] || python -m lab.multiword_tokens "$GOLD" "${raw[@]}" \

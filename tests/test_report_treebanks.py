@@ -52,6 +52,7 @@ def metrics_folder(tmp_path: Path) -> Path:
                     "udpipe1": {".": {"gold": 700, "found": 699, "extra": 1},
                                 "؟": {"gold": 30, "found": 28, "extra": 3},
                                 "a word": {"gold": 0, "found": 0, "extra": 4}}}})
+    write(base / "sentence-marks-train.json", {"marks": {"؟": {"tokens": 97, "ends": 55}}})
     write(base / "tokenizer-dev.json", {"rows": [
         {"variant": "none", "lexicon": 0, "Tokens": 71.03, "Words": 71.03,
          "Words_precision": 64.59, "Words_recall": 78.9, "seconds": 0.11}]})
@@ -149,7 +150,9 @@ def test_the_page_and_the_readme_table(tmp_path):
     page, _ = treebanks.page_section(metrics)
     assert "| Uyghur-UDT | `raw/best_elstm` (2 seeds) | 90.00 | 90.00 | 99.20 |" in page
     assert "| Uyghur-UDT | 900 | 84 | 20 (30) | - | 10 (15) |" in page
-    assert "| Uyghur-UDT | `؟` | 30 | 2 (+0) | - | 28 (+3) |" in page  # sentence ends by mark
+    # sentence ends by mark, with the share of the training split's that end one
+    assert "| Uyghur-UDT | `؟` | 30 | 2 (+0) | - | 28 (+3) | 55 of 97 (57%) |" in page
+    assert "| Uyghur-UDT | `.` | 700 | 690 (+5) | - | 699 (+1) | - |" in page
     assert "| Uyghur-UDT | a word | 0 | 0 (+0) | - | 0 (+4) |" in page
     assert "| Uyghur-UDT | none | 0 | 71.03 | 71.03 | 64.59 | 78.90 | 0.11 |" in page
     assert "| Uyghur-UDT | all | 300 | 270 (90.00%) | - | 240 (80.00%) |" in page

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from lab.sentence_ends import A_WORD, compare, main, mark, sentence_ends
+from lab.sentence_ends import A_WORD, compare, main, mark, mark_ends, sentence_ends
 
 GOLD = """# text = Ne oldu? Gel.
 1\tNe\tne\tPRON\t_\t_\t2\tnsubj\t_\t_
@@ -58,3 +58,17 @@ def test_a_prediction_of_another_text_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([str(gold), "ours"])
     assert "NAME=PREDICTION" in capsys.readouterr().err
+
+
+def test_a_file_s_marks_are_counted_with_the_sentences_they_end(tmp_path):
+    gold = tmp_path / "train.conllu"
+    gold.write_text(GOLD + GOLD.replace("oldu\tol\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No",
+                                        "oldu\tol\tVERB\t_\t_\t0\troot\t_\t_"), encoding="utf-8")
+    # "?" and "." end each of their sentences; of the five words of each copy, "güzel"
+    # ends one (a multiword token is one token, by its range line)
+    assert mark_ends(gold) == {"?": {"tokens": 2, "ends": 2}, ".": {"tokens": 2, "ends": 2},
+                               A_WORD: {"tokens": 10, "ends": 2}}
+    out = tmp_path / "marks.json"
+    assert main([str(gold), "--output", str(out)]) == 0  # the training split alone: no system
+    written = json.loads(out.read_text())
+    assert written["systems"] == {} and written["marks"]["?"] == {"tokens": 2, "ends": 2}

@@ -222,10 +222,13 @@ def nonprojective_table(metrics: Path) -> Optional[str]:
 
 def sentence_ends_table(metrics: Path) -> Optional[str]:
     """Per treebank and mark: the gold test's sentence ends after it, and how many
-    of them each system finds (the ends it puts where the gold has none beside)."""
+    of them each system finds (the ends it puts where the gold has none beside),
+    with how many of the training split's tokens ending with the mark end a sentence."""
     rows = []
     for treebank, counts in seed0_files(metrics, "sentence-ends-test.json"):
         systems = counts.get("systems", {})
+        in_train = (read_json(metrics / FOLDER / f"UD_{treebank}" / "sentence-marks-train.json")
+                    or {}).get("marks", {})
         marks = {m: c["gold"] for s in systems.values() for m, c in s.items()}
         for mark, gold in sorted(marks.items(), key=lambda item: -item[1]):
             cells = []
@@ -233,14 +236,17 @@ def sentence_ends_table(metrics: Path) -> Optional[str]:
                 found = systems.get(name, {}).get(mark, {})
                 cells.append("-" if name not in systems else
                              f"{found.get('found', 0)} (+{found.get('extra', 0)})")
+            train = in_train.get(mark)
+            cells.append("-" if not train else
+                         f"{train['ends']} of {train['tokens']} ({100 * train['ends'] / train['tokens']:.0f}%)")
             if gold or any(c.get(mark, {}).get("extra") for c in systems.values()):
                 rows.append([treebank, f"`{mark}`" if len(mark) == 1 else mark, str(gold)]
                             + cells)
     if not rows:
         return None
     return table(["treebank", "before the end", "gold ends"]
-                 + [f"`{CONFIGS[c]}` finds (+ extra)" for c in CONFIGS] + ["UDPipe 1 finds (+ extra)"],
-                 rows)
+                 + [f"`{CONFIGS[c]}` finds (+ extra)" for c in CONFIGS] + ["UDPipe 1 finds (+ extra)"]
+                 + ["train: sentence ends of the tokens ending so"], rows)
 
 
 def multiword_table(metrics: Path) -> Optional[str]:
@@ -588,7 +594,10 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "The gold test's sentence ends grouped by the last character before them (a "
                   "punctuation mark, or a word), how many of them each system finds on the raw "
                   "text, and in brackets the ends it puts after that mark where the gold has "
-                  "none; `python -m lab.sentence_ends`.", "", ends, ""]
+                  "none; `python -m lab.sentence_ends`. The last column: of the training "
+                  "split's tokens that end with the mark (a word: with no punctuation), how "
+                  "many end a sentence, what the senter learns whether the mark ends one from "
+                  "(`python -m lab.sentence_ends TRAIN`).", "", ends, ""]
     suffixes = senter_suffix_table(metrics)
     if suffixes:
         parts += ["## The senter's word-level model reading word endings (dev)", "",
