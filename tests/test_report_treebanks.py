@@ -33,7 +33,8 @@ def metrics_folder(tmp_path: Path) -> Path:
     for folder, las in ((base, 70.0), (base.with_name("UD_Uyghur-UDT-seed1"), 72.0)):
         write(folder / "best_elstm-test.raw.json", {**scores(90.0, LAS=las, Words=99.2),
                                                     "components_config": SHIPPED})
-        write(folder / "best_elstm-test.official.json", {"LAS": las + 5})
+        write(folder / "best_elstm-test.official.json", {"LAS": las + 5, "f1": {
+            "LAS": (las + 5) / 100, "UPOS": 0.9}})
         write(folder / "train-best_elstm.jsonl", [{"step": 0, "seconds": 10, "words": 0, "score": 0.1},
                                                    {"step": 3000, "seconds": 1800, "words": 9, "score": 0.7}])
     write(base / "udpipe1-test.json", {"scores_f1": scores(90.0, LAS=69.5, Words=99.6),
@@ -106,16 +107,17 @@ def test_the_seeds_are_averaged_and_udpipe_sits_beside(tmp_path):
 def test_targets_are_judged_against_udpipe(tmp_path):
     rows = {(r[0], r[1]): r for r in treebanks.target_rows(
         treebanks.results(metrics_folder(tmp_path)))}
-    assert rows[("Uyghur-UDT", "LAS")][-1] == "missed by 0.50"  # 71.0 against 69.5 + 2
-    assert rows[("Uyghur-UDT", "Words")][-1] == "met"  # 99.2 against 99.6 - 0.5
-    assert rows[("Uyghur-UDT", "UPOS")][-1] == "met"
-    assert rows[("Uyghur-UDT", "words/s")][-1] == "missed (1.20×)"
+    assert rows[("Uyghur-UDT", "LAS")][-2] == "missed by 0.50"  # 71.0 against 69.5 + 2
+    assert rows[("Uyghur-UDT", "LAS")][-1] == "76.00 / 73.00"  # on gold words: 75 and 77
+    assert rows[("Uyghur-UDT", "Words")][-2:] == ["met", "-"]  # 99.2 against 99.6 - 0.5
+    assert rows[("Uyghur-UDT", "UPOS")][-2:] == ["met", "-"]  # UDPipe 1's gold UPOS absent
+    assert rows[("Uyghur-UDT", "words/s")][-2:] == ["missed (1.20×)", "-"]
     assert not any(r[0].startswith("the mean") for r in rows.values())  # one treebank: no mean
     two = treebanks.results(metrics_folder(tmp_path))
     two["UD_Wolof-WTB"] = {"best_elstm": {"scores": {"LAS": 80.0}},
                            "udpipe1": {"scores": {"LAS": 73.0}}}
     mean = [r for r in treebanks.target_rows(two) if r[0] == "the mean of 2"]
-    assert mean == [["the mean of 2", "LAS", "75.50", "71.25", "≥ 75.25", "met"]]
+    assert mean == [["the mean of 2", "LAS", "75.50", "71.25", "≥ 75.25", "met", "-"]]
 
 
 def test_a_treebank_without_lemmas_is_of_the_config_as_it_is_with_no_lemmas_judged(tmp_path):
