@@ -10,8 +10,8 @@ range line of a multiword token, else the word).
 The file's own marks are counted too (`marks`): per group, the tokens that end
 with it and how many of them end a sentence. Given the training split alone,
 that says how often a mark ends a sentence in what the senter learns from
-(Uyghur's `،` ends one in seven of its sentences), and so where no model can
-tell from the mark alone.
+(Uyghur's `،` ends one at about one in seven of its occurrences), and so where
+no model can tell from the mark alone.
 
     python -m lab.sentence_ends GOLD NAME=PREDICTION [NAME=PREDICTION ...] [--output metrics/....json]
     python -m lab.sentence_ends TRAIN --output metrics/treebanks/UD_<Name>/sentence-marks-train.json
