@@ -230,10 +230,12 @@ def sentence_ends_table(metrics: Path) -> Optional[str]:
     of them each system finds (the ends it puts where the gold has none beside),
     with how many of the training split's tokens ending with the mark end a sentence."""
     rows = []
-    for treebank, counts in seed0_files(metrics, "sentence-ends-test.json"):
-        systems = counts.get("systems", {})
-        in_train = (read_json(metrics / FOLDER / f"UD_{treebank}" / "sentence-marks-train.json")
-                    or {}).get("marks", {})
+    for name, folders in treebank_runs(metrics).items():
+        counts = read_json(folders[0] / "sentence-ends-test.json")
+        if not counts:
+            continue
+        treebank, systems = name.replace("UD_", ""), counts.get("systems", {})
+        in_train = (read_json(folders[0] / "sentence-marks-train.json") or {}).get("marks", {})
         marks = {m: c["gold"] for s in systems.values() for m, c in s.items()}
         for mark, gold in sorted(marks.items(), key=lambda item: -item[1]):
             cells = []

@@ -8,7 +8,7 @@ factory of its own taking other settings (Japanese's morphologizer)."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Tuple, Union
+from typing import Dict, Iterator, List, Tuple, Union
 
 from .ud_names import UD_FILE
 
@@ -98,20 +98,26 @@ TEXT_PROBLEMS = {
 }
 
 
+def _word_fields(path: Path) -> Iterator[List[str]]:
+    """The ten columns of each word line of a CoNLL-U file, in order (a byte
+    that is not UTF-8 replaced: it is convert's error to report, with its line)."""
+    with path.open(encoding="utf-8-sig", errors="replace") as lines:
+        for line in lines:
+            fields = line.split("\t")
+            if len(fields) == 10 and fields[0].isdigit():
+                yield fields
+
+
 @lru_cache(maxsize=None)
 def _text_of(path: Path) -> str:
     """"forms" where some word of the CoNLL-U file has a form other than `_`,
     else "no forms", or "no words" where it has no word at all (read up to the
     first form: the first word, in a treebank with its text)."""
     words = False
-    # a byte that is not UTF-8 is convert's error to report, with its line
-    with path.open(encoding="utf-8-sig", errors="replace") as lines:
-        for line in lines:
-            fields = line.split("\t")
-            if len(fields) == 10 and fields[0].isdigit():
-                if fields[1] != "_":
-                    return "forms"
-                words = True
+    for fields in _word_fields(path):
+        if fields[1] != "_":
+            return "forms"
+        words = True
     return "no forms" if words else "no words"
 
 
@@ -119,12 +125,7 @@ def _text_of(path: Path) -> str:
 def _has_lemmas(path: Path) -> bool:
     """Whether any word of the CoNLL-U file has a lemma (read once per file:
     `convert`'s note and train_and_score.py's overrides both ask)."""
-    with path.open(encoding="utf-8-sig", errors="replace") as lines:
-        for line in lines:
-            fields = line.split("\t")
-            if len(fields) == 10 and fields[0].isdigit() and fields[2] != "_":
-                return True
-    return False
+    return any(fields[2] != "_" for fields in _word_fields(path))
 
 
 @lru_cache(maxsize=None)
