@@ -228,7 +228,7 @@ def treebank_options(args) -> None:
         print(note, flush=True)
     pattern = f"{treebank.stem}-ud-{{split}}"
     args.corpus = f"corpus/{treebank.name}/{pattern}.spacy"
-    args.conllu = str(treebank.folder / f"{pattern}.conllu")
+    args.conllu = treebank.conllu_pattern
     args.train_conllu = str(treebank.files["train"])
     args.language = treebank.lang
     args.no_lemmas = not treebank.has_lemmas()

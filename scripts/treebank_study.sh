@@ -12,7 +12,8 @@
 #
 #   bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]
 #
-# STEPS: training.max_steps of our pipelines (3000); CONFIGS ("best_elstm cnn").
+# STEPS: training.max_steps of our pipelines (3000); CONFIGS ("best_elstm cnn");
+# STUDY: the folder under metrics/ and training/ (treebanks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TREEBANK=${1:?usage: bash scripts/treebank_study.sh UD_<Name> [STEPS] [SEED]}
@@ -20,12 +21,15 @@ STEPS=${2:-3000}
 SEED=${3:-0}
 CONFIGS=${CONFIGS:-best_elstm cnn}
 SCORER=${SCORER:-assets/conll2018-eval/conll18_ud_eval.py}
-METRICS=metrics/treebanks/$TREEBANK
-MODELS=training/treebanks/$TREEBANK
+STUDY=${STUDY:-treebanks}
+METRICS=metrics/$STUDY/$TREEBANK
+MODELS=training/$STUDY/$TREEBANK
 PEER=training/udpipe1/$TREEBANK
-STEM=$(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank
-print(find_treebank('assets/$TREEBANK').stem)")
-GOLD=assets/$TREEBANK/$STEM-ud-test.conllu
+# the treebank's stem and the folder of its three splits (its own folder, or where
+# a split in parts or a dev held out from train was written: ud_splits)
+read -r STEM SPLITS < <(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank
+t = find_treebank('assets/$TREEBANK'); print(t.stem, t.files['test'].parent)")
+GOLD=$SPLITS/$STEM-ud-test.conllu
 
 [ -d "corpus/$TREEBANK" ] || python -m spacy_elstm convert "assets/$TREEBANK" "corpus/$TREEBANK"
 for config in $CONFIGS; do
@@ -36,8 +40,8 @@ done
 [ "$SEED" -eq 0 ] || exit 0
 
 if [ ! -f "$PEER/$STEM.udpipe" ]; then  # UDPipe 1's default schedule: options left empty
-    python -m lab.udpipe_peer train --train "assets/$TREEBANK/$STEM-ud-train.conllu" \
-        --heldout "assets/$TREEBANK/$STEM-ud-dev.conllu" --model "$PEER/$STEM.udpipe" \
+    python -m lab.udpipe_peer train --train "$SPLITS/$STEM-ud-train.conllu" \
+        --heldout "$SPLITS/$STEM-ud-dev.conllu" --model "$PEER/$STEM.udpipe" \
         --tokenizer "" --tagger "" --parser ""
 fi
 [ -f "$METRICS/udpipe1-test.json" ] || python -m lab.udpipe_peer run --model "$PEER/$STEM.udpipe" \
@@ -56,11 +60,11 @@ done
 [ -f "$METRICS/nonprojective-test.json" ] || python -m lab.nonprojective "$GOLD" "${systems[@]}" \
     "udpipe1=$PEER/udpipe1-test.gold.conllu" --output "$METRICS/nonprojective-test.json"
 [ -f "$METRICS/sentence-marks-train.json" ] || python -m lab.sentence_ends \
-    "assets/$TREEBANK/$STEM-ud-train.conllu" --output "$METRICS/sentence-marks-train.json"
+    "$SPLITS/$STEM-ud-train.conllu" --output "$METRICS/sentence-marks-train.json"
 [ -f "$METRICS/sentence-ends-test.json" ] || python -m lab.sentence_ends "$GOLD" "${raw[@]}" \
     "udpipe1=$PEER/udpipe1-test.conllu" --output "$METRICS/sentence-ends-test.json"
 [ -f "$METRICS/multiword-test.json" ] || python -m lab.multiword_tokens "$GOLD" "${raw[@]}" \
-    "udpipe1=$PEER/udpipe1-test.conllu" --train "assets/$TREEBANK/$STEM-ud-train.conllu" \
+    "udpipe1=$PEER/udpipe1-test.conllu" --train "$SPLITS/$STEM-ud-train.conllu" \
     --output "$METRICS/multiword-test.json"
 [ -f "$METRICS/speed-test.json" ] || python -m lab.treebank_speed --gold "$GOLD" "${pipelines[@]}" \
     --udpipe "$PEER/$STEM.udpipe" --output "$METRICS/speed-test.json"

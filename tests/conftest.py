@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,9 @@ def sample_corpus(tmp_path_factory):
                                  "conllu", "-n", "10"], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
     return out
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _derived_splits_in_a_temporary_cache(tmp_path_factory):
+    """Splits derived by ud_splits go to a temporary folder, not the user's cache."""
+    os.environ.setdefault("SPACY_ELSTM_CACHE", str(tmp_path_factory.mktemp("cache")))

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from spacy_elstm.cli.app import app
 from spacy_elstm.treebanks.conllu_reader import read_conllu
 from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
-                                             own_components, spacy_language)
+                                             own_components, spacy_language, treebank_notes)
+from spacy_elstm.treebanks.ud_splits import held_out_start
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "ud-ewt-sample"
@@ -81,13 +82,97 @@ def test_a_class_whose_own_morphologizer_takes_other_settings_is_not_used(tmp_pa
     assert load_model_from_config(config, auto_fill=True, validate=True).lang == "xx"
 
 
-def test_a_folder_without_a_split_is_named_with_what_it_lacks(tmp_path):
-    folder = ud_folder(tmp_path, "UD_Welsh-CCG", "cy_ccg", splits=("train", "test"))
-    with pytest.raises(TreebankFolderError, match=r"UD_Welsh-CCG: no dev split .*"
-                                                  r"cy_ccg-ud-test.conllu, cy_ccg-ud-train.conllu"):
+def test_a_folder_without_a_train_or_test_split_is_named_with_what_it_lacks(tmp_path):
+    folder = ud_folder(tmp_path, "UD_Welsh-CCG", "cy_ccg", splits=("train", "dev"))
+    with pytest.raises(TreebankFolderError, match=r"UD_Welsh-CCG: no test split .*"
+                                                  r"cy_ccg-ud-dev.conllu, cy_ccg-ud-train.conllu"):
         find_treebank(folder)
+    only_test = ud_folder(tmp_path, "UD_Akuntsu-TuDeT", "aqz_tudet", splits=("test",))
+    with pytest.raises(TreebankFolderError, match=r"no train split \(UD ships some treebanks "
+                                                  r"with a test split alone"):
+        find_treebank(only_test)
     with pytest.raises(TreebankFolderError, match="no such folder"):
         find_treebank(tmp_path / "UD_Nothing")
+
+
+def sentence_blocks(path: Path):
+    return [block for block in path.read_text(encoding="utf8").split("\n\n") if block.strip()]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """The cache derived splits are written to, empty."""
+    monkeypatch.setenv("SPACY_ELSTM_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_a_treebank_without_a_dev_split_holds_one_out_from_the_end_of_train(tmp_path, cache):
+    """As Kurmanji-MG or Buryat-BDT, which UD ships with train and test alone:
+    dev is train's last tenth, from a document's start, and train the rest;
+    the treebank's folder is only read, and a second reading writes nothing."""
+    folder = tmp_path / "UD_Kurmanji-MG"
+    folder.mkdir()
+    (folder / "LICENSE.txt").write_text("CC BY-SA 4.0\n", encoding="utf8")
+    train = folder / "kmr_mg-ud-train.conllu"
+    train.write_text((SAMPLE / "train.conllu").read_text(encoding="utf8"), encoding="utf8")
+    test = folder / "kmr_mg-ud-test.conllu"
+    test.write_text((SAMPLE / "dev.conllu").read_text(encoding="utf8"), encoding="utf8")
+    folder.chmod(0o555)
+    try:
+        treebank = find_treebank(folder)
+        again = find_treebank(folder)
+    finally:
+        folder.chmod(0o755)
+    assert treebank.files == again.files and sorted(p.name for p in folder.iterdir()) == [
+        "LICENSE.txt", "kmr_mg-ud-test.conllu", "kmr_mg-ud-train.conllu"]
+    assert {p.parent for p in treebank.files.values()} == {treebank.files["dev"].parent}
+    assert treebank.files["dev"].parent.parent.parent == cache
+    assert treebank.conllu_pattern.format(split="dev") == str(treebank.files["dev"])
+    original = sentence_blocks(train)
+    kept, held_out = sentence_blocks(treebank.files["train"]), sentence_blocks(treebank.files["dev"])
+    assert kept + held_out == original  # every sentence once, in order, as written
+    assert held_out[0].startswith("# newdoc") and 20 <= len(held_out) <= 80  # 400 sentences
+    assert sentence_blocks(treebank.files["test"]) == sentence_blocks(test)
+    notes = "\n".join(treebank_notes(treebank))
+    assert (f"no dev split: dev is the last {len(held_out)} of its training split's 400 "
+            "sentences (from where a document starts)") in notes
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "corpus").iterdir()) == [
+        "kmr_mg-ud-dev.spacy", "kmr_mg-ud-test.spacy", "kmr_mg-ud-train.spacy"]
+
+
+def test_a_split_in_parts_is_read_as_one_in_name_order(tmp_path, cache):
+    """As Czech-PDT's train-ca, -ct, -ma and -va."""
+    folder = ud_folder(tmp_path, "UD_Czech-PDT", "cs_pdt", splits=("dev", "test"))
+    blocks = sentence_blocks(SAMPLE / "train.conllu")
+    for part, start in (("ma", 100), ("ca", 0), ("va", 300)):
+        (folder / f"cs_pdt-ud-train-{part}.conllu").write_text(
+            "\n\n".join(blocks[start:start + 100]) + "\n\n", encoding="utf8")
+    treebank = find_treebank(folder)
+    assert sentence_blocks(treebank.files["train"]) == blocks[:200] + blocks[300:400]
+    assert sentence_blocks(treebank.files["dev"]) == sentence_blocks(folder / "cs_pdt-ud-dev.conllu")
+    assert ("its train split is in 3 files (cs_pdt-ud-train-ca.conllu, cs_pdt-ud-train-ma.conllu, "
+            "cs_pdt-ud-train-va.conllu), read as one in that order") in "\n".join(treebank.derived)
+    assert find_treebank(ud_folder(tmp_path, "UD_Wolof-WTB", "wo_wtb")).derived == ()
+
+
+def sentences_marked(*markers):
+    return [[f"# sent_id = {i}", *([marker] if marker else []), f"1\tw{i}" + "\t_" * 8]
+            for i, marker in enumerate(markers)]
+
+
+def test_the_held_out_dev_starts_at_the_nearest_document_else_paragraph_else_sentence():
+    # 40 sentences: a tenth is 4, and a start 2 to 8 sentences from the end is near
+    far = sentences_marked("# newdoc", *[None] * 39)
+    assert held_out_start(far) == 36
+    paragraphs = sentences_marked("# newdoc", *[None] * 33, "# newpar", *[None] * 5)
+    assert held_out_start(paragraphs) == 34  # 6 held out from a paragraph's start
+    documents = sentences_marked(*[None] * 34, "# newpar", "# newdoc id = d2", *[None] * 4)
+    assert held_out_start(documents) == 35  # a document's start before a paragraph's
+    assert held_out_start(sentences_marked(None, None)) == 1
+    with pytest.raises(TreebankFolderError, match="1 training sentence"):
+        held_out_start(sentences_marked(None), "UD_Tiny-One")
 
 
 def test_a_treebank_distributed_without_its_text_is_named_before_anything_trains(tmp_path):

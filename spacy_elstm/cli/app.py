@@ -56,7 +56,9 @@ def info() -> None:
 @app.command()
 def convert(
     data: Path = typer.Argument(..., help="A CoNLL-U file, e.g. UD English-EWT train, or a UD "
-                                "treebank's folder (its <code>_<name>-ud-{train,dev,test}.conllu)."),
+                                "treebank's folder (its <code>_<name>-ud-{train,dev,test}.conllu; "
+                                "a split in parts is read as one, and without dev, one is held "
+                                "out from the end of train)."),
     output_dir: Path = typer.Argument(..., help="Write <stem>.spacy into this folder."),
     n_sents: int = typer.Option(10, min=1, help="Sentences per Doc."),
 ) -> None:

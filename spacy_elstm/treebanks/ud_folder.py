@@ -1,6 +1,7 @@
 """A Universal Dependencies treebank as its folder holds it: the files
 `<code>_<name>-ud-{train,dev,test}.conllu` of `UD_<Language>-<Name>` (and the
-folder's LICENSE.txt), the language code their names start with, and the
+folder's LICENSE.txt; a split in parts, or no dev split, as ud_splits derives
+them), the language code their names start with, and the
 language spaCy builds for it: its own class where it has one, `xx` (spaCy's
 multi-language class) where it has none, as for Uyghur, Coptic, Wolof or
 Classical Chinese, or where its class builds a component of spaCy's with a
@@ -11,14 +12,15 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple, Union
 
 from .ud_names import UD_FILE
+from .ud_splits import SPLITS, three_splits
 
-SPLITS = ("train", "dev", "test")
+REQUIRED = ("train", "test")  # a missing dev split is held out from train
 MULTI_LANGUAGE = "xx"
 LICENSE_FILES = ("LICENSE.txt", "LICENSE")
 
 
 class TreebankFolderError(ValueError):
-    """A folder that is not a UD treebank with the three splits."""
+    """A folder that is not a UD treebank with a train and a test split."""
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,8 @@ class UDTreebank:
     folder: Path
     stem: str  # "ug_udt": the files' common start
     code: str  # "ug": the language code of the file names
-    files: Dict[str, Path]  # split -> CoNLL-U file
+    files: Dict[str, Path]  # split -> CoNLL-U file, all three in one folder
+    derived: Tuple[str, ...] = ()  # how the files were made where the folder lacks them
 
     @property
     def name(self) -> str:
@@ -47,6 +50,11 @@ class UDTreebank:
         raise TreebankFolderError(f"{self.folder}: no licence file ({' or '.join(LICENSE_FILES)}): "
                                   "a pipeline trained on it is shipped with its licence.")
 
+    @property
+    def conllu_pattern(self) -> str:
+        """The path of every split's file, with `{split}` for its name."""
+        return str(self.files["train"].parent / f"{self.stem}-ud-{{split}}.conllu")
+
     def has_lemmas(self) -> bool:
         """Whether any word of the training split has a lemma (Maltese-MUDT's have none)."""
         return _has_lemmas(self.files["train"])
@@ -64,28 +72,33 @@ def find_treebank(folder: Union[str, Path]) -> UDTreebank:
     if not folder.is_dir():
         raise TreebankFolderError(f"{folder}: no such folder (a UD treebank's folder, with its "
                                   "<code>_<name>-ud-{train,dev,test}.conllu files).")
-    found: Dict[str, Path] = {}
+    found: Dict[str, List[Path]] = {}
     stems = set()
     for path in sorted(folder.glob("*.conllu")):
         match = UD_FILE.fullmatch(path.name)
         if match:
-            found[match["split"]] = path
+            found.setdefault(match["split"], []).append(path)
             stems.add((match["stem"], match["code"]))
     if len(stems) > 1:
         raise TreebankFolderError(f"{folder}: the CoNLL-U files name more than one treebank "
                                   f"({', '.join(sorted(s for s, _ in stems))}).")
-    missing = [split for split in SPLITS if split not in found]
+    missing = [split for split in REQUIRED if split not in found]
     if missing:
         present = ", ".join(p.name for p in sorted(folder.glob("*.conllu"))) or "none"
+        only_test = (" (UD ships some treebanks with a test split alone, for evaluation: a "
+                     "pipeline for the language is trained on another of its treebanks)"
+                     if missing == ["train"] and "test" in found else "")
         raise TreebankFolderError(
-            f"{folder}: no {' and no '.join(missing)} split (looked for "
-            f"<code>_<name>-ud-{{{','.join(SPLITS)}}}.conllu; CoNLL-U files there: {present}).")
-    for split in SPLITS:
-        text = _text_of(found[split])
+            f"{folder}: no {' and no '.join(missing)} split{only_test} (looked for "
+            f"<code>_<name>-ud-{{{','.join(SPLITS)}}}.conllu, a split in parts as "
+            f"<code>_<name>-ud-train-<part>.conllu; CoNLL-U files there: {present}).")
+    for path in (path for split in SPLITS for path in found.get(split, ())):
+        text = _text_of(path)
         if text != "forms":
-            raise TreebankFolderError(f"{found[split]}: {TEXT_PROBLEMS[text]}")
+            raise TreebankFolderError(f"{path}: {TEXT_PROBLEMS[text]}")
     stem, code = stems.pop()
-    return UDTreebank(folder, stem, code, {split: found[split] for split in SPLITS})
+    files, derived = three_splits(folder.name, stem, found)
+    return UDTreebank(folder, stem, code, files, derived)
 
 
 TEXT_PROBLEMS = {
@@ -200,9 +213,9 @@ def language_note(treebank: UDTreebank) -> str:
 
 def treebank_notes(treebank: UDTreebank) -> List[str]:
     """What `convert` and train_and_score.py say of the treebank: the language
-    its pipeline is built in, and where its words have no lemmas, what training
-    does about it."""
-    notes = [language_note(treebank)]
+    its pipeline is built in, how its splits were made where its folder lacks
+    them, and where its words have no lemmas, what training does about it."""
+    notes = [language_note(treebank), *treebank.derived]
     if not treebank.has_lemmas():
         notes.append(f"{treebank.name}: its training words have no lemmas (`_`); the pipeline "
                      "is trained without the components that set lemmas (train_and_score.py "
