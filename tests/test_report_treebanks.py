@@ -234,3 +234,20 @@ def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path
     assert "| `raw-text-variants-10000steps/best_elstm_text_variants` seed 0 (before) | 1 |" in found
     assert "the README's raw row | 2 | 98.95 | 98.72 | 88.00 | 94.50 | 95.30 | 83.20 | 86.00 |" \
         in found
+
+
+def test_a_treebank_studied_again_without_its_dev_sits_beside_its_own_seed_0(tmp_path):
+    metrics = metrics_folder(tmp_path)
+    assert treebanks.held_out_dev_table(metrics) is None  # no such study yet
+    held_out = metrics / treebanks.HELD_OUT_FOLDER / "UD_Uyghur-UDT-nodev"
+    write(held_out / "best_elstm-test.raw.json", {**scores(88.0, LAS=66.0),
+                                                  "components_config": SHIPPED})
+    write(held_out / "udpipe1-test.json", {"scores_f1": scores(87.0, LAS=64.5)})
+    rows = treebanks.held_out_dev_table(metrics).splitlines()[2:]
+    assert [row.split(" | ")[1:3] for row in rows] == [
+        ["its own", "`raw/best_elstm` (seed 0)"], ["its own", "UDPipe 1 (here)"],
+        ["held out from train", "`raw/best_elstm` (seed 0)"],
+        ["held out from train", "UDPipe 1 (here)"]]
+    assert "| 70.00 |" in rows[0] and "| 72.00 |" not in rows[0]  # seed 0 alone, not the mean
+    assert "| 66.00 |" in rows[2] and "| 64.50 |" in rows[3]
+    assert list(treebanks.results(metrics)) == ["UD_Uyghur-UDT"]  # not a row of the treebanks

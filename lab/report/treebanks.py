@@ -568,6 +568,31 @@ NOTE = (
     "both, only those are counted.")
 
 
+HELD_OUT_FOLDER = "treebanks-nodev"  # a treebank's copy without its dev split: <UD_Name>-nodev
+HELD_OUT_SUFFIX = "-nodev"
+HELD_OUT_COLUMNS = ["Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "LAS"]
+
+
+def held_out_dev_table(metrics: Path) -> Optional[str]:
+    """Each treebank studied again with its dev split taken away (so that one is
+    held out from the end of train, as for a treebank UD ships without dev), beside
+    the same seed trained with its own dev: ours and UDPipe 1."""
+    root = metrics / HELD_OUT_FOLDER
+    rows = []
+    for folder in sorted(root.glob(f"UD_*{HELD_OUT_SUFFIX}")) if root.is_dir() else []:
+        name = folder.name[:-len(HELD_OUT_SUFFIX)]
+        for dev, where in (("its own", metrics / FOLDER / name), ("held out from train", folder)):
+            systems = [("`raw/best_elstm` (seed 0)", system_scores([where], "best_elstm")),
+                       ("UDPipe 1 (here)", peer_scores(where))]
+            for label, row in systems:
+                if row:
+                    rows.append([name.replace("UD_", ""), dev, label]
+                                + [_f(row["scores"].get(c)) for c in HELD_OUT_COLUMNS]
+                                + [_f(row["gold_LAS"]), _minutes(row["train_seconds"])])
+    return table(["treebank", "dev split", "system"] + HELD_OUT_COLUMNS
+                 + ["gold-token LAS", "trained"], rows) if rows else None
+
+
 def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
     found = results(metrics)
     if not found:
@@ -587,6 +612,20 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "words and sentences from one of the tagger, lemmatizer or parser.", "",
                   table(["treebank", "target", "ours", "UDPipe 1", "bound", "met?",
                          "on gold words: ours / UDPipe 1"], targets), ""]
+    held_out = held_out_dev_table(metrics)
+    if held_out:
+        parts += ["## A treebank without a dev split", "",
+                  "UD ships its small treebanks with train and test alone; for them a dev split "
+                  "is held out from the end of train (its last tenth of sentences, from the "
+                  "nearest document start: `spacy_elstm/treebanks/ud_splits.py`) and both "
+                  "systems train on the rest. Here a treebank that has a dev split is studied "
+                  "again with it taken away (a copy of its folder with train and test alone, "
+                  f"`assets/UD_<Name>{HELD_OUT_SUFFIX}`: `STUDY={HELD_OUT_FOLDER} "
+                  "CONFIGS=best_elstm bash scripts/treebank_study.sh "
+                  f"UD_<Name>{HELD_OUT_SUFFIX} 3000`, UDPipe 1 trained on the same two parts "
+                  "with the held-out part as its heldout), beside seed 0 of the same study with "
+                  "its own dev: test split, raw text in UD's form, CoNLL 2018 script.", "",
+                  held_out, ""]
     ewt = ewt_now_table(metrics)
     if ewt:
         parts += ["## English-EWT with the raw config as it is now", "",
