@@ -15,9 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=3.12
 TREEBANK=${TREEBANK:-UD_English-EWT}
-# the treebank's files' stem (en_ewt) and spaCy's language for it (xx where it has none)
-read -r STEM NLP_LANG < <(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank as f
-t = f('assets/$TREEBANK'); print(t.stem, t.lang)")
+# the treebank's files' stem (en_ewt), spaCy's language for it (xx where it has none) and
+# its dev split (held out from train where the treebank has none: ud_splits)
+read -r STEM NLP_LANG DEV < <(python -c "from spacy_elstm.treebanks.ud_folder import find_treebank as f
+t = f('assets/$TREEBANK'); print(t.stem, t.lang, t.files['dev'])")
 PLATFORMS=(manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_24_x86_64
            manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64)
 # the versions of this machine's environment, for the packages the GPU image lacks
@@ -43,6 +44,6 @@ find "$work/site" -name "*.so" -exec strip --strip-unneeded {} +
 mkdir -p .gpu/corpus
 tar -czf .gpu/site.tar.gz -C "$work/site" .
 cp "corpus/$TREEBANK/$STEM-ud-train.spacy" "corpus/$TREEBANK/$STEM-ud-dev.spacy" .gpu/corpus/
-cp "assets/$TREEBANK/$STEM-ud-dev.conllu" assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
+cp "$DEV" assets/conll2018-eval/conll18_ud_eval.py .gpu/corpus/
 printf 'STEM=%s\nNLP_LANG=%s\n' "$STEM" "$NLP_LANG" > .gpu/corpus/treebank.env
 du -sh .gpu
