@@ -17,9 +17,11 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
+from .conllu_reader import _text_blocks, comment_keyword
+
 SPLITS = ("train", "dev", "test")
 HELD_OUT_SHARE = 0.1  # of the training split's sentences, where there is no dev split
-BOUNDARIES = ("# newdoc", "# newpar")  # where a held-out dev may start, the first found near
+BOUNDARIES = ("newdoc", "newpar")  # where a held-out dev may start, the first found near
 RULE = "v1"  # in the cache's key: a change of the rule derives the splits again
 
 Sentence = List[str]  # a sentence's lines, its comments first, without line ends
@@ -63,21 +65,9 @@ def three_splits(name: str, stem: str, found: Dict[str, List[Path]]
 
 def read_sentences(path: Path) -> List[Sentence]:
     """The sentences of a CoNLL-U file, each its lines up to the blank line
-    that ends it (bytes that are not UTF-8 kept as they are for convert to
-    report)."""
-    sentences: List[Sentence] = []
-    lines: Sentence = []
-    with path.open(encoding="utf-8-sig", errors="surrogateescape", newline=None) as handle:
-        for line in handle:
-            line = line.rstrip("\n")
-            if line.strip():
-                lines.append(line)
-            elif lines:
-                sentences.append(lines)
-                lines = []
-    if lines:
-        sentences.append(lines)
-    return sentences
+    that ends it (a byte that is not UTF-8 kept as it is, for convert to report)."""
+    text = path.read_bytes().decode("utf-8-sig", errors="surrogateescape")
+    return [block.lines for block in _text_blocks(text)]
 
 
 def held_out_start(sentences: Sequence[Sentence], name: str = "the treebank") -> int:
@@ -94,15 +84,20 @@ def held_out_start(sentences: Sequence[Sentence], name: str = "the treebank") ->
     wanted = min(count - 1, max(1, round(count * HELD_OUT_SHARE)))
     for marker in BOUNDARIES:
         near = [i for i in range(1, count) if wanted / 2 <= count - i <= 2 * wanted
-                and any(line.startswith(marker) for line in sentences[i])]
+                and _starts(sentences[i], marker)]
         if near:
             return min(near, key=lambda i: (abs(count - i - wanted), i))
     return count - wanted
 
 
+def _starts(sentence: Sentence, marker: str) -> bool:
+    """Whether the sentence starts a document (`newdoc`) or a paragraph (`newpar`)."""
+    return any(comment_keyword(line) == marker for line in sentence)
+
+
 def _boundary_name(sentence: Sentence, index: int) -> str:
     for marker, what in zip(BOUNDARIES, ("a document", "a paragraph")):
-        if any(line.startswith(marker) for line in sentence):
+        if _starts(sentence, marker):
             return what
     return f"sentence {index + 1}"
 
