@@ -157,6 +157,16 @@ def test_a_split_in_parts_is_read_as_one_in_name_order(tmp_path, cache):
     assert find_treebank(ud_folder(tmp_path, "UD_Wolof-WTB", "wo_wtb")).derived == ()
 
 
+def test_a_byte_that_is_not_utf8_in_a_held_out_split_is_named_by_convert(tmp_path, cache):
+    folder = ud_folder(tmp_path, "UD_Kurmanji-MG", "kmr_mg", splits=("train", "test"))
+    train = folder / "kmr_mg-ud-train.conllu"
+    train.write_bytes(train.read_bytes().replace(b"\n3\t", b"\n3\t\xff", 1))
+    result = runner.invoke(app, ["convert", str(folder), str(tmp_path / "corpus")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "kmr_mg-ud-train.conllu, line" in result.output and "not UTF-8" in result.output
+    assert b"\xff" in find_treebank(folder).files["train"].read_bytes()  # kept as it was
+
+
 def sentences_marked(*markers):
     return [[f"# sent_id = {i}", *([marker] if marker else []), f"1\tw{i}" + "\t_" * 8]
             for i, marker in enumerate(markers)]

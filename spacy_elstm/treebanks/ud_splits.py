@@ -11,6 +11,7 @@ by side, into a folder of the cache (`SPACY_ELSTM_CACHE`, else
 `$XDG_CACHE_HOME/spacy-elstm` or `~/.cache/spacy-elstm`) named for the treebank
 and its files' names, sizes and times; the treebank's own folder is only read."""
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -22,7 +23,8 @@ from .conllu_reader import _text_blocks, comment_keyword
 SPLITS = ("train", "dev", "test")
 HELD_OUT_SHARE = 0.1  # of the training split's sentences, where there is no dev split
 BOUNDARIES = ("newdoc", "newpar")  # where a held-out dev may start, the first found near
-RULE = "v1"  # in the cache's key: a change of the rule derives the splits again
+RULE = "v2"  # in the cache's key: a change of the rule derives the splits again
+NOTES = "derived.json"  # beside the derived files: how they were made
 
 Sentence = List[str]  # a sentence's lines, its comments first, without line ends
 
@@ -38,29 +40,32 @@ def cache_root() -> Path:
 def three_splits(name: str, stem: str, found: Dict[str, List[Path]]
                  ) -> Tuple[Dict[str, Path], Tuple[str, ...]]:
     """One CoNLL-U file per split, and what was done to make them: the folder's
-    own files where it has one of each; else the derived files and a note for
-    each split in parts and for a dev held out from train."""
+    own files where it has one of each; else the derived files (written the
+    first time) and a note for each split in parts and for a dev held out
+    from train, kept beside them in NOTES."""
     if all(len(found.get(split, ())) == 1 for split in SPLITS):
         return {split: found[split][0] for split in SPLITS}, ()
-    notes = [f"{name}: its {split} split is in {len(paths)} files "
-             f"({', '.join(p.name for p in paths)}), read as one in that order"
-             for split, paths in found.items() if len(paths) > 1]
     folder = cache_root() / "ud-splits" / f"{name}-{_key(found)}"
-    if "dev" not in found:
-        train = [s for path in found["train"] for s in read_sentences(path)]
-        start = held_out_start(train, name)
-        notes.append(f"{name}: no dev split: dev is the last {len(train) - start} of its "
-                     f"training split's {len(train)} sentences (from where "
-                     f"{_boundary_name(train[start], start)} starts), train the first {start}")
-    notes.append(f"{name}: its three splits as the pipeline reads them: {folder}")
     files = {split: folder / f"{stem}-ud-{split}.conllu" for split in SPLITS}
     if not folder.is_dir():
         parts = {split: [s for path in found[split] for s in read_sentences(path)]
                  for split in found}
+        notes = [f"{name}: its {split} split is in {len(paths)} files "
+                 f"({', '.join(p.name for p in paths)}), read as one in that order"
+                 for split, paths in found.items() if len(paths) > 1]
         if "dev" not in found:
-            parts["train"], parts["dev"] = parts["train"][:start], parts["train"][start:]
-        _write_folder(folder, {files[split].name: parts[split] for split in SPLITS})
-    return files, tuple(notes)
+            train = parts["train"]
+            start = held_out_start(train, name)
+            notes.append(f"{name}: no dev split: dev is the last {len(train) - start} of its "
+                         f"training split's {len(train)} sentences (from where "
+                         f"{_boundary_name(train[start], start)} starts), train the first "
+                         f"{start}")
+            parts["train"], parts["dev"] = train[:start], train[start:]
+        texts = {files[split].name: "".join("\n".join(s) + "\n\n" for s in parts[split])
+                 for split in SPLITS}
+        _write_folder(folder, {**texts, NOTES: json.dumps(notes, ensure_ascii=False)})
+    notes = json.loads((folder / NOTES).read_text(encoding="utf-8"))
+    return files, (*notes, f"{name}: its three splits as the pipeline reads them: {folder}")
 
 
 def read_sentences(path: Path) -> List[Sentence]:
@@ -112,17 +117,15 @@ def _key(found: Dict[str, List[Path]]) -> str:
     return digest.hexdigest()[:12]
 
 
-def _write_folder(folder: Path, files: Dict[str, List[Sentence]]) -> None:
-    """The files written into a new folder beside `folder`, then renamed to it,
-    so that a reader never sees half of them (a process that got there first wins)."""
+def _write_folder(folder: Path, texts: Dict[str, str]) -> None:
+    """Each text written as a file into a new folder beside `folder`, then the
+    folder renamed to it, so that a reader never sees half of them (a process
+    that got there first wins). A byte that was not UTF-8 is written back as it was."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     draft = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        for file_name, sentences in files.items():
-            with (draft / file_name).open("w", encoding="utf-8", errors="surrogateescape",
-                                          newline="\n") as handle:
-                for sentence in sentences:
-                    handle.write("\n".join(sentence) + "\n\n")
+        for file_name, text in texts.items():
+            (draft / file_name).write_bytes(text.encode("utf-8", errors="surrogateescape"))
         try:
             draft.rename(folder)
         except OSError:
