@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from spacy_elstm.cli.app import app
 from spacy_elstm.treebanks.conllu_reader import read_conllu
 from spacy_elstm.treebanks.ud_folder import (TreebankFolderError, find_treebank, language_note,
-                                             own_components, spacy_language, treebank_notes)
+                                             own_components, own_tokenizer_settings,
+                                             spacy_language, treebank_notes)
 from spacy_elstm.treebanks.ud_splits import held_out_start
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,8 @@ def test_a_folder_s_language_comes_from_its_file_names(tmp_path):
 
 @pytest.mark.parametrize("code, lang", [("en", "en"), ("el", "el"), ("cop", "xx"),
                                         ("lzh", "xx"), ("wo", "xx"), ("cy", "xx"),
-                                        ("zh", "zh"), ("ja", "xx")])
+                                        ("zh", "xx"), ("ja", "xx"), ("ko", "ko"),
+                                        ("vi", "vi"), ("ar", "ar")])
 def test_spacy_s_class_where_it_has_one_else_xx(code, lang):
     assert spacy_language(code) == lang
 
@@ -80,6 +82,24 @@ def test_a_class_whose_own_morphologizer_takes_other_settings_is_not_used(tmp_pa
     assert "spaCy's class for 'ja' builds its own morphologizer" in language_note(japanese)
     config = load_config(RAW_CONFIG, overrides={"nlp.lang": japanese.lang})
     assert load_model_from_config(config, auto_fill=True, validate=True).lang == "xx"
+
+
+def test_a_class_that_initialises_its_tokenizer_its_own_way_is_not_used(tmp_path):
+    """Chinese's class gives [initialize.tokenizer] pkuseg's settings, which the
+    treebank's tokenizer does not take: initialising the raw config in it fails,
+    so a Chinese treebank is built as xx (Chinese-GSD, Chinese-GSDSimp ...)."""
+    import spacy_elstm  # noqa: F401  (the tokenizer's registration)
+
+    assert own_tokenizer_settings("zh") == ("pkuseg_model", "pkuseg_user_dict")
+    assert own_tokenizer_settings("en") == () and own_tokenizer_settings("vi") == ()
+    nlp = load_model_from_config(load_config(RAW_CONFIG, overrides={"nlp.lang": "zh"}),
+                                 auto_fill=True, validate=True)
+    with pytest.raises(ConfigValidationError, match="pkuseg_model"):
+        nlp.initialize(lambda: [])
+    chinese = find_treebank(ud_folder(tmp_path, "UD_Chinese-GSD", "zh_gsd"))
+    assert (chinese.lang, chinese.package_stem()) == ("xx", "zh_gsd")
+    assert ("spaCy's class for 'zh' initialises its own tokenizer with pkuseg_model, "
+            "pkuseg_user_dict") in language_note(chinese)
 
 
 def test_a_folder_without_a_train_or_test_split_is_named_with_what_it_lacks(tmp_path):

@@ -5,7 +5,8 @@ them), the language code their names start with, and the
 language spaCy builds for it: its own class where it has one, `xx` (spaCy's
 multi-language class) where it has none, as for Uyghur, Coptic, Wolof or
 Classical Chinese, or where its class builds a component of spaCy's with a
-factory of its own taking other settings (Japanese's morphologizer)."""
+factory of its own taking other settings (Japanese's morphologizer) or
+initialises its tokenizer with settings of its own (Chinese's pkuseg)."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -151,7 +152,18 @@ def spacy_language(code: str) -> str:
         get_lang_class(code)
     except (ImportError, KeyError):  # E048: no such module in spacy.lang
         return MULTI_LANGUAGE
-    return MULTI_LANGUAGE if own_components(code) else code
+    return MULTI_LANGUAGE if own_components(code) or own_tokenizer_settings(code) else code
+
+
+@lru_cache(maxsize=None)
+def own_tokenizer_settings(code: str) -> Tuple[str, ...]:
+    """The settings spaCy's class for `code` gives `[initialize.tokenizer]`
+    (Chinese's pkuseg_model and pkuseg_user_dict): the configs' tokenizer, the
+    treebank's, takes none of them, so a pipeline cannot be initialised in that class."""
+    from spacy.util import get_lang_class
+
+    settings = get_lang_class(code).default_config.get("initialize", {}).get("tokenizer", {})
+    return tuple(sorted(settings))
 
 
 @lru_cache(maxsize=None)
@@ -203,12 +215,14 @@ def language_note(treebank: UDTreebank) -> str:
     learns = (f"the pipeline is built as {MULTI_LANGUAGE!r} (multi-language), which learns the "
               "treebank's tokens, sentences and tags the same way")
     try:
-        own = own_components(treebank.code)
+        own, settings = own_components(treebank.code), own_tokenizer_settings(treebank.code)
     except (ImportError, KeyError):
         return f"{treebank.name}: spaCy has no language class for {treebank.code!r}; {learns}"
-    return (f"{treebank.name}: spaCy's class for {treebank.code!r} builds its own "
-            f"{', '.join(own)}, which takes other settings than spaCy's (the configs set "
-            f"them); {learns}")
+    reasons = ([f"builds its own {', '.join(own)}, which takes other settings than spaCy's "
+                "(the configs set them)"] if own else []) + (
+               [f"initialises its own tokenizer with {', '.join(settings)}, which the "
+                "treebank's tokenizer does not take"] if settings else [])
+    return f"{treebank.name}: spaCy's class for {treebank.code!r} {' and '.join(reasons)}; {learns}"
 
 
 def treebank_notes(treebank: UDTreebank) -> List[str]:
