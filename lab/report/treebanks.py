@@ -624,7 +624,9 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "CONFIGS=best_elstm bash scripts/treebank_study.sh "
                   f"UD_<Name>{HELD_OUT_SUFFIX} 3000`, UDPipe 1 trained on the same two parts "
                   "with the held-out part as its heldout), beside seed 0 of the same study with "
-                  "its own dev: test split, raw text in UD's form, CoNLL 2018 script.", "",
+                  "its own dev: test split, raw text in UD's form, CoNLL 2018 script; "
+                  "`trained` as above (the held-out runs shared 2 cores with up to three other "
+                  "jobs, so their times are upper bounds).", "",
                   held_out, ""]
     ewt = ewt_now_table(metrics)
     if ewt:
