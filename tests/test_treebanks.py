@@ -201,8 +201,18 @@ def test_the_held_out_dev_starts_at_the_nearest_document_else_paragraph_else_sen
     documents = sentences_marked(*[None] * 34, "# newpar", "# newdoc id = d2", *[None] * 4)
     assert held_out_start(documents) == 35  # a document's start before a paragraph's
     assert held_out_start(sentences_marked(None, None)) == 1
-    with pytest.raises(TreebankFolderError, match="1 training sentence"):
+    with pytest.raises(ValueError, match="UD_Tiny-One: no dev split, and 1 training sentence"):
         held_out_start(sentences_marked(None), "UD_Tiny-One")
+
+
+def test_a_treebank_without_dev_and_one_training_sentence_is_refused(tmp_path, cache):
+    folder = ud_folder(tmp_path, "UD_Tiny-One", "xx_one", splits=("train", "test"))
+    train = folder / "xx_one-ud-train.conllu"
+    train.write_text(train.read_text(encoding="utf8").split("\n\n")[0] + "\n\n", encoding="utf8")
+    with pytest.raises(TreebankFolderError, match="UD_Tiny-One: no dev split, and 1 training "
+                                                  "sentence.s.: too few to hold one out"):
+        find_treebank(folder)
+    assert not cache.exists() or not list(cache.rglob("*.conllu"))  # nothing written
 
 
 def test_a_treebank_distributed_without_its_text_is_named_before_anything_trains(tmp_path):

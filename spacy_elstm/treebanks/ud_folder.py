@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple, Union
 
 from .ud_names import UD_FILE
-from .ud_splits import SPLITS, three_splits
+from .ud_splits import SPLITS, SplitsError, three_splits
 
 REQUIRED = ("train", "test")  # a missing dev split is held out from train
 MULTI_LANGUAGE = "xx"
@@ -98,7 +98,10 @@ def find_treebank(folder: Union[str, Path]) -> UDTreebank:
         if text != "forms":
             raise TreebankFolderError(f"{path}: {TEXT_PROBLEMS[text]}")
     stem, code = stems.pop()
-    files, derived = three_splits(folder.name, stem, found)
+    try:
+        files, derived = three_splits(folder.name, stem, found)
+    except SplitsError as err:
+        raise TreebankFolderError(str(err)) from None
     return UDTreebank(folder, stem, code, files, derived)
 
 

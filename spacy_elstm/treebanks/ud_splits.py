@@ -29,6 +29,10 @@ NOTES = "derived.json"  # beside the derived files: how they were made
 Sentence = List[str]  # a sentence's lines, its comments first, without line ends
 
 
+class SplitsError(ValueError):
+    """Splits that cannot be made: too few training sentences to hold out a dev split."""
+
+
 def cache_root() -> Path:
     """Where derived files are written."""
     if os.environ.get("SPACY_ELSTM_CACHE"):
@@ -80,11 +84,9 @@ def held_out_start(sentences: Sequence[Sentence], name: str = "the treebank") ->
     `sentences`: HELD_OUT_SHARE of them (at least one, and one left to train on),
     moved to the nearest start of a document, else of a paragraph, within half
     to twice that many."""
-    from .ud_folder import TreebankFolderError
-
     count = len(sentences)
     if count < 2:
-        raise TreebankFolderError(f"{name}: no dev split, and {count} training sentence(s): "
+        raise SplitsError(f"{name}: no dev split, and {count} training sentence(s): "
                                   "too few to hold one out for dev and train on the rest.")
     wanted = min(count - 1, max(1, round(count * HELD_OUT_SHARE)))
     for marker in BOUNDARIES:
