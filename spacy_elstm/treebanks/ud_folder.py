@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple, Union
 
-from .ud_names import UD_FILE
+from .ud_names import UD_FILE, split_file_name
 from .ud_splits import SPLITS, SplitsError, three_splits
 
 REQUIRED = ("train", "test")  # a missing dev split is held out from train
@@ -54,7 +54,7 @@ class UDTreebank:
     @property
     def conllu_pattern(self) -> str:
         """The path of every split's file, with `{split}` for its name."""
-        return str(self.files["train"].parent / f"{self.stem}-ud-{{split}}.conllu")
+        return str(self.files["train"].parent / split_file_name(self.stem, "{split}"))
 
     def has_lemmas(self) -> bool:
         """Whether any word of the training split has a lemma (Maltese-MUDT's have none)."""

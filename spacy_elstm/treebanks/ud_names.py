@@ -12,6 +12,11 @@ UD_FILE = re.compile(UD_NAME.pattern
                      + r"(?P<split>train|dev|test)(?:-(?P<part>[a-z0-9]+(?:-[a-z0-9]+)*))?\.conllu")
 
 
+def split_file_name(stem: str, split: str) -> str:
+    """The file name UD gives split `split` (or `{split}`) of treebank `stem` (`lzh_kyoto`)."""
+    return f"{stem}-ud-{split}.conllu"
+
+
 def language_code(path: Union[str, Path]) -> str:
     """The language code of a treebank file named as UD names them (the part of
     the name before its first `_`); DEFAULT_LANGUAGE for any other name."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from .conllu_reader import _text_blocks, comment_keyword
+from .ud_names import split_file_name
 
 SPLITS = ("train", "dev", "test")
 HELD_OUT_SHARE = 0.1  # of the training split's sentences, where there is no dev split
@@ -50,7 +51,7 @@ def three_splits(name: str, stem: str, found: Dict[str, List[Path]]
     if all(len(found.get(split, ())) == 1 for split in SPLITS):
         return {split: found[split][0] for split in SPLITS}, ()
     folder = cache_root() / "ud-splits" / f"{name}-{_key(found)}"
-    files = {split: folder / f"{stem}-ud-{split}.conllu" for split in SPLITS}
+    files = {split: folder / split_file_name(stem, split) for split in SPLITS}
     if not folder.is_dir():
         parts = {split: [s for path in found[split] for s in read_sentences(path)]
                  for split in found}
