@@ -41,6 +41,8 @@ def main(argv=None) -> int:
     nlp.to_disk(args.output)
     print(f"tokenizer's punctuation runs: {before.get('punctuation_runs')} -> "
           f"{nlp.tokenizer.learned['punctuation_runs']}")
+    print(f"tokenizer's marks split off any word: {before.get('punctuation_marks')} -> "
+          f"{nlp.tokenizer.learned['punctuation_marks']}")
     print(f"wrote {args.output}")
     return 0
 

@@ -18,7 +18,7 @@ from spacy_elstm.parsing.manifest import PlanChangedError
 from spacy_elstm.parsing.plan import chunk_tasks, plan_chunks
 from spacy_elstm.parsing.records import CorpusInputError, Record, read_records
 from spacy_elstm.parsing.summary import Summary
-from spacy_elstm.text.input_modes import make_doc, paragraphs, text_units
+from spacy_elstm.text.input_modes import make_doc, make_docs, paragraphs, text_units
 from spacy_elstm.treebanks.conllu_writer import doc_to_conllu
 from parse_utils import MODEL, TEXTS
 
@@ -184,6 +184,22 @@ def test_presegmented_gives_one_sentence_a_line_whatever_the_senter_does(nlp):
     with pytest.raises(ValueError, match="mode must be one of raw, sentences, pretokenized, "
                                          "got 'lines'"):
         make_doc(nlp, text, "lines")
+
+
+@pytest.mark.parametrize("mode", ["raw", "sentences", "pretokenized"])
+def test_make_docs_gives_make_doc_of_each_text_in_order(nlp, mode):
+    texts = [TRICKY, "One line.\nAnother line", "", "Ask Mr. Bush. He knows.", "x"] * 3
+    made = list(make_docs(nlp, iter(texts), mode, batch_size=4))
+    assert [[(t.text, t.is_sent_start) for t in doc] for doc in made] == \
+        [[(t.text, t.is_sent_start) for t in make_doc(nlp, text, mode)] for text in texts]
+    if mode == "pretokenized":  # no tokenizer, and no nlp.max_length
+        return
+    nlp.max_length = 20
+    try:
+        with pytest.raises(ValueError, match="E088"):
+            list(make_docs(nlp, ["short", "a text longer than twenty characters"], mode))
+    finally:
+        nlp.max_length = 1_000_000
 
 
 def test_pretokenized_words_are_the_space_separated_tokens(nlp):

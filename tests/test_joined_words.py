@@ -70,6 +70,19 @@ def test_chunks_seen_in_training_keep_their_words_and_tokens(coptic):
     assert longest >= 4  # the lexicon has no bound on a multiword token's words
 
 
+def test_texts_read_together_get_the_words_they_get_one_at_a_time(coptic):
+    """tokenizer.pipe reads a batch's windows together: the same Docs as a call
+    per text, blank lines, empty texts and a text of many windows among them."""
+    nlp, docs = coptic
+    texts = [d.text for d in docs[:6]] + ["", "\n\n", " ".join(d.text for d in docs)]
+    one_at_a_time = [nlp.tokenizer(text) for text in texts]
+    together = list(nlp.tokenizer.pipe(iter(texts), batch_size=4))
+    assert [d.text for d in together] == texts
+    assert words_and_tokens(together) == words_and_tokens(one_at_a_time)
+    assert [[t.is_sent_start for t in d] for d in together] == \
+        [[t.is_sent_start for t in d] for d in one_at_a_time]
+
+
 def test_the_model_decides_chunks_training_never_had():
     class Fixed:  # a model that ends a word inside every chunk after its first character
         def labels(self, text):

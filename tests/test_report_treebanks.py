@@ -65,6 +65,11 @@ def metrics_folder(tmp_path: Path) -> Path:
          "Words_precision": 97.78, "Words_recall": 97.18},
         {"variant": "learned", "special_cases": 1980, "Tokens": 99.67, "Words": 97.58,
          "Words_precision": 97.84, "Words_recall": 97.32}]})
+    write(base / "tokenizer-marks-dev.json", {"rows": [
+        {"variant": "without marks", "marks": "none", "Tokens": 99.60, "Words": 97.50,
+         "Words_precision": 97.78, "Words_recall": 97.18},
+        {"variant": "learned", "marks": "suffix .", "Tokens": 99.67, "Words": 97.58,
+         "Words_precision": 97.84, "Words_recall": 97.32}]})
     epoch = {"Sentences": 77.0, "average": {"Sentences": 76.5}}
     write(base / "senter-epochs-dev.json", {
         "characters": [{**epoch, "Sentences": 70.0}, {**epoch, "Sentences": 81.4}, epoch],
@@ -161,6 +166,8 @@ def test_the_page_and_the_readme_table(tmp_path):
     assert "| Uyghur-UDT | not in train | 40 | 10 (25.00%) | - | 20 (50.00%) |" in page
     assert "| Uyghur-UDT | learned | 5748 | 97.24 | 97.24 | 97.27 | 97.21 | 0.77 |" in page
     assert "| Uyghur-UDT | learned | 1980 | 99.67 | 97.58 | 97.84 | 97.32 |" in page
+    assert "| Uyghur-UDT | learned | suffix . | 99.67 | 97.58 | 97.84 | 97.32 |" in page
+    assert "| Uyghur-UDT | without marks | none | 99.60 | 97.50 | 97.78 | 97.18 |" in page
     assert "| Uyghur-UDT | characters | 3 | 77.00 | 76.50 | 70.00-81.40 | 2 |" in page
     assert "| Uyghur-UDT | words | 1 | 79.90 | 79.35 | 79.90-79.90 | 1 |" in page
     assert "| Uyghur-UDT | 0 | none | 75.04 | 620 of 700 | 30 |" in page

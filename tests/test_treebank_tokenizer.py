@@ -1,5 +1,6 @@
 """The tokenizer learned from a treebank and its multiword tokens: what it
 learns, that it generalises, and that it is saved and loaded with a pipeline."""
+import pytest
 import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -113,6 +114,40 @@ def test_runs_of_mixed_punctuation_stay_one_word_where_the_treebank_writes_them_
     assert [t.text for t in nlp("Nice?!? Great!!?! ?!?")] == ["Nice", "?!?", "Great", "!!?!",
                                                                "?!?"]
     assert [t.text for t in default_rules(nlp)("Nice?!?")] == ["Nice", "?", "!", "?"]
+
+
+@pytest.mark.parametrize("lang, sentences, unseen, words", [
+    # Armenian's full stop, which spaCy's rules for Armenian leave on the word
+    ("hy", ["Ես գնում եմ տուն ։", "Նա կարդում է գիրք ։", "Մենք խոսում ենք ։"],
+     "Դու գրում ես նամակ։", ["Դու", "գրում", "ես", "նամակ", "։"]),
+    # `.` after a Latin word in Persian text: spaCy's rules split it after Persian letters only
+    ("fa", ["من از Windows استفاده می کنم .", "او با Python کار کرد و Python .",
+            "این Firefox است و Firefox ."],
+     "ما Linux داریم و Linux.", ["ما", "Linux", "داریم", "و", "Linux", "."]),
+])
+def test_a_mark_the_treebank_splits_off_and_the_rules_do_not_is_split_off_any_word(
+        lang, sentences, unseen, words):
+    nlp = spacy.blank(lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    gold_words, spaces = [], []
+    for sentence in sentences * 2:
+        split = sentence.split()
+        gold_words += split
+        spaces += [True] * (len(split) - 2) + [False, True]
+    gold = Doc(nlp.vocab, words=gold_words, spaces=spaces)
+    assert [t.text for t in default_rules(nlp)(unseen)] != words
+    nlp.tokenizer.initialize(lambda: [Example(nlp.make_doc(gold.text), gold)], nlp=nlp)
+    mark = words[-1]
+    assert nlp.tokenizer.learned["punctuation_marks"] == {"prefix": [], "suffix": [mark]}
+    assert nlp.tokenizer.learned["f1_after_rules"] == 1.0
+    assert [t.text for t in nlp(unseen)] == words  # words training never had
+    loaded = spacy.blank(lang, config={"nlp": {"tokenizer": {"@tokenizers": NAME}}})
+    loaded.tokenizer.from_bytes(nlp.tokenizer.to_bytes())
+    assert [t.text for t in loaded(unseen)] == words
+
+
+def test_a_mark_the_rules_already_split_is_not_learned():
+    nlp, _ = treebank_nlp()
+    assert nlp.tokenizer.learned["punctuation_marks"] == {"prefix": [], "suffix": []}
 
 
 def test_a_chunk_s_words_are_found_again_inside_other_punctuation():

@@ -11,8 +11,9 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
-(lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases;
-EWT's in ``metrics/tokenizers/``), ``senter-epochs*-dev.json`` (lab.senter_epochs)
+(lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases)
+and ``tokenizer-marks-dev.json`` (lab.punctuation_marks; EWT's of both in
+``metrics/tokenizers/``), ``senter-epochs*-dev.json`` (lab.senter_epochs)
 and ``joined-words-dev.json`` (lab.joined_words)."""
 import functools
 import statistics
@@ -304,13 +305,25 @@ def tokenizer_table(metrics: Path) -> Optional[str]:
                                  "lexicon", "lexicon")
 
 
+def with_ewt(metrics: Path, name: str) -> List[Tuple[str, Dict[str, Any]]]:
+    """seed0_files of `name`, and EWT's (in metrics/tokenizers/) after them."""
+    files = list(seed0_files(metrics, name))
+    ewt = metrics / "tokenizers" / name
+    return files + ([("English-EWT", read_json(ewt))] if ewt.exists() else [])
+
+
 def core_cases_table(metrics: Path) -> Optional[str]:
     """Per treebank measured by lab.core_special_cases: the tokenizer alone on
     dev, without and with the special cases of chunks' cores."""
-    files = list(seed0_files(metrics, "tokenizer-cores-dev.json"))
-    ewt = metrics / "tokenizers" / "tokenizer-cores-dev.json"  # EWT's, beside the others
-    files += [("English-EWT", read_json(ewt))] if ewt.exists() else []
-    return tokenizer_alone_table(files, "special_cases", "special cases", seconds=False)
+    return tokenizer_alone_table(with_ewt(metrics, "tokenizer-cores-dev.json"),
+                                 "special_cases", "special cases", seconds=False)
+
+
+def marks_table(metrics: Path) -> Optional[str]:
+    """Per treebank measured by lab.punctuation_marks: the tokenizer alone on
+    dev, without and with the marks of punctuation it learned to split off."""
+    return tokenizer_alone_table(with_ewt(metrics, "tokenizer-marks-dev.json"),
+                                 "marks", "marks split off", seconds=False)
 
 
 def joined_words_table(metrics: Path) -> Optional[str]:
@@ -732,6 +745,20 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "without its words of punctuation: `gibiydi` of `gibiydi.`), as "
                   "`[initialize.tokenizer]` leaves it. `special cases`: all the rules hold; "
                   "`python -m lab.core_special_cases`.", "", cores, ""]
+    marks = marks_table(metrics)
+    if marks:
+        parts += ["## Marks of punctuation split off any word: the tokenizer alone", "",
+                  "The treebank tokenizer learned from the train split, on the dev split's raw "
+                  "text in UD's form, scored alone by the CoNLL 2018 script (no senter): "
+                  "`learned` as `[initialize.tokenizer]` leaves it, with the marks of "
+                  "punctuation that the treebank writes as words of their own at a chunk's "
+                  "start (`prefix`) or end (`suffix`) where the language's rules leave them "
+                  "on the word, split off there in any word; `without marks` the same "
+                  "tokenizer with those taken out of its rules again (its special cases "
+                  "kept). Where the rules already split every such mark, nothing is learned "
+                  "(`none`). Classical_Chinese-Kyoto and Coptic-Scriptorium, whose words "
+                  "a character model splits, are not measured. "
+                  "`python -m lab.punctuation_marks`.", "", marks, ""]
     joined = joined_words_table(metrics)
     if joined:
         parts += ["## Words written together: the tokenizer alone", "",

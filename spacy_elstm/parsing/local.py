@@ -33,7 +33,7 @@ from .plan import Chunk, Task, begin_run, check_options, plan_chunks
 from .processes import exit_with_parent
 from .records import CorpusInputError
 from .run import (InputFailure, ProgressBar, Summary, annotated, parse_task, peak_rss_bytes,
-                  pipe_input, run_tasks)
+                  pipe_inputs, run_tasks)
 from .shards import write_errors, write_shard
 
 
@@ -80,8 +80,9 @@ def parse_corpus(nlp, source: Union[str, Path], output_dir: Union[str, Path], *,
         try:
             for chunk in chunks:
                 pending.append(chunk)
-                for i, record in enumerate(chunk.records):
-                    yield pipe_input(nlp, record, input_mode), (len(pending) - 1, i)
+                docs = pipe_inputs(nlp, chunk.records, input_mode, batch_size)
+                for i, doc in enumerate(docs):
+                    yield doc, (len(pending) - 1, i)
         except CorpusInputError as err:  # the chunks before it are still parsed and written
             failure.append(err)
 

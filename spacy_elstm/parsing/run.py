@@ -8,12 +8,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Union
 
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..text.input_modes import make_doc
+from ..text.input_modes import make_docs
 from .plan import Task, chunk_task, plan_chunks
 from .records import CorpusInputError, Record, read_records
 from .shards import write_errors, write_shard
@@ -34,10 +34,15 @@ class InputFailure(CorpusInputError):
         self.summary = summary
 
 
-def pipe_input(nlp, record: Record, input_mode: str) -> Doc:
-    """The Doc to parse for a record: a CoNLL-U record's gold Doc, or its text
-    made a Doc in the input mode (text/input_modes.py)."""
-    return record.doc if record.doc is not None else make_doc(nlp, record.text, input_mode)
+def pipe_inputs(nlp, records: Iterable[Record], input_mode: str,
+                batch_size: int) -> Iterator[Doc]:
+    """The Doc to parse for each record, in order: a CoNLL-U record's gold Doc,
+    or its text made a Doc in the input mode, the texts tokenized `batch_size`
+    at a time (`input_modes.make_docs`)."""
+    records = list(records)
+    made = make_docs(nlp, (r.text for r in records if r.doc is None), input_mode, batch_size)
+    for record in records:
+        yield record.doc if record.doc is not None else next(made)
 
 
 def annotated(doc: Doc, record: Record) -> Doc:
@@ -63,7 +68,7 @@ def parse_task(nlp, task: Task, *, out_format: str, batch_size: int, max_length:
                            f"found {task.docs} in bytes {task.start}-{task.end} (did the file "
                            "change during the run?).")
     docs = [annotated(doc, record) for doc, record in nlp.pipe(
-        ((pipe_input(nlp, r, input_mode), r) for r in records), as_tuples=True,
+        zip(pipe_inputs(nlp, records, input_mode, batch_size), records), as_tuples=True,
         batch_size=batch_size)]
     write_shard(Path(task.shard), docs, out_format)
     return {"shard": Path(task.shard).name, "docs": len(docs), "words": sum(map(len, docs)),

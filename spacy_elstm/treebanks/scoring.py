@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..text.input_modes import TEXT_UNITS, check_choice, text_units
+from ..text.input_modes import TEXT_UNITS, check_choice, make_docs, text_units
 from ..text.multiword import joined_docs, set_word_forms, word_forms
 from .conllu_writer import doc_to_conllu
 from ..files import write_atomically
@@ -251,7 +251,8 @@ def predict_raw(nlp, documents: Sequence[RawDocument], batch_size: Optional[int]
     pieces = [(k, piece) for k, document in enumerate(documents)
               for piece in text_units(document.text, text_unit)]
     start = time.perf_counter()
-    parsed = list(nlp.pipe((p for _, p in pieces), batch_size=batch_size))
+    texts = make_docs(nlp, (p for _, p in pieces), "raw", batch_size or nlp.batch_size)
+    parsed = list(nlp.pipe(texts, batch_size=batch_size))
     seconds = time.perf_counter() - start
     groups: List[List[Doc]] = [[] for _ in documents]
     for (k, _), doc in zip(pieces, parsed):
