@@ -4,7 +4,10 @@ the treebank's language, each pipeline reading it as `spacy-elstm score --raw`
 does (one Doc per paragraph, `scoring.predict_raw`), UDPipe 1 reading it whole
 as `lab.udpipe_peer run` does (tokenizer, tagger, parser); rounds interleaved,
 the median kept. Words are each system's own (the words it wrote), and the
-gold words over the same seconds beside them.
+gold words over the same seconds beside them. With --per-text, each pipeline
+is timed too as `NAME/per-text`, its tokenizer called once per paragraph
+(`nlp.pipe` of the texts, as before `input_modes.make_docs`) in place of a
+batch of them at a time.
 
     python -m lab.treebank_speed --gold assets/UD_Uyghur-UDT/ug_udt-ud-test.conllu \\
         best_elstm=training/treebanks/UD_Uyghur-UDT/best_elstm/model-best \\
@@ -24,18 +27,20 @@ import torch
 
 from spacy_elstm.files import write_json
 from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.text.input_modes import text_units
 from spacy_elstm.treebanks.scoring import predict_raw
 from spacy_elstm.treebanks.ud_names import language_code
 
 from .udpipe_peer import annotate, udpipe
 
 
-def pipeline_run(path: Path, documents) -> Callable[[], int]:
-    """One timed reading of the documents by our pipeline: its words."""
-    nlp = spacy.load(path)
+def pipeline_run(nlp, documents, per_text: bool = False) -> Callable[[], int]:
+    """One timed reading of the documents by our pipeline: its words. With
+    `per_text`, the paragraphs' texts go to `nlp.pipe` as they are."""
+    texts = [piece for document in documents for piece in text_units(document.text)]
 
     def run() -> int:
-        docs, _ = predict_raw(nlp, documents)
+        docs = list(nlp.pipe(texts)) if per_text else predict_raw(nlp, documents)[0]
         return sum(len(doc) - sum(t.is_space for t in doc) for doc in docs)
     return run
 
@@ -56,6 +61,8 @@ def main(argv=None) -> int:
     parser.add_argument("--gold", type=Path, required=True, help="the split's gold CoNLL-U")
     parser.add_argument("--udpipe", type=Path, help="a UDPipe 1 model, timed as `udpipe1`")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--per-text", action="store_true",
+                        help="time each pipeline a paragraph's text at a time too")
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
@@ -67,7 +74,10 @@ def main(argv=None) -> int:
     runs: Dict[str, Callable[[], int]] = {}
     for spec in args.pipelines:
         name, _, path = spec.partition("=")
-        runs[name] = pipeline_run(Path(path), documents)
+        nlp = spacy.load(Path(path))
+        runs[name] = pipeline_run(nlp, documents)
+        if args.per_text:
+            runs[f"{name}/per-text"] = pipeline_run(nlp, documents, per_text=True)
     if args.udpipe:
         runs["udpipe1"] = udpipe_run(args.udpipe, text)
     if not runs:

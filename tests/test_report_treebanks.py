@@ -218,6 +218,22 @@ def test_speed_times_each_system_on_the_treebank_s_text(tmp_path):
     assert result["language"] == "ug" and result["threads"] == 1
     blank = result["systems"]["blank"]
     assert blank["words"] > 0 and blank["words_per_second"] > 0
+    assert speed_main(["--gold", str(FIXTURE), f"blank={tmp_path / 'blank'}", "--rounds", "1",
+                       "--per-text", "--output", str(output)]) == 0
+    systems = json.loads(output.read_text())["systems"]
+    assert systems["blank/per-text"]["words"] == systems["blank"]["words"] == blank["words"]
+
+
+def test_the_tokenizer_s_batches_sit_beside_a_text_at_a_time(tmp_path):
+    base = tmp_path / "treebanks" / "UD_Uyghur-UDT"
+    write(base / "speed-test.json", {"systems": {
+        "best_elstm": {"words_per_second": 12000.0},
+        "best_elstm/per-text": {"words_per_second": 10000.0},
+        "udpipe1": {"words_per_second": 8000.0}}})
+    assert ("| Uyghur-UDT | `best_elstm` | 10,000 | 12,000 | 1.20x | 8,000 | 1.50x |"
+            in treebanks.per_text_table(tmp_path))
+    write(base / "speed-test.json", {"systems": {"best_elstm": {"words_per_second": 1.0}}})
+    assert treebanks.per_text_table(tmp_path) is None
 
 
 def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path):

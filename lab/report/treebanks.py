@@ -144,6 +144,30 @@ def speeds(folder: Path) -> Dict[str, float]:
     return {name: row["words_per_second"] for name, row in speed["systems"].items()}
 
 
+PER_TEXT = "/per-text"  # lab.treebank_speed --per-text: a pipeline's tokenizer called per text
+
+
+def per_text_table(metrics: Path) -> Optional[str]:
+    """Per treebank whose speed-test.json times a pipeline both ways: its
+    words/s with the tokenizer called once per paragraph's text and reading a
+    batch of them at a time, and UDPipe 1's in the same run."""
+    rows = []
+    for treebank, folders in treebank_runs(metrics).items():
+        rates = speeds(folders[0])
+        for name, per_text in rates.items():
+            if name.endswith(PER_TEXT) and name[:-len(PER_TEXT)] in rates:
+                batched = rates[name[:-len(PER_TEXT)]]
+                peer = rates.get(PEER)
+                rows.append([treebank.replace("UD_", ""), f"`{name[:-len(PER_TEXT)]}`",
+                             f"{per_text:,.0f}", f"{batched:,.0f}", f"{batched / per_text:.2f}x",
+                             "-" if peer is None else f"{peer:,.0f}",
+                             "-" if peer is None else f"{batched / peer:.2f}x"])
+    if not rows:
+        return None
+    return table(["treebank", "pipeline", "words/s, a text at a time", "words/s, a batch",
+                  "batch / text", "UDPipe 1 words/s", "batch / UDPipe 1"], rows)
+
+
 def results(metrics: Path) -> Dict[str, Dict[str, Dict[str, Any]]]:
     """{treebank: {system: its scores}} of every treebank run."""
     out: Dict[str, Dict[str, Dict[str, Any]]] = {}
@@ -745,6 +769,17 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "without its words of punctuation: `gibiydi` of `gibiydi.`), as "
                   "`[initialize.tokenizer]` leaves it. `special cases`: all the rules hold; "
                   "`python -m lab.core_special_cases`.", "", cores, ""]
+    per_text = per_text_table(metrics)
+    if per_text:
+        parts += ["## The tokenizer reading a batch of texts at a time", "",
+                  "Words/s on the test text in UD's form, one thread, one Doc per paragraph, "
+                  "all in one process (`python -m lab.treebank_speed --per-text`, median of "
+                  "3 interleaved rounds): `a text at a time` gives `nlp.pipe` the paragraphs' "
+                  "texts, so the tokenizer is called once per paragraph; `a batch` gives it "
+                  "the Docs of `input_modes.make_docs`, whose tokenizer reads a batch of "
+                  "texts at a time (where a character model splits the words, it reads their "
+                  "windows together), as `spacy-elstm parse` and `score --raw` do and as the "
+                  "words/s above are timed.", "", per_text, ""]
     marks = marks_table(metrics)
     if marks:
         parts += ["## Marks of punctuation split off any word: the tokenizer alone", "",

@@ -19,8 +19,8 @@ separated by whitespace and one sentence a line, the Doc built from the words
 `make_doc` gives the Doc, and `nlp(doc)` or `nlp.pipe(docs)` runs the rest of
 the pipeline on it; `make_docs` gives the Docs of many texts, the tokenizer
 reading them a batch at a time (`tokenizer.pipe`), as the treebank tokenizer's
-character model reads a batch's texts together (on Classical_Chinese-Kyoto's
-test text about six times faster than a paragraph at a time).
+character model reads a batch's texts together (faster than a text at a time:
+`python -m lab.treebank_speed --per-text`, docs/results/treebanks.md).
 """
 import re
 from typing import Iterable, Iterator, List, Sequence

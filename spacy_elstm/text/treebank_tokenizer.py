@@ -112,8 +112,7 @@ class TreebankTokenizer:
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
         """The Docs of the texts, in order; where a character model splits the
         words (step 7), it reads `batch_size` texts' windows together, as it
-        reads one text's (the same labels, several times faster than a text at
-        a time)."""
+        reads one text's (the same labels, in fewer and larger steps)."""
         for batch in minibatch(texts, batch_size):
             joined = self.joined_words.docs(self.vocab, batch) if self.joined_words \
                 else [None] * len(batch)
