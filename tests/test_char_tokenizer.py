@@ -88,6 +88,12 @@ def test_a_trained_tokenizer_splits_and_is_saved_with_its_pipeline(trained, tmp_
         again("text")
 
 
+def test_texts_read_together_get_the_docs_they_get_one_at_a_time(trained):
+    texts = ["I don't know. It's here!!", "", "We're done\n\nNew one.", "x " * 400]
+    together = list(trained.tokenizer.pipe(iter(texts), batch_size=3))
+    assert [view(doc) for doc in together] == [view(trained(text)) for text in texts]
+
+
 def test_the_senter_sets_sentence_starts_over_any_tokenizer(tmp_path):
     """elstm_senter: the segmenter's sentence ends on the pipeline's own tokens,
     trained at initialisation, saved and loaded with the pipeline."""

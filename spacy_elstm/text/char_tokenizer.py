@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path, registry
+from spacy.util import ensure_path, minibatch, registry
 from spacy.vocab import Vocab
 
 from .multiword import set_multiword_spans
@@ -66,8 +66,11 @@ class CharTokenizer:
         return build_doc(self.vocab, text, self.segmenter.labels(text))
 
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
-        for text in texts:
-            yield self(text)
+        """The Docs of the texts, in order, the model reading `batch_size`
+        texts' windows together (the same labels as a text at a time)."""
+        for batch in minibatch(texts, batch_size):
+            for text, labels in zip(batch, self.segmenter.labels_of(batch)):
+                yield build_doc(self.vocab, text, labels)
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *,
                    nlp: Optional[Language] = None, epochs: int = 6, batch_size: int = 32,
