@@ -251,8 +251,8 @@ def predict_raw(nlp, documents: Sequence[RawDocument], batch_size: Optional[int]
     pieces = [(k, piece) for k, document in enumerate(documents)
               for piece in text_units(document.text, text_unit)]
     start = time.perf_counter()
-    texts = make_docs(nlp, (p for _, p in pieces), "raw", batch_size or nlp.batch_size)
-    parsed = list(nlp.pipe(texts, batch_size=batch_size))
+    made = make_docs(nlp, (p for _, p in pieces), "raw", batch_size or nlp.batch_size)
+    parsed = list(nlp.pipe(made, batch_size=batch_size))
     seconds = time.perf_counter() - start
     groups: List[List[Doc]] = [[] for _ in documents]
     for (k, _), doc in zip(pieces, parsed):
