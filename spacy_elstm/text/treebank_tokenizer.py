@@ -383,18 +383,22 @@ def _patterns(lang: str) -> Tuple[List[str], List[str], List[str]]:
             list(defaults.infixes or []))
 
 
-def _copied(rules: Tokenizer) -> Tokenizer:
-    """A copy of the rules: their affix patterns and special cases."""
-    copy = Tokenizer(rules.vocab)
-    copy.from_bytes(rules.to_bytes(exclude=["vocab"]), exclude=["vocab"])
-    return copy
+def _copied(rules: Tokenizer, **patterns) -> Tokenizer:
+    """A copy of the rules: their special cases and affix patterns, with
+    `patterns` (prefix_search, suffix_search, infix_finditer) in place of
+    theirs. Built at once: spaCy checks every special case again each time a
+    pattern is set, some seconds each for a class of 16,000 (Indonesian)."""
+    settings = {"prefix_search": rules.prefix_search, "suffix_search": rules.suffix_search,
+                "infix_finditer": rules.infix_finditer, **patterns}
+    return Tokenizer(rules.vocab, rules=rules.rules, token_match=rules.token_match,
+                     url_match=rules.url_match, faster_heuristics=rules.faster_heuristics,
+                     **settings)
 
 
 def _with_patterns(rules: Tokenizer, prefixes: List[str], suffixes: List[str],
                    infixes: List[str]) -> Tokenizer:
     """A copy of the rules (special cases included) with these affix patterns."""
-    copy = _copied(rules)
-    copy.prefix_search = compile_prefix_regex(prefixes).search if prefixes else None
-    copy.suffix_search = compile_suffix_regex(suffixes).search if suffixes else None
-    copy.infix_finditer = compile_infix_regex(infixes).finditer if infixes else None
-    return copy
+    return _copied(rules,
+                   prefix_search=compile_prefix_regex(prefixes).search if prefixes else None,
+                   suffix_search=compile_suffix_regex(suffixes).search if suffixes else None,
+                   infix_finditer=compile_infix_regex(infixes).finditer if infixes else None)
