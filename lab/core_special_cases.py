@@ -7,17 +7,11 @@ them).
 
     python -m lab.core_special_cases --treebank assets/UD_Turkish-IMST --split dev --output metrics/treebanks/UD_Turkish-IMST/tokenizer-cores-dev.json
 """
-from typing import Any, Dict
-
 from spacy.tokenizer import Tokenizer
 
-from spacy_elstm.files import write_json
 from spacy_elstm.text.treebank_tokenizer import _chunk_analyses, _copied, _core_analyses
-from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import load_scorer, md5
-from spacy_elstm.treebanks.ud_folder import find_treebank
 
-from .tokenizer_alone import learned_tokenizer, parse_treebank_args, treebank_parser, variant_rows
+from .tokenizer_alone import rules_study_main
 
 
 def without_cores(rules: Tokenizer, train) -> Tokenizer:
@@ -30,25 +24,14 @@ def without_cores(rules: Tokenizer, train) -> Tokenizer:
     return copy
 
 
-def main(argv=None) -> int:
-    parser = treebank_parser(__doc__)
-    args = parse_treebank_args(parser, argv, "the tokenizer")
-    treebank = find_treebank(args.treebank)
-    scorer = load_scorer(args.scorer)
-    nlp, train, _ = learned_tokenizer(treebank)
-    gold = treebank.files[args.split]
-    documents = raw_documents(gold, "ud", treebank.code)
+def study(nlp, train):
     learned = nlp.tokenizer.rules
-    result: Dict[str, Any] = {
-        "treebank": treebank.name, "train": treebank.files["train"].name, "gold": gold.name,
-        "text_form": "ud", "scorer_md5": md5(args.scorer),
-        "tokenizer_learned": nlp.tokenizer.learned}
-    result["rows"] = variant_rows(
-        nlp, "rules", {"chunks only": without_cores(learned, train), "learned": learned},
-        lambda rules: {"special_cases": len(rules.rules)}, gold, documents, scorer)
-    write_json(args.output, result)
-    print(f"wrote {args.output}")
-    return 0
+    return ({"chunks only": without_cores(learned, train), "learned": learned},
+            lambda rules: {"special_cases": len(rules.rules)})
+
+
+def main(argv=None) -> int:
+    return rules_study_main(__doc__, argv, study)
 
 
 if __name__ == "__main__":

@@ -8,17 +8,13 @@ special cases kept).
     python -m lab.punctuation_marks --treebank assets/UD_Greek-GDT --split dev --output metrics/treebanks/UD_Greek-GDT/tokenizer-marks-dev.json
 """
 import re
-from typing import Any, Dict, List
+from typing import Dict, List
 
 from spacy.tokenizer import Tokenizer
 
-from spacy_elstm.files import write_json
 from spacy_elstm.text.treebank_tokenizer import _copied
-from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import load_scorer, md5
-from spacy_elstm.treebanks.ud_folder import find_treebank
 
-from .tokenizer_alone import learned_tokenizer, parse_treebank_args, treebank_parser, variant_rows
+from .tokenizer_alone import rules_study_main
 
 
 def without_marks(rules: Tokenizer, marks: Dict[str, List[str]]) -> Tokenizer:
@@ -44,27 +40,14 @@ def described(marks: Dict[str, List[str]]) -> str:
         or "none"
 
 
+def study(nlp, train):
+    learned, marks = nlp.tokenizer.rules, nlp.tokenizer.learned["punctuation_marks"]
+    return ({"without marks": without_marks(learned, marks), "learned": learned},
+            lambda rules: {"marks": described(marks) if rules is learned else "none"})
+
+
 def main(argv=None) -> int:
-    parser = treebank_parser(__doc__)
-    args = parse_treebank_args(parser, argv, "the tokenizer")
-    treebank = find_treebank(args.treebank)
-    scorer = load_scorer(args.scorer)
-    nlp, _, _ = learned_tokenizer(treebank)
-    gold = treebank.files[args.split]
-    documents = raw_documents(gold, "ud", treebank.code)
-    learned = nlp.tokenizer.rules
-    marks = nlp.tokenizer.learned["punctuation_marks"]
-    result: Dict[str, Any] = {
-        "treebank": treebank.name, "train": treebank.files["train"].name, "gold": gold.name,
-        "text_form": "ud", "scorer_md5": md5(args.scorer),
-        "tokenizer_learned": nlp.tokenizer.learned}
-    result["rows"] = variant_rows(
-        nlp, "rules", {"without marks": without_marks(learned, marks), "learned": learned},
-        lambda rules: {"marks": described(marks) if rules is learned else "none"},
-        gold, documents, scorer)
-    write_json(args.output, result)
-    print(f"wrote {args.output}")
-    return 0
+    return rules_study_main(__doc__, argv, study)
 
 
 if __name__ == "__main__":

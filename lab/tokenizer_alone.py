@@ -15,10 +15,14 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from spacy.tokenizer import Tokenizer
+
+from spacy_elstm.files import write_json
 from spacy_elstm.text.treebank_tokenizer import NAME
 from spacy_elstm.treebanks.conllu_reader import conllu_to_docs
-from spacy_elstm.treebanks.scoring import official_scores, write_raw_conllu
-from spacy_elstm.treebanks.ud_folder import UDTreebank
+from spacy_elstm.treebanks.gold_text import raw_documents
+from spacy_elstm.treebanks.scoring import load_scorer, md5, official_scores, write_raw_conllu
+from spacy_elstm.treebanks.ud_folder import UDTreebank, find_treebank
 
 SCRIPT = Path("assets/conll2018-eval/conll18_ud_eval.py")
 
@@ -90,3 +94,31 @@ def variant_rows(nlp, part: str, variants: Dict[str, Any], describe: Callable[[A
         rows.append(row)
     setattr(nlp.tokenizer, part, learned)
     return rows
+
+
+# what a study of the learned rules compares: the variants of the rules by name,
+# and what to say of each beside its scores
+RulesStudy = Callable[[Language, List[Doc]],
+                      Tuple[Dict[str, Tokenizer], Callable[[Tokenizer], Dict[str, Any]]]]
+
+
+def rules_study_main(doc: str, argv, study: RulesStudy) -> int:
+    """The command line of a study of the learned rules (lab.core_special_cases,
+    lab.punctuation_marks): the tokenizer learned from --treebank's train split,
+    each of `study(nlp, train)`'s variants of its rules in its place in turn on
+    --split's raw text (`variant_rows`), written to --output."""
+    args = parse_treebank_args(treebank_parser(doc), argv, "the tokenizer")
+    treebank = find_treebank(args.treebank)
+    scorer = load_scorer(args.scorer)
+    nlp, train, _ = learned_tokenizer(treebank)
+    gold = treebank.files[args.split]
+    variants, describe = study(nlp, train)
+    result: Dict[str, Any] = {
+        "treebank": treebank.name, "train": treebank.files["train"].name, "gold": gold.name,
+        "text_form": "ud", "scorer_md5": md5(args.scorer),
+        "tokenizer_learned": nlp.tokenizer.learned}
+    result["rows"] = variant_rows(nlp, "rules", variants, describe, gold,
+                                  raw_documents(gold, "ud", treebank.code), scorer)
+    write_json(args.output, result)
+    print(f"wrote {args.output}")
+    return 0
