@@ -226,13 +226,17 @@ def test_speed_times_each_system_on_the_treebank_s_text(tmp_path):
 
 def test_the_tokenizer_s_batches_sit_beside_a_text_at_a_time(tmp_path):
     base = tmp_path / "treebanks" / "UD_Uyghur-UDT"
-    write(base / "speed-test.json", {"systems": {
+    write(base / "best_elstm-test.raw.json", scores(90.0))
+    write(base / "speed-per-text-test.json", {"systems": {
         "best_elstm": {"words_per_second": 12000.0},
         "best_elstm/per-text": {"words_per_second": 10000.0},
         "udpipe1": {"words_per_second": 8000.0}}})
     assert ("| Uyghur-UDT | `best_elstm` | 10,000 | 12,000 | 1.20x | 8,000 | 1.50x |"
             in treebanks.per_text_table(tmp_path))
     write(base / "speed-test.json", {"systems": {"best_elstm": {"words_per_second": 1.0}}})
+    # the targets' words/s are speed-test.json's, whatever the per-text run found
+    assert treebanks.results(tmp_path)["UD_Uyghur-UDT"]["best_elstm"]["words_per_second"] == 1.0
+    write(base / "speed-per-text-test.json", {"systems": {"best_elstm": {"words_per_second": 1.0}}})
     assert treebanks.per_text_table(tmp_path) is None
 
 

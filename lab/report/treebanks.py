@@ -8,7 +8,7 @@ Reads ``metrics/treebanks/<UD_Name>[-seedN]/``: ``<config>-test.raw.json`` and
 ``<config>-test.official.json`` (scripts/train_and_score.py --treebank),
 ``train-<config>.jsonl`` (training time), ``udpipe1-test.json`` and
 ``udpipe1-test.gold.json`` (lab.udpipe_peer run / gold-tokens),
-``speed-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
+``speed-test.json`` and ``speed-per-text-test.json`` (lab.treebank_speed), ``nonprojective-test.json``
 (lab.nonprojective), ``sentence-ends-test.json`` (lab.sentence_ends),
 ``multiword-test.json`` (lab.multiword_tokens), ``tokenizer-dev.json``
 (lab.words_with_spaces), ``tokenizer-cores-dev.json`` (lab.core_special_cases)
@@ -137,23 +137,25 @@ def _minutes(seconds: Optional[float]) -> str:
     return "-" if seconds is None else f"{seconds / 60:.0f} min"
 
 
-def speeds(folder: Path) -> Dict[str, float]:
-    speed = read_json(folder / "speed-test.json")
+def speeds(folder: Path, name: str = "speed-test.json") -> Dict[str, float]:
+    speed = read_json(folder / name)
     if not speed:
         return {}
     return {name: row["words_per_second"] for name, row in speed["systems"].items()}
 
 
 PER_TEXT = "/per-text"  # lab.treebank_speed --per-text: a pipeline's tokenizer called per text
+PER_TEXT_SPEED = "speed-per-text-test.json"  # its run, apart from the words/s of the table
 
 
 def per_text_table(metrics: Path) -> Optional[str]:
-    """Per treebank whose speed-test.json times a pipeline both ways: its
-    words/s with the tokenizer called once per paragraph's text and reading a
-    batch of them at a time, and UDPipe 1's in the same run."""
+    """Per treebank with a speed-per-text-test.json (lab.treebank_speed
+    --per-text): each pipeline's words/s with the tokenizer called once per
+    paragraph's text and reading a batch of them at a time, and UDPipe 1's in
+    the same run."""
     rows = []
     for treebank, folders in treebank_runs(metrics).items():
-        rates = speeds(folders[0])
+        rates = speeds(folders[0], PER_TEXT_SPEED)
         for name, per_text in rates.items():
             if name.endswith(PER_TEXT) and name[:-len(PER_TEXT)] in rates:
                 batched = rates[name[:-len(PER_TEXT)]]
@@ -773,13 +775,17 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
     if per_text:
         parts += ["## The tokenizer reading a batch of texts at a time", "",
                   "Words/s on the test text in UD's form, one thread, one Doc per paragraph, "
-                  "all in one process (`python -m lab.treebank_speed --per-text`, median of "
-                  "3 interleaved rounds): `a text at a time` gives `nlp.pipe` the paragraphs' "
-                  "texts, so the tokenizer is called once per paragraph; `a batch` gives it "
-                  "the Docs of `input_modes.make_docs`, whose tokenizer reads a batch of "
-                  "texts at a time (where a character model splits the words, it reads their "
-                  "windows together), as `spacy-elstm parse` and `score --raw` do and as the "
-                  "words/s above are timed.", "", per_text, ""]
+                  "all in one process, UDPipe 1 beside (`python -m lab.treebank_speed "
+                  "--per-text --rounds 7`, the median of interleaved rounds, into "
+                  f"`{PER_TEXT_SPEED}`): `a text at a time` gives `nlp.pipe` the paragraphs' "
+                  "texts, so spaCy calls the tokenizer once per paragraph (as this package "
+                  "read text before); `a batch` gives it the Docs of `input_modes.make_docs`, "
+                  "whose tokenizer reads a batch of texts at a time (where a character model "
+                  "splits the words, it reads their windows together), as `spacy-elstm parse` "
+                  "and `score --raw` now do. The pipelines are the treebank's seed-0 config "
+                  "trained again (its architecture; their scores are not the table's), on "
+                  "another day than the table's words/s: words/s drift from day to day on "
+                  "this machine, so only ratios in one run compare.", "", per_text, ""]
     marks = marks_table(metrics)
     if marks:
         parts += ["## Marks of punctuation split off any word: the tokenizer alone", "",
