@@ -12,10 +12,9 @@ from typing import Any, Callable, Dict, List, Tuple
 
 import spacy
 from spacy.language import Language
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.training import Example
-
-from spacy.tokenizer import Tokenizer
 
 from spacy_elstm.files import write_json
 from spacy_elstm.text.treebank_tokenizer import NAME

@@ -168,38 +168,27 @@ class TreebankTokenizer:
         learned: Dict[str, object] = {"chunks": sum(sum(c.values()) for c in chunks.values())}
         current = learned["f1_spacy_rules"] = _f1(self.rules, chunks)
         prefixes, suffixes, infixes = _patterns(self.vocab.lang)
-        runs = _punct_runs(chunks)
-        kept_runs = []
-        for run in runs:  # greedy: keep each run rule that helps
-            trial = kept_runs + [run]
-            candidate = _with_patterns(self.rules, _runs(trial) + prefixes,
-                                       _runs(trial) + suffixes, infixes)
-            score = _f1(candidate, chunks)
-            if score > current:
-                kept_runs, self.rules, current = trial, candidate, score
+        base = self.rules  # each candidate: its special cases with other affix patterns
+        kept_runs, self.rules, current = _greedy(
+            self.rules, chunks, current, _punct_runs(chunks),
+            lambda runs: _with_patterns(base, _runs(runs) + prefixes, _runs(runs) + suffixes,
+                                        infixes))
         learned["punctuation_runs"] = kept_runs
-        marks: Dict[str, List[str]] = {"prefix": [], "suffix": []}
-        for side, mark in _split_marks(self.rules, chunks):  # greedy, as the runs
-            trial_prefixes = prefixes + [re.escape(mark)] * (side == "prefix")
-            trial_suffixes = suffixes + [re.escape(mark)] * (side == "suffix")
-            candidate = _with_patterns(self.rules, _runs(kept_runs) + trial_prefixes,
-                                       _runs(kept_runs) + trial_suffixes, infixes)
-            score = _f1(candidate, chunks)
-            if score > current:
-                prefixes, suffixes, self.rules, current = \
-                    trial_prefixes, trial_suffixes, candidate, score
-                marks[side].append(mark)
-        learned["punctuation_marks"] = marks
-        dropped = []
-        for pattern in list(infixes):
-            trial = [p for p in infixes if p != pattern and p not in dropped]
-            candidate = _with_patterns(self.rules, _runs(kept_runs) + prefixes,
-                                       _runs(kept_runs) + suffixes, trial)
-            score = _f1(candidate, chunks)
-            if score > current:
-                dropped.append(pattern)
-                self.rules, current = candidate, score
-        learned["infixes_dropped"] = dropped
+
+        def with_marks(marks: List[Tuple[str, str]]) -> Tokenizer:
+            return _with_patterns(base, _runs(kept_runs) + prefixes + _marks(marks, "prefix"),
+                                  _runs(kept_runs) + suffixes + _marks(marks, "suffix"), infixes)
+        kept_marks, self.rules, current = _greedy(
+            self.rules, chunks, current, _split_marks(self.rules, chunks), with_marks)
+        prefixes += _marks(kept_marks, "prefix")
+        suffixes += _marks(kept_marks, "suffix")
+        learned["punctuation_marks"] = {side: [mark for s, mark in kept_marks if s == side]
+                                        for side in ("prefix", "suffix")}
+        learned["infixes_dropped"], self.rules, current = _greedy(
+            self.rules, chunks, current, list(infixes),
+            lambda dropped: _with_patterns(base, _runs(kept_runs) + prefixes,
+                                           _runs(kept_runs) + suffixes,
+                                           [p for p in infixes if p not in dropped]))
         learned["f1_after_rules"] = current
         specials = capitalised = 0
         for chunk, analyses in sorted(chunks.items()):
@@ -350,6 +339,26 @@ def _punct_runs(chunks: Dict[str, Counter]) -> List[str]:
                 if len(word) > 1 and not any(c.isalnum() or c.isspace() for c in word):
                     counts["".join(sorted(set(word)))] += count
     return [run for run, count in counts.most_common() if len(run) == 1 or count >= 2]
+
+
+def _greedy(rules: Tokenizer, chunks: Dict[str, Counter], current: float, choices: List,
+            build: Callable[[List], Tokenizer]) -> Tuple[List, Tokenizer, float]:
+    """Each choice tried in turn beside those kept before it, and kept where the
+    rules `build(kept + [choice])` makes agree with more of the training words
+    (F1 above `current`): the choices kept, their rules and their F1 (`rules`
+    and `current` where none is kept)."""
+    kept: List = []
+    for choice in choices:
+        candidate = build(kept + [choice])
+        score = _f1(candidate, chunks)
+        if score > current:
+            kept, rules, current = kept + [choice], candidate, score
+    return kept, rules, current
+
+
+def _marks(marks: List[Tuple[str, str]], side: str) -> List[str]:
+    """The affix patterns of the (side, mark) pairs on `side`."""
+    return [re.escape(mark) for on, mark in marks if on == side]
 
 
 def _split_marks(rules: Tokenizer, chunks: Dict[str, Counter]) -> List[Tuple[str, str]]:
