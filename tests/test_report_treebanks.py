@@ -240,6 +240,27 @@ def test_the_tokenizer_s_batches_sit_beside_a_text_at_a_time(tmp_path):
     assert treebanks.per_text_table(tmp_path) is None
 
 
+def test_a_smaller_pipeline_sits_beside_the_accurate_one_and_udpipe_on_dev(tmp_path):
+    assert treebanks.smaller_pipeline_table(tmp_path) is None
+    base = tmp_path / treebanks.SMALLER_FOLDER / "UD_Classical_Chinese-Kyoto"
+    write(base / "best_elstm-dev.raw.json", scores(60.0, LAS=60.63))
+    write(base / "best_elstm-dev.official.json", {"f1": {"LAS": 0.7487}})
+    write(base / "elstm_brnn-dev.raw.json", scores(58.0, LAS=58.09))
+    write(base / "train-elstm_brnn.time.json", {"seconds": 800})
+    write(base / "udpipe1-dev.json", {"scores_f1": scores(57.0, LAS=57.92), "train_seconds": 960})
+    write(base / "speed-dev.json", {"systems": {"best_elstm": {"words_per_second": 6000.0},
+                                                "elstm_brnn": {"words_per_second": 15000.0},
+                                                "udpipe1": {"words_per_second": 10000.0}}})
+    found = treebanks.smaller_pipeline_table(tmp_path)
+    assert ("| Classical_Chinese-Kyoto | `raw/best_elstm` | 60.00 | 60.00 | 60.00 | 60.63 | 74.87 "
+            "| 6,000 | 0.60x | - |") in found
+    # no gold-word scores: "-"; its training time from train-<name>.time.json
+    assert ("| Classical_Chinese-Kyoto | `raw/elstm_brnn` | 58.00 | 58.00 | 58.00 | 58.09 | - "
+            "| 15,000 | 1.50x | 13 min |") in found
+    assert ("| Classical_Chinese-Kyoto | UDPipe 1 (here) | 57.00 | 57.00 | 57.00 | 57.92 | - "
+            "| 10,000 | 1.00x | 16 min |") in found
+
+
 def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path):
     def run(folder, config, las, gold_las):
         write(tmp_path / folder / f"{config}-test.raw.json",

@@ -170,6 +170,43 @@ def per_text_table(metrics: Path) -> Optional[str]:
                   "batch / text", "UDPipe 1 words/s", "batch / UDPipe 1"], rows)
 
 
+SMALLER_FOLDER = "smaller"  # metrics/smaller/<UD_Name>/: the accurate pipeline beside a smaller one
+SMALLER_RUNS = {"best_elstm": "`raw/best_elstm`", "elstm_brnn": "`raw/elstm_brnn`"}
+SMALLER_SPEED = "speed-dev.json"  # lab.treebank_speed on the dev text, all three in one run
+
+
+def smaller_pipeline_table(metrics: Path) -> Optional[str]:
+    """Per treebank with runs in metrics/smaller/: each pipeline's dev scores
+    on raw text in UD's form and on gold words (LAS), UDPipe 1's on the same
+    raw text, and the words/s of all of them in one run, as a ratio to UDPipe 1's."""
+    root = metrics / SMALLER_FOLDER
+    rows = []
+    for folder in sorted(root.iterdir()) if root.is_dir() else []:
+        rates = speeds(folder, SMALLER_SPEED)
+        peer_rate = rates.get(PEER)
+        systems = [(label, read_json(folder / f"{name}-dev.raw.json"),
+                    read_json(folder / f"{name}-dev.official.json"), rates.get(name),
+                    (read_json(folder / f"train-{name}.time.json") or {}).get("seconds"))
+                   for name, label in SMALLER_RUNS.items()]
+        peer = read_json(folder / f"{PEER}-dev.json")
+        if peer:
+            systems.append(("UDPipe 1 (here)", peer["scores_f1"], None, peer_rate,
+                            peer.get("train_seconds")))
+        for label, raw, gold, rate, seconds in systems:
+            if not raw:
+                continue
+            rows.append([folder.name.replace("UD_", ""), label]
+                        + [_f(raw.get(c)) for c in ("Words", "Sentences", "UPOS", "LAS")]
+                        + [_f(100 * gold["f1"]["LAS"]) if gold else "-",
+                           "-" if rate is None else f"{rate:,.0f}",
+                           "-" if rate is None or not peer_rate else f"{rate / peer_rate:.2f}x",
+                           _minutes(seconds)])
+    if not rows:
+        return None
+    return table(["treebank", "system", "Words", "Sentences", "UPOS", "LAS", "gold-token LAS",
+                  "words/s", "× UDPipe 1", "trained"], rows)
+
+
 def results(metrics: Path) -> Dict[str, Dict[str, Dict[str, Any]]]:
     """{treebank: {system: its scores}} of every treebank run."""
     out: Dict[str, Dict[str, Dict[str, Any]]] = {}
@@ -786,6 +823,28 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "trained again (its architecture; their scores are not the table's), on "
                   "another day than the table's words/s: words/s drift from day to day on "
                   "this machine, so only ratios in one run compare.", "", per_text, ""]
+    smaller = smaller_pipeline_table(metrics)
+    if smaller:
+        parts += ["## A smaller pipeline on text without spaces (dev)", "",
+                  "Is the words/s target on Classical Chinese a matter of the model's size? "
+                  "`raw/best_elstm` (the treebank's seed-0 config trained again, as in the "
+                  "tokenizer's batch table above) beside `raw/elstm_brnn`, the quick start's "
+                  "pipeline (spaCy's hash embeddings alone and one bidirectional ELSTM layer "
+                  "of 128, where best_elstm has a character layer beside them and two layers "
+                  "of 256; a senter of one character and one word-level model, where "
+                  "best_elstm has three of each; none of issue 72's levers; seed 0, 3,000 "
+                  "steps), and UDPipe "
+                  "1 as trained for the table (dev was its heldout): the dev split's raw text "
+                  "in UD's form, CoNLL 2018 script, and LAS on the gold words and sentences; "
+                  "words/s of all three in one run, one thread, median of 7 interleaved rounds "
+                  "(`python -m lab.treebank_speed --gold <dev> --rounds 7 --output "
+                  f"metrics/{SMALLER_FOLDER}/UD_<Name>/{SMALLER_SPEED}`). Ours: `python "
+                  "scripts/train_and_score.py configs/raw/elstm_brnn.cfg --raw --treebank "
+                  f"assets/UD_<Name> --metrics metrics/{SMALLER_FOLDER}/UD_<Name> --models "
+                  f"training/{SMALLER_FOLDER}/UD_<Name> --steps 3000 --splits dev` (and "
+                  "`--no-train` for `raw/best_elstm`); UDPipe 1: `python -m lab.udpipe_peer "
+                  f"run --gold <dev> --json metrics/{SMALLER_FOLDER}/UD_<Name>/udpipe1-dev.json`.",
+                  "", smaller, ""]
     marks = marks_table(metrics)
     if marks:
         parts += ["## Marks of punctuation split off any word: the tokenizer alone", "",
