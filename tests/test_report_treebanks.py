@@ -261,6 +261,22 @@ def test_a_smaller_pipeline_sits_beside_the_accurate_one_and_udpipe_on_dev(tmp_p
             "| 10,000 | 1.00x | 16 min |") in found
 
 
+def test_the_parser_s_sentences_sit_beside_the_shipped_senter_s(tmp_path):
+    assert treebanks.parser_sentences_table(tmp_path) is None
+    base = tmp_path / "treebanks" / "UD_Uyghur-UDT"
+    write(base / "best_elstm-test.raw.json", scores(90.0))
+    write(base / "best_elstm-dev.raw.json", scores(80.0, LAS=60.0))
+    write(base / treebanks.PARSER_SENTENCES, {"rows": [
+        {"sentences": "senter", "Sentences": 81.0, "UPOS": 89.0, "UAS": 70.0, "LAS": 59.0},
+        {"sentences": "parser", "Sentences": 78.0, "UPOS": 89.0, "UAS": 70.0, "LAS": 58.5},
+        {"sentences": "0.2:0.8", "Sentences": 83.0, "UPOS": 89.0, "UAS": 70.0, "LAS": 59.5}]})
+    found = treebanks.parser_sentences_table(tmp_path)
+    assert "| Uyghur-UDT | on sentences | the senter | 80.00 | 80.00 | 80.00 | 60.00 |" in found
+    assert "| Uyghur-UDT | on documents | the parser | 78.00 | 89.00 | 70.00 | 58.50 |" in found
+    assert ("| Uyghur-UDT | on documents | the senter outside 0.2:0.8, the parser inside | 83.00 "
+            "| 89.00 | 70.00 | 59.50 |") in found
+
+
 def test_ewt_with_the_config_as_it_is_now_sits_beside_the_readme_s_runs(tmp_path):
     def run(folder, config, las, gold_las):
         write(tmp_path / folder / f"{config}-test.raw.json",

@@ -207,6 +207,35 @@ def smaller_pipeline_table(metrics: Path) -> Optional[str]:
                   "words/s", "× UDPipe 1", "trained"], rows)
 
 
+PARSER_SENTENCES = "parser-sentences-dev.json"  # lab.parser_sentences on a documents-trained pipeline
+
+
+def parser_sentences_table(metrics: Path) -> Optional[str]:
+    """Per treebank with a parser-sentences-dev.json: the shipped pipeline's
+    dev scores on raw text (seed 0, trained on sentences), then the
+    documents-trained pipeline's with its sentences set each way."""
+    rows = []
+    for treebank, folders in treebank_runs(metrics).items():
+        found = read_json(folders[0] / PARSER_SENTENCES)
+        if not found:
+            continue
+        name = treebank.replace("UD_", "")
+        shipped = read_json(folders[0] / "best_elstm-dev.raw.json")
+        if shipped:
+            rows.append([name, "on sentences", "the senter"]
+                        + [_f(shipped.get(c)) for c in ("Sentences", "UPOS", "UAS", "LAS")])
+        for row in found["rows"]:
+            mode = row["sentences"]
+            how = {"senter": "the senter", "parser": "the parser"}.get(
+                mode, f"the senter outside {mode}, the parser inside")
+            rows.append([name, "on documents", how]
+                        + [_f(row.get(c)) for c in ("Sentences", "UPOS", "UAS", "LAS")])
+    if not rows:
+        return None
+    return table(["treebank", "trained", "sentences set by", "Sentences", "UPOS", "UAS", "LAS"],
+                 rows)
+
+
 def results(metrics: Path) -> Dict[str, Dict[str, Dict[str, Any]]]:
     """{treebank: {system: its scores}} of every treebank run."""
     out: Dict[str, Dict[str, Dict[str, Any]]] = {}
@@ -823,6 +852,21 @@ def page_section(metrics: Path) -> Optional[Tuple[str, Dict]]:
                   "trained again (its architecture; their scores are not the table's), on "
                   "another day than the table's words/s: words/s drift from day to day on "
                   "this machine, so only ratios in one run compare.", "", per_text, ""]
+    by_parser = parser_sentences_table(metrics)
+    if by_parser:
+        parts += ["## Sentences the parser decides where the senter is unsure (dev)", "",
+                  "`raw/best_elstm` as shipped (trained on one gold sentence per Doc; seed 0) "
+                  "beside the same config trained on documents of ten sentences "
+                  "(`--corpora.train.gold_preproc false --corpora.dev.gold_preproc false "
+                  "--components.tok2vec.model.@architectures spacy.Tok2Vec.v2`, so that its "
+                  "parser learns where sentences end and its tok2vec reads a paragraph whole; "
+                  "seed 0, 3,000 steps; its training logs in metrics/parser-sentences/), its "
+                  "sentences set by its senter alone, by its parser "
+                  "alone, or by the senter where its end probability after a word is above HI "
+                  "or not above LO and by the parser in between (`LO:HI`); the dev split's raw "
+                  "text in UD's form, one Doc per paragraph, CoNLL 2018 script. `python -m "
+                  "lab.parser_sentences PIPELINE --treebank assets/UD_<Name> --output "
+                  f"metrics/treebanks/UD_<Name>/{PARSER_SENTENCES}`.", "", by_parser, ""]
     smaller = smaller_pipeline_table(metrics)
     if smaller:
         parts += ["## A smaller pipeline on text without spaces (dev)", "",
