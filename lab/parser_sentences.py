@@ -18,25 +18,25 @@ with LO. Does a parser that sees the words' syntax tell the ambiguous marks
 """
 import argparse
 import json
-import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 import numpy
 import spacy
 import torch
 from spacy.attrs import SENT_START
+from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_elstm.files import write_json
-from spacy_elstm.text.input_modes import make_docs, text_units
 from spacy_elstm.treebanks.gold_text import raw_documents
-from spacy_elstm.treebanks.scoring import joined, load_scorer, official_scores, write_raw_conllu
+from spacy_elstm.treebanks.scoring import load_scorer, predict_raw
 from spacy_elstm.treebanks.ud_folder import find_treebank
 
-from .tokenizers import SCRIPT
+from .tokenizers import SCRIPT, official_f1
 
 SENTER = "elstm_senter"
+BANDED = "lab_banded_senter"  # the senter where sure, the rest left to the parser
 METRICS = ("Sentences", "Words", "UPOS", "UAS", "LAS")
 
 
@@ -57,58 +57,62 @@ def thresholds(senter, value: float) -> None:
             models.end_threshold = value
 
 
-def starts(nlp, texts: List[str], value: float) -> List[numpy.ndarray]:
-    """Each text's SENT_START (1 or -1 per token) as the senter sets it with
-    `value` as its end threshold."""
-    senter = nlp.get_pipe(SENTER)
+def starts(senter, docs: List[Doc], value: float) -> List[numpy.ndarray]:
+    """Each Doc's SENT_START (1 or -1 per token) as the senter sets it on a
+    copy with `value` as its end threshold."""
     kept = senter.end_threshold
     thresholds(senter, value)
-    docs = senter.pipe(make_docs(nlp, texts, "raw", nlp.batch_size))
-    found = [doc.to_array([SENT_START]).astype("int64") for doc in docs]
+    found = [doc.to_array([SENT_START]).astype("int64")
+             for doc in senter.pipe([doc.copy() for doc in docs])]
     thresholds(senter, kept)
     return found
 
 
-def banded(nlp, texts: List[str], lo: float, hi: float) -> List[Doc]:
-    """The texts' Docs with a start where the senter is sure of one (above
-    `hi`), none where it is sure of none (not above `lo`), unset in between."""
-    sure, maybe = starts(nlp, texts, hi), starts(nlp, texts, lo)
-    docs = list(make_docs(nlp, texts, "raw", nlp.batch_size))
-    for doc, high, low in zip(docs, sure, maybe):
+def banded(senter, docs: List[Doc], lo: float, hi: float) -> List[Doc]:
+    """The Docs with a start where the senter is sure of one (above `hi`),
+    none where it is sure of none (not above `lo`), unset in between."""
+    for doc, high, low in zip(docs, starts(senter, docs, hi), starts(senter, docs, lo)):
         values = numpy.where(high == 1, 1, numpy.where(low == 1, 0, -1))
         values[0] = 1
         doc.from_array([SENT_START], values.astype("uint64").reshape(-1, 1))
     return docs
 
 
-def parsed(nlp, docs, skip_senter: bool) -> List[Doc]:
-    """The Docs through every component after the tokenizer (the senter too
-    unless `skip_senter`)."""
-    for name, component in nlp.pipeline:
-        if name == SENTER and skip_senter:
-            continue
-        docs = component.pipe(docs, batch_size=nlp.batch_size)
-    return list(docs)
+class BandedSenter:
+    """`banded` as a pipeline component, in the senter's place."""
+
+    def __init__(self, senter, lo: float, hi: float):
+        self.senter, self.lo, self.hi = senter, lo, hi
+
+    def __call__(self, doc: Doc) -> Doc:
+        return banded(self.senter, [doc], self.lo, self.hi)[0]
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterator[Doc]:
+        yield from banded(self.senter, list(docs), self.lo, self.hi)
 
 
-def measure(nlp, documents, mode: str, scorer, gold: Path,
-            sure: Optional[Tuple[float, float]] = None) -> Dict[str, Any]:
-    pieces = [(k, piece) for k, document in enumerate(documents)
-              for piece in text_units(document.text, "paragraph")]
-    texts = [p for _, p in pieces]
-    if sure is not None:
-        docs = parsed(nlp, banded(nlp, texts, *sure), skip_senter=True)
+@Language.factory(BANDED, default_config={"lo": 0.2, "hi": 0.8})
+def make_banded_senter(nlp: Language, name: str, lo: float, hi: float) -> BandedSenter:
+    return BandedSenter(nlp.get_pipe(SENTER), lo, hi)
+
+
+def measure(nlp, documents, mode: str, scorer, gold: Path) -> Dict[str, Any]:
+    """The official scores of the pipeline reading the documents as
+    `spacy-elstm score --raw` does, its sentences set as `mode` says."""
+    if mode == "senter":
+        docs, _ = predict_raw(nlp, documents)
+    elif mode == "parser":
+        with nlp.select_pipes(disable=[SENTER]):
+            docs, _ = predict_raw(nlp, documents)
     else:
-        docs = parsed(nlp, make_docs(nlp, texts, "raw", nlp.batch_size),
-                      skip_senter=mode == "parser")
-    groups: List[List[Doc]] = [[] for _ in documents]
-    for (k, _), doc in zip(pieces, docs):
-        groups[k].append(doc)
-    with tempfile.TemporaryDirectory() as temp:
-        system = Path(temp) / "system.conllu"
-        write_raw_conllu(system, [joined(nlp.vocab, g) for g in groups], documents)
-        scores = official_scores(scorer, gold, system)
-    return {"sentences": mode, **{m: round(100 * scores[m].f1, 2) for m in METRICS}}
+        lo, hi = band(mode)
+        nlp.add_pipe(BANDED, before=SENTER, config={"lo": lo, "hi": hi})
+        try:
+            with nlp.select_pipes(disable=[SENTER]):
+                docs, _ = predict_raw(nlp, documents)
+        finally:
+            nlp.remove_pipe(BANDED)
+    return {"sentences": mode, **official_f1(scorer, gold, docs, documents, METRICS)}
 
 
 def main(argv=None) -> int:
@@ -135,8 +139,7 @@ def main(argv=None) -> int:
     scorer = load_scorer(args.scorer)
     rows = [measure(nlp, documents, "senter", scorer, gold),
             measure(nlp, documents, "parser", scorer, gold)]
-    rows += [measure(nlp, documents, f"{lo}:{hi}", scorer, gold, (lo, hi))
-             for lo, hi in args.bands]
+    rows += [measure(nlp, documents, f"{lo}:{hi}", scorer, gold) for lo, hi in args.bands]
     for row in rows:
         print(json.dumps(row), flush=True)
     write_json(args.output, {"treebank": treebank.name, "split": args.split, "text_form": "ud",

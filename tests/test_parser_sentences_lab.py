@@ -34,11 +34,16 @@ def test_the_senter_sets_what_it_is_sure_of_and_leaves_the_rest_unset(monkeypatc
     found = {0.9: numpy.array([1, 1] + [-1] * (n - 2)),
              0.1: numpy.array([1, 1, 1] + [-1] * (n - 3))}
     monkeypatch.setattr(parser_sentences, "starts",
-                        lambda nlp, texts, value: [found[value] for _ in texts])
-    doc = parser_sentences.banded(nlp, [TEXT], 0.1, 0.9)[0]
+                        lambda senter, docs, value: [found[value] for _ in docs])
+    senter = nlp.get_pipe(parser_sentences.SENTER)
+    doc = parser_sentences.banded(senter, [nlp.make_doc(TEXT)], 0.1, 0.9)[0]
     assert [t.is_sent_start for t in doc] == [True, True, None] + [False] * (n - 3)
-    # the parser keeps the starts it was given and decides the one left open
-    parsed = parser_sentences.parsed(nlp, [doc], skip_senter=True)[0]
+    # in the senter's place, the parser after it keeps the starts it was given and
+    # decides the one left open
+    nlp.add_pipe(parser_sentences.BANDED, before=parser_sentences.SENTER,
+                 config={"lo": 0.1, "hi": 0.9})
+    with nlp.select_pipes(disable=[parser_sentences.SENTER]):
+        parsed = next(nlp.pipe([TEXT]))
     assert parsed[1].is_sent_start is True
     assert parsed[2].is_sent_start in (True, False)
     assert not any(parsed[k].is_sent_start for k in range(3, n))

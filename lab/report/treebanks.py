@@ -35,6 +35,7 @@ COLUMNS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", 
            "LAS", "CLAS", "MLAS", "BLEX"]
 CONFIGS = {"best_elstm": "raw/best_elstm", "cnn": "raw/cnn"}
 PEER = "udpipe1"
+PEER_LABEL = "UDPipe 1 (here)"  # its rows' name in every table
 # the targets, on every treebank: LAS at least UDPipe 1's + 2 (and + 4 on their mean),
 # Words at least its - 0.5, Sentences its - 1, UPOS, UFeats and Lemmas at least its;
 # words/s at least 1.5 times its
@@ -190,7 +191,7 @@ def smaller_pipeline_table(metrics: Path) -> Optional[str]:
                    for name, label in SMALLER_RUNS.items()]
         peer = read_json(folder / f"{PEER}-dev.json")
         if peer:
-            systems.append(("UDPipe 1 (here)", peer["scores_f1"], None, peer_rate,
+            systems.append((PEER_LABEL, peer["scores_f1"], None, peer_rate,
                             peer.get("train_seconds")))
         for label, raw, gold, rate, seconds in systems:
             if not raw:
@@ -257,7 +258,7 @@ def results(metrics: Path) -> Dict[str, Dict[str, Dict[str, Any]]]:
 
 
 def _system_label(name: str, row: Dict[str, Any]) -> str:
-    label = f"`{CONFIGS[name]}`" if name in CONFIGS else "UDPipe 1 (here)"
+    label = f"`{CONFIGS[name]}`" if name in CONFIGS else PEER_LABEL
     return (label + (f" ({row['seeds']} seeds)" if row["seeds"] > 1 else "")
             + (EARLIER_MARK if row.get("earlier_config") else ""))
 
@@ -688,7 +689,7 @@ def held_out_dev_table(metrics: Path) -> Optional[str]:
         name = folder.name[:-len(HELD_OUT_SUFFIX)]
         for dev, where in (("its own", metrics / FOLDER / name), ("held out from train", folder)):
             systems = [("`raw/best_elstm` (seed 0)", system_scores([where], "best_elstm")),
-                       ("UDPipe 1 (here)", peer_scores(where))]
+                       (PEER_LABEL, peer_scores(where))]
             for label, row in systems:
                 if row:
                     rows.append([name.replace("UD_", ""), dev, label]
